@@ -1,0 +1,134 @@
+// Defensive wrappers around the primitives. The verifier faces hostile input, so every check here
+// validates lengths and types first and turns any throw from the library into `false`.
+import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+import { slh_dsa_sha2_256f } from '@noble/post-quantum/slh-dsa.js';
+import { falcon1024 } from '@noble/post-quantum/falcon.js';
+import { concatBytes, utf8 } from '../encoding/bytes.js';
+
+export const ML_DSA_87 = 'ML-DSA-87';
+export const SLH_DSA_SHA2_256F = 'SLH-DSA-SHA2-256f';
+export const FALCON_1024 = 'Falcon-1024';
+export type AlgorithmName = typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F | typeof FALCON_1024;
+
+export const LENGTHS = {
+  [ML_DSA_87]: { publicKey: 2592, secretKey: 4896, signatureMin: 4627, signatureMax: 4627, seed: 32 },
+  [SLH_DSA_SHA2_256F]: { publicKey: 64, secretKey: 128, signatureMin: 49856, signatureMax: 49856, seed: 96 },
+  // Round-3 Falcon compressed signatures vary in length; 1462 is the format's maximum.
+  [FALCON_1024]: { publicKey: 1793, secretKey: 2305, signatureMin: 42, signatureMax: 1462, seed: 48 },
+} as const;
+
+/** A source of random bytes the caller hands in; the core never reaches for one itself. */
+export type RandomSource = (byteLength: number) => Uint8Array;
+
+function isBytes(x: unknown): x is Uint8Array {
+  return x instanceof Uint8Array;
+}
+
+function contextBytes(context: string): Uint8Array | null {
+  const c = utf8(context);
+  return c.length <= 255 ? c : null;
+}
+
+function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): boolean {
+  const l = LENGTHS[alg];
+  return (
+    isBytes(pk) &&
+    isBytes(sig) &&
+    isBytes(msg) &&
+    pk.length === l.publicKey &&
+    sig.length >= l.signatureMin &&
+    sig.length <= l.signatureMax
+  );
+}
+
+/** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
+export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+  const ctx = contextBytes(context);
+  if (!ctx || !shapeOk(ML_DSA_87, publicKey, signature, message)) return false;
+  try {
+    return ml_dsa87.verify(signature, message, publicKey, { context: ctx }) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context). */
+export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+  const ctx = contextBytes(context);
+  if (!ctx || !shapeOk(SLH_DSA_SHA2_256F, publicKey, signature, message)) return false;
+  try {
+    return slh_dsa_sha2_256f.verify(signature, message, publicKey, { context: ctx }) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Round-3 Falcon has no context input, so the message is prefixed the way FIPS 204 builds its own
+ * domain separation: 0x00 || len(ctx) || ctx || message (wire-format s.2).
+ */
+export function falconMessage(message: Uint8Array, context: string): Uint8Array | null {
+  const ctx = contextBytes(context);
+  if (!ctx) return null;
+  return concatBytes(new Uint8Array([0, ctx.length]), ctx, message);
+}
+
+export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+  if (!shapeOk(FALCON_1024, publicKey, signature, message)) return false;
+  const m = falconMessage(message, context);
+  if (!m) return false;
+  try {
+    return falcon1024.verify(signature, m, publicKey) === true;
+  } catch {
+    return false;
+  }
+}
+
+export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+  switch (alg) {
+    case ML_DSA_87:
+      return verifyMlDsa87(publicKey, message, signature, context);
+    case SLH_DSA_SHA2_256F:
+      return verifySlhDsa(publicKey, message, signature, context);
+    case FALCON_1024:
+      return verifyFalcon1024(publicKey, message, signature, context);
+  }
+}
+
+// ---- issuing side -------------------------------------------------------------------------
+
+export interface KeyPair {
+  alg: AlgorithmName;
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+/** Deterministic key generation from a seed (32 bytes ML-DSA, 96 SLH-DSA, 48 Falcon). */
+export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
+  const want = LENGTHS[alg].seed;
+  if (!isBytes(seed) || seed.length !== want) throw new TypeError(`${alg} keygen needs a ${want}-byte seed`);
+  const kp =
+    alg === ML_DSA_87 ? ml_dsa87.keygen(seed) : alg === SLH_DSA_SHA2_256F ? slh_dsa_sha2_256f.keygen(seed) : falcon1024.keygen(seed);
+  return { alg, publicKey: kp.publicKey, secretKey: kp.secretKey };
+}
+
+/**
+ * Sign under a context. ML-DSA and SLH-DSA sign deterministically unless `random` is handed in
+ * (hedged mode); Falcon needs randomness by construction, so it requires `random`.
+ */
+export function sign(key: KeyPair, message: Uint8Array, context: string, random?: RandomSource): Uint8Array {
+  const ctx = contextBytes(context);
+  if (!ctx) throw new TypeError('context longer than 255 bytes');
+  switch (key.alg) {
+    case ML_DSA_87:
+      return ml_dsa87.sign(message, key.secretKey, { context: ctx, extraEntropy: random ? random(32) : false });
+    case SLH_DSA_SHA2_256F:
+      return slh_dsa_sha2_256f.sign(message, key.secretKey, { context: ctx, extraEntropy: random ? random(32) : false });
+    case FALCON_1024: {
+      if (!random) throw new TypeError('Falcon-1024 signing needs a random source');
+      // The exported Signer type omits Falcon's `random` option, which the implementation honours.
+      const opts = { random: (n?: number) => random(n ?? 48) } as unknown as Parameters<typeof falcon1024.sign>[2];
+      return falcon1024.sign(falconMessage(message, context)!, key.secretKey, opts);
+    }
+  }
+}

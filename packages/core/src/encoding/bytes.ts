@@ -1,0 +1,85 @@
+// Strict codecs. Signed data is compared as the exact strings the spec defines (lowercase hex), so
+// decoders refuse every other spelling instead of normalising it.
+
+const HEX_RE = /^(?:[0-9a-f]{2})*$/;
+const B64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function utf8(s: string): Uint8Array {
+  return encoder.encode(s);
+}
+
+export function fromUtf8(b: Uint8Array): string {
+  return decoder.decode(b);
+}
+
+export function isHex(s: unknown, byteLength?: number): s is string {
+  if (typeof s !== 'string' || !HEX_RE.test(s)) return false;
+  return byteLength === undefined || s.length === byteLength * 2;
+}
+
+export function toHex(b: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < b.length; i++) out += (b[i]! < 16 ? '0' : '') + b[i]!.toString(16);
+  return out;
+}
+
+/** Lowercase hex only; returns null on anything else so callers map it to a failed check. */
+export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
+  if (!isHex(s, byteLength)) return null;
+  const out = new Uint8Array(s.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+export function toBase64(b: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < b.length; i += 3) {
+    const n = (b[i]! << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]!;
+    out += i + 1 < b.length ? B64[(n >> 6) & 63]! : '=';
+    out += i + 2 < b.length ? B64[n & 63]! : '=';
+  }
+  return out;
+}
+
+/** Canonical padded base64 only (the re-encoding must round-trip), else null. */
+export function fromBase64(s: unknown): Uint8Array | null {
+  if (typeof s !== 'string' || !B64_RE.test(s)) return null;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  const out = new Uint8Array((s.length / 4) * 3 - pad);
+  let o = 0;
+  for (let i = 0; i < s.length; i += 4) {
+    const n =
+      (B64.indexOf(s[i]!) << 18) |
+      (B64.indexOf(s[i + 1]!) << 12) |
+      ((s[i + 2] === '=' ? 0 : B64.indexOf(s[i + 2]!)) << 6) |
+      (s[i + 3] === '=' ? 0 : B64.indexOf(s[i + 3]!));
+    if (o < out.length) out[o++] = (n >> 16) & 255;
+    if (o < out.length) out[o++] = (n >> 8) & 255;
+    if (o < out.length) out[o++] = n & 255;
+  }
+  return toBase64(out) === s ? out : null;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let len = 0;
+  for (const p of parts) len += p.length;
+  const out = new Uint8Array(len);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}

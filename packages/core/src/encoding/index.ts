@@ -1,0 +1,3 @@
+export * from './bytes.js';
+export * from './jcs.js';
+export * from './hash.js';

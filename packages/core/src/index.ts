@@ -1,0 +1,57 @@
+// @svc/core public API. Zero I/O: no network, no storage, no clock or randomness it is not handed.
+export { SvcError, isSvcError, statusOf, type SvcErrorCode } from './errors.js';
+export { namesFor, DEFAULT_SERVICE, isValidServiceName, type Names } from './names.js';
+export * from './encoding/index.js';
+export {
+  ML_DSA_87,
+  SLH_DSA_SHA2_256F,
+  FALCON_1024,
+  LENGTHS,
+  keygen,
+  sign,
+  verifyMlDsa87,
+  verifySlhDsa,
+  verifyFalcon1024,
+  verifyWith,
+  falconMessage,
+  type AlgorithmName,
+  type KeyPair,
+  type RandomSource,
+} from './crypto/algorithms.js';
+export { detectKind, type Kind, type Detection } from './detect.js';
+export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './verify/bundle.js';
+export type { ReceiptKey, VerifyOptions } from './verify/context.js';
+export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
+export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';
+export type { BridgeVerdict } from './verify/bridge.js';
+export type { TranscriptVerdict } from './verify/transcript.js';
+export type { RunVerdict } from './verify/run.js';
+export type { ExportVerdict } from './verify/export.js';
+export type { SthVerdict, ConsistencyVerdict, TreeHeadBody, HeadSummary } from './verify/sth.js';
+export type { FramingFlags } from './verify/question.js';
+export { MAX_TURNS } from './verify/transcript.js';
+export { bridgeKeyId } from './verify/bridge.js';
+export { parseTreeHead } from './verify/sth.js';
+export { excerptOk } from './verify/proof.js';
+export { receiptMessage } from './verify/receipt.js';
+export * from './merkle/index.js';
+export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type BuildRecordOptions } from './record/build.js';
+export { AI_ACT_SUPPORT, type AiActSupportItem } from './record/table.js';
+export type { Attested } from './record/attested.js';
+export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
+export { toReceiptKey, toBridgeKey, receiptKeyId, type BridgeKey } from './issue/keys.js';
+export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
+export {
+  issueProof,
+  issueTranscript,
+  issueRun,
+  issueExport,
+  signTreeHead,
+  consistencyBundle,
+  attestBridge,
+  type IssuerKeys,
+  type ProofInput,
+  type ProofBundle,
+  type SthBundle,
+} from './issue/bundles.js';
+export * as schemas from './schemas/index.js';

@@ -1,0 +1,172 @@
+// Building bundles of every kind from secret keys. Deterministic for given keys and inputs unless
+// a random source is handed in (Falcon always needs one).
+import { toHex, utf8 } from '../encoding/bytes.js';
+import { sha256Hex } from '../encoding/hash.js';
+import { canonicalize } from '../encoding/jcs.js';
+import { FALCON_1024, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
+import { namesFor } from '../names.js';
+import { runHash } from '../verify/run.js';
+import type { FramingFlags } from '../verify/question.js';
+import type { TreeHeadBody } from '../verify/sth.js';
+import { countMessages } from '../verify/export.js';
+import type { Obj } from '../verify/util.js';
+import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
+import { signFraming, signReceipt, type ReceiptEnvelope } from './receipt.js';
+import type { ReceiptKey } from '../verify/context.js';
+
+export interface IssuerKeys {
+  /** ML-DSA-87 receipt key for the kind being issued. */
+  receipt: KeyPair;
+  /** Optional SLH-DSA-SHA2-256f diversity key. */
+  slh?: KeyPair;
+  /** Optional model-plane keys (ML-DSA-87 primary, Falcon-1024 co-sign). */
+  bridge?: { primary: KeyPair; cosign?: KeyPair };
+  random?: RandomSource;
+}
+
+export interface ProofInput {
+  answer: string;
+  model: string;
+  /** Unix seconds of signing. */
+  ts: number;
+  created?: number;
+  /** A question; bound into the receipt unless `bindQuestion` is false. */
+  prompt?: string;
+  bindQuestion?: boolean;
+  /** Framing flags: makes a v:2 receipt with a signed framing disclosure. */
+  framing?: FramingFlags;
+  governance_flag?: string;
+  council_grounded?: boolean;
+  excerpt?: { start: number; end: number; quote?: string };
+}
+
+export interface ProofBundle extends Obj {
+  v: 1;
+  kind: string;
+  answer: string;
+  receipt: ReceiptEnvelope;
+  receiptKey: ReceiptKey;
+}
+
+export function attestBridge(answer: string, model: string, ts: number, keys: { primary: KeyPair; cosign?: KeyPair }, context: string, random?: RandomSource): {
+  attestation: Obj;
+  bridgeKeys: BridgeKey[];
+} {
+  const payload = canonicalize({ answer_sha256: sha256Hex(answer), model, ts });
+  const msg = utf8(payload);
+  const pk = toBridgeKey(keys.primary);
+  const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random)) } };
+  const bridgeKeys = [pk];
+  if (keys.cosign) {
+    if (keys.cosign.alg !== FALCON_1024) throw new TypeError('the co-signature is Falcon-1024');
+    if (!random) throw new TypeError('a Falcon-1024 co-signature needs a random source');
+    const ck = toBridgeKey(keys.cosign);
+    attestation.cosign = { key_id: ck.key_id, sig: toHex(sign(keys.cosign, msg, context, random)) };
+    bridgeKeys.push(ck);
+  }
+  return { attestation, bridgeKeys };
+}
+
+export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string): ProofBundle {
+  const n = namesFor(service);
+  const bind = input.prompt !== undefined && input.bindQuestion !== false;
+  const v = bind && input.framing ? 2 : 1;
+  let receipt = signReceipt(
+    {
+      v,
+      model: input.model,
+      answer_sha256: sha256Hex(input.answer),
+      ts: input.ts,
+      governance_flag: input.governance_flag,
+      council_grounded: input.council_grounded,
+      prompt_sha256: bind ? sha256Hex(input.prompt!) : undefined,
+    },
+    keys.receipt,
+    n.contexts.answer,
+    { slh: keys.slh, random: keys.random },
+  );
+  if (v === 2) receipt = signFraming(receipt, input.framing!, keys.receipt, n.contexts.framing, keys.random);
+  const bundle: ProofBundle = {
+    v: 1,
+    kind: n.kinds.proof,
+    ...(input.created !== undefined ? { created: input.created } : {}),
+    answer: input.answer,
+    receipt,
+    receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh),
+  };
+  if (input.prompt !== undefined) bundle.prompt = input.prompt;
+  if (keys.bridge) Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random));
+  if (input.excerpt) {
+    const { start, end } = input.excerpt;
+    bundle.excerpt = { start, end, quote: input.excerpt.quote ?? Array.from(input.answer).slice(start, end).join('') };
+  }
+  return bundle;
+}
+
+export function issueTranscript(turns: Obj[], title?: string, service?: string): Obj {
+  const out: Obj = { kind: namesFor(service).kinds.transcript, turns };
+  if (title !== undefined) out.title = title;
+  return out;
+}
+
+export function issueRun(run: Obj, meta: { model: string; ts: number; created?: number }, keys: IssuerKeys, service?: string): Obj {
+  const n = namesFor(service);
+  const hash = runHash(run);
+  if (hash === null) throw new TypeError('run is not canonicalisable JSON');
+  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, { slh: keys.slh, random: keys.random });
+  return {
+    v: 1,
+    kind: n.kinds.run,
+    ...(meta.created !== undefined ? { created: meta.created } : {}),
+    run,
+    receipt,
+    receiptKey: toReceiptKey(keys.receipt, n.contexts.autopilot, keys.slh),
+  };
+}
+
+export function issueExport(conversations: Obj[], meta: { model: string; ts: number; created?: number; exported?: string }, keys: IssuerKeys, service?: string): Obj {
+  const n = namesFor(service);
+  const messages = countMessages(conversations);
+  if (messages === null) throw new TypeError('every conversation needs a messages array');
+  const manifest = canonicalize({ payload_sha256: sha256Hex(canonicalize(conversations)), conversations: conversations.length, messages });
+  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts }, keys.receipt, n.contexts.export, { slh: keys.slh, random: keys.random });
+  return {
+    service: n.service,
+    ...(meta.exported !== undefined ? { exported: meta.exported } : {}),
+    count: conversations.length,
+    conversations,
+    signed_manifest: manifest,
+    proof: {
+      v: 1,
+      kind: n.kinds.export,
+      context: n.contexts.export,
+      ...(meta.created !== undefined ? { created: meta.created } : {}),
+      manifest,
+      receipt,
+      receiptKey: toReceiptKey(keys.receipt, n.contexts.export, keys.slh),
+    },
+  };
+}
+
+export interface SthBundle extends Obj {
+  signed: string;
+  receipt: ReceiptEnvelope;
+  key: ReceiptKey;
+}
+
+/** Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds. */
+export function signTreeHead(body: TreeHeadBody, key: KeyPair, service?: string, random?: RandomSource): SthBundle {
+  const n = namesFor(service);
+  const signed = canonicalize({ log: body.log, tree_size: body.tree_size, root_hash: body.root_hash, timestamp: body.timestamp });
+  const receipt = signReceipt(
+    { v: 1, model: body.log, answer_sha256: sha256Hex(signed), ts: Math.floor(body.timestamp / 1000) },
+    key,
+    n.contexts.sth,
+    { random },
+  );
+  return { signed, receipt, key: toReceiptKey(key, n.contexts.sth) };
+}
+
+export function consistencyBundle(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], service?: string): Obj {
+  return { kind: namesFor(service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
+}

@@ -1,0 +1,38 @@
+// Publishing shapes of keys: ReceiptKey for receipts, the model-plane key item for the bridge.
+import { toBase64, toHex } from '../encoding/bytes.js';
+import { sha256Hex } from '../encoding/hash.js';
+import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type KeyPair } from '../crypto/algorithms.js';
+import { bridgeKeyId } from '../verify/bridge.js';
+import type { ReceiptKey } from '../verify/context.js';
+
+/** key_id = hex(SHA-256(raw public key)) (wire-format s.3). */
+export function receiptKeyId(publicKey: Uint8Array): string {
+  return sha256Hex(publicKey);
+}
+
+export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): ReceiptKey {
+  if (key.alg !== ML_DSA_87) throw new TypeError('receipt keys are ML-DSA-87');
+  const out: ReceiptKey = { key_id: receiptKeyId(key.publicKey), public_key_hex: toHex(key.publicKey), algo: ML_DSA_87, context };
+  if (slh) {
+    if (slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity keys are SLH-DSA-SHA2-256f');
+    out.slh_public_key_hex = toHex(slh.publicKey);
+  }
+  return out;
+}
+
+export interface BridgeKey {
+  role: 'primary' | 'cosign';
+  alg: 'ML-DSA-87' | 'Falcon-1024';
+  key_id: string;
+  public_key_b64: string;
+}
+
+export function toBridgeKey(key: KeyPair): BridgeKey {
+  if (key.alg !== ML_DSA_87 && key.alg !== FALCON_1024) throw new TypeError('bridge keys are ML-DSA-87 or Falcon-1024');
+  return {
+    role: key.alg === ML_DSA_87 ? 'primary' : 'cosign',
+    alg: key.alg,
+    key_id: bridgeKeyId(key.publicKey),
+    public_key_b64: toBase64(key.publicKey),
+  };
+}

@@ -1,0 +1,62 @@
+// The pure signing side of receipts: the exact inverse of verify/receipt.ts and verify/question.ts.
+import { toHex } from '../encoding/bytes.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
+import { framingMessage, type FramingFlags } from '../verify/question.js';
+import { receiptMessage } from '../verify/receipt.js';
+import type { Obj } from '../verify/util.js';
+import { receiptKeyId } from './keys.js';
+
+export interface ReceiptFields {
+  v: 1 | 2;
+  model: string;
+  answer_sha256: string;
+  ts: number;
+  governance_flag?: string;
+  /** Serialized only when false (wire-format s.3). */
+  council_grounded?: boolean;
+  prompt_sha256?: string;
+}
+
+export interface ReceiptEnvelope extends Obj {
+  v: number;
+  model: string;
+  answer_sha256: string;
+  ts: number;
+  sig: string;
+  key_id: string;
+  context: string;
+  algo: string;
+}
+
+export interface SignOptions {
+  /** Adds the SLH-DSA-SHA2-256f diversity signature (wire-format s.3b). */
+  slh?: KeyPair;
+  /** Hedged signing randomness; deterministic signing when absent. */
+  random?: RandomSource;
+}
+
+export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string, opts: SignOptions = {}): ReceiptEnvelope {
+  if (key.alg !== ML_DSA_87) throw new TypeError('receipts are signed with ML-DSA-87');
+  const core: Obj = { v: fields.v, model: fields.model, answer_sha256: fields.answer_sha256, ts: fields.ts };
+  if (fields.governance_flag !== undefined) core.governance_flag = fields.governance_flag;
+  if (fields.council_grounded === false) core.council_grounded = false;
+  if (fields.prompt_sha256 !== undefined) core.prompt_sha256 = fields.prompt_sha256;
+  core.key_id = receiptKeyId(key.publicKey);
+  core.context = context;
+  core.algo = ML_DSA_87;
+  const msg = receiptMessage(core);
+  if (!msg) throw new TypeError('receipt fields are not canonicalisable JSON');
+  const out = { ...core, sig: toHex(sign(key, msg, context, opts.random)) } as ReceiptEnvelope;
+  if (opts.slh) {
+    if (opts.slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity signatures are SLH-DSA-SHA2-256f');
+    out.slh = { key_id: receiptKeyId(opts.slh.publicKey), sig: toHex(sign(opts.slh, msg, context, opts.random)) };
+  }
+  return out;
+}
+
+/** Attach the v:2 framing disclosure, signed with the receipt key under the framing context. */
+export function signFraming(receipt: ReceiptEnvelope, flags: FramingFlags, key: KeyPair, framingContext: string, random?: RandomSource): ReceiptEnvelope {
+  const msg = framingMessage(receipt, flags);
+  if (!msg) throw new TypeError('receipt is not canonicalisable');
+  return { ...receipt, framing: { ...flags, sig: toHex(sign(key, msg, framingContext, random)) } };
+}

@@ -1,0 +1,44 @@
+// An in-memory tree keeping every complete subtree hash: the reference the ledger store mirrors.
+import { leafHash, nodeHash } from './hash.js';
+import type { TreeReader } from './prove.js';
+
+export class MemoryTree implements TreeReader {
+  /** levels[h][i] = hash of the complete subtree of 2^h leaves starting at i * 2^h. */
+  private readonly levels: Uint8Array[][] = [[]];
+
+  get size(): number {
+    return this.levels[0]!.length;
+  }
+
+  /** Append a leaf by its data (hashed as an RFC 6962 leaf); returns its index. */
+  appendData(data: Uint8Array): number {
+    return this.appendLeafHash(leafHash(data));
+  }
+
+  appendLeafHash(hash: Uint8Array): number {
+    const index = this.size;
+    this.levels[0]!.push(hash);
+    let h = 0;
+    let i = index;
+    // Each time the new leaf closes a pair, the parent subtree becomes complete.
+    while (i % 2 === 1) {
+      const row = this.levels[h]!;
+      const parent = nodeHash(row[i - 1]!, row[i]!);
+      h++;
+      if (!this.levels[h]) this.levels[h] = [];
+      this.levels[h]!.push(parent);
+      i = (i - 1) / 2;
+    }
+    return index;
+  }
+
+  leaf(index: number): Uint8Array | undefined {
+    return this.levels[0]![index];
+  }
+
+  subtree(level: number, index: number): Uint8Array {
+    const v = this.levels[level]?.[index];
+    if (!v) throw new RangeError(`no complete subtree at level ${level} index ${index}`);
+    return v;
+  }
+}

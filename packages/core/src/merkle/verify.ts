@@ -1,0 +1,91 @@
+// Proof verification exactly as RFC 9162 sections 2.1.3.2 and 2.1.4.2 give it, including the edge
+// cases other implementations had to fix: equal sizes, size 0, empty proofs, index == size - 1.
+import { bytesEqual } from '../encoding/bytes.js';
+import { half, isOdd, isPowerOfTwo, isTreeSize, nodeHash } from './hash.js';
+
+function allHashes(proof: readonly Uint8Array[]): boolean {
+  return Array.isArray(proof) && proof.every((p) => p instanceof Uint8Array && p.length === 32);
+}
+
+/** Root an inclusion path leads to, or null if the path cannot fit (index, size). */
+export function rootFromInclusionProof(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[]): Uint8Array | null {
+  if (!isTreeSize(index) || !isTreeSize(size) || index >= size || !allHashes(proof) || leaf.length !== 32) return null;
+  let fn = index;
+  let sn = size - 1;
+  let r = leaf;
+  for (const p of proof) {
+    if (sn === 0) return null;
+    if (isOdd(fn) || fn === sn) {
+      r = nodeHash(p, r);
+      if (!isOdd(fn)) {
+        while (!isOdd(fn) && fn !== 0) {
+          fn = half(fn);
+          sn = half(sn);
+        }
+      }
+    } else {
+      r = nodeHash(r, p);
+    }
+    fn = half(fn);
+    sn = half(sn);
+  }
+  return sn === 0 ? r : null;
+}
+
+export function verifyInclusion(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+  try {
+    const r = rootFromInclusionProof(index, size, leaf, proof);
+    return r !== null && root instanceof Uint8Array && bytesEqual(r, root);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * RFC 9162 2.1.4.2. A first size of 0 is never valid here (wire-format s.10): an empty tree is a
+ * prefix of everything, so a "proof" of it proves nothing about the log.
+ */
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Uint8Array,
+  secondRoot: Uint8Array,
+  proof: readonly Uint8Array[],
+): boolean {
+  try {
+    if (!isTreeSize(first) || !isTreeSize(second) || first < 1 || first > second || !allHashes(proof)) return false;
+    if (!(firstRoot instanceof Uint8Array) || !(secondRoot instanceof Uint8Array)) return false;
+    if (first === second) return proof.length === 0 && bytesEqual(firstRoot, secondRoot);
+    if (proof.length === 0) return false;
+    const path = isPowerOfTwo(first) ? [firstRoot, ...proof] : [...proof];
+    let fn = first - 1;
+    let sn = second - 1;
+    while (isOdd(fn)) {
+      fn = half(fn);
+      sn = half(sn);
+    }
+    let fr = path[0]!;
+    let sr = path[0]!;
+    for (let i = 1; i < path.length; i++) {
+      const c = path[i]!;
+      if (sn === 0) return false;
+      if (isOdd(fn) || fn === sn) {
+        fr = nodeHash(c, fr);
+        sr = nodeHash(c, sr);
+        if (!isOdd(fn)) {
+          while (!isOdd(fn) && fn !== 0) {
+            fn = half(fn);
+            sn = half(sn);
+          }
+        }
+      } else {
+        sr = nodeHash(sr, c);
+      }
+      fn = half(fn);
+      sn = half(sn);
+    }
+    return sn === 0 && bytesEqual(fr, firstRoot) && bytesEqual(sr, secondRoot);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+// Every kind and signing context is derived from the deployment's service name (wire-format s.0),
+// so two deployments never accept each other's signatures as their own.
+
+export const DEFAULT_SERVICE = 'svc';
+
+export interface Names {
+  service: string;
+  kinds: {
+    proof: string;
+    transcript: string;
+    run: string;
+    export: string;
+    sth: string;
+    consistency: string;
+    record: string;
+  };
+  contexts: {
+    answer: string;
+    framing: string;
+    autopilot: string;
+    export: string;
+    sth: string;
+    bridge: string;
+  };
+}
+
+const SERVICE_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+export function isValidServiceName(s: unknown): s is string {
+  return typeof s === 'string' && SERVICE_RE.test(s);
+}
+
+const cache = new Map<string, Names>();
+
+export function namesFor(service: string = DEFAULT_SERVICE): Names {
+  const hit = cache.get(service);
+  if (hit) return hit;
+  if (!isValidServiceName(service)) throw new TypeError(`invalid service name: ${JSON.stringify(service)}`);
+  const n: Names = {
+    service,
+    kinds: {
+      proof: `${service}-proof`,
+      transcript: `${service}-transcript`,
+      run: `${service}-autopilot-run`,
+      export: `${service}-export`,
+      sth: `${service}-sth`,
+      consistency: `${service}-consistency`,
+      record: `${service}-ai-provenance-record`,
+    },
+    contexts: {
+      answer: `${service}-provenance-v1`,
+      framing: `${service}-framing-v1`,
+      autopilot: `${service}-autopilot-v1`,
+      export: `${service}-export-v1`,
+      sth: `${service}-sth-v1`,
+      bridge: `${service}-bridge-v1`,
+    },
+  };
+  cache.set(service, n);
+  return n;
+}

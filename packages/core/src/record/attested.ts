@@ -1,0 +1,79 @@
+// The `attested` summary (E4): every field is recomputed from the embedded proof by verification.
+import type { ProofFacts, ProofVerdict } from '../verify/proof.js';
+import type { RunVerdict } from '../verify/run.js';
+import type { Obj } from '../verify/util.js';
+
+export interface Attested {
+  signed: boolean;
+  signer_recognized: boolean | null;
+  answer_sha256?: string;
+  algorithms: string[];
+  governance_flag?: string;
+  council_grounded: boolean | null;
+  signed_at: number | null;
+  receipt_key_id?: string;
+  question_attested: boolean | null;
+  question_binding: string | null;
+  quote_attested: boolean | null;
+  /** Runs only: the per-step verification methods the run receipt binds. */
+  step_verification?: string[];
+}
+
+function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk: boolean, keyId: string): Attested {
+  const a: Attested = {
+    signed,
+    signer_recognized: signed ? recognized : null,
+    algorithms: [],
+    council_grounded: signed ? receipt?.council_grounded !== false : null,
+    signed_at: signed && typeof receipt?.ts === 'number' ? receipt.ts : null,
+    question_attested: null,
+    question_binding: null,
+    quote_attested: null,
+  };
+  if (signed && typeof receipt?.governance_flag === 'string') a.governance_flag = receipt.governance_flag;
+  if (sigOk) a.receipt_key_id = keyId;
+  return a;
+}
+
+export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFacts): { attested: Attested; notes: string[] } {
+  const signed = verdict.overallOk;
+  const r = verdict.receipt;
+  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as Obj) : null;
+  const a = common(signed, verdict.signerRecognized, receipt, r.sigOk, r.keyId);
+  a.algorithms = facts.algorithms;
+  if (facts.answerSha256 !== null) a.answer_sha256 = facts.answerSha256;
+  const notes: string[] = [];
+  if (facts.questionCarried) {
+    const binding = r.questionBinding;
+    a.question_attested = signed && (binding === 'entire-input' || binding === 'current-message');
+    a.question_binding = a.question_attested ? binding! : null;
+    if (!a.question_attested) notes.push(questionNote(verdict));
+  }
+  if (facts.excerptCarried) {
+    a.quote_attested = signed && verdict.excerpt?.ok === true;
+    if (verdict.excerpt?.ok !== true) notes.push('quote_attested is false: the pinned quote is not an exact slice of the answer.');
+  }
+  if (!signed) notes.push('signed is false: the proof did not verify, so nothing in it is attested.');
+  return { attested: a, notes };
+}
+
+function questionNote(v: ProofVerdict): string {
+  const r = v.receipt;
+  if (!r.present) return 'question_attested is false: the proof carries no receipt, so nothing attests the question.';
+  if (!r.promptBound) return 'question_attested is false: legacy receipt without prompt_sha256; only the answer is evidence.';
+  if (r.framing && !r.framing.ok) return 'question_attested is false: the framing disclosure of this v:2 receipt is missing or did not verify.';
+  if (!r.promptOk) return 'question_attested is false: the receipt binds a different question; the question shown was altered.';
+  return 'question_attested is false: the proof did not verify.';
+}
+
+export function attestRun(bundle: Obj, verdict: RunVerdict, algorithms: string[], answerSha256: string | null, methods: string[]): { attested: Attested; notes: string[] } {
+  const signed = verdict.overallOk;
+  const r = verdict.receipt;
+  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as Obj) : null;
+  const a = common(signed, verdict.signerRecognized, receipt, r.sigOk, r.keyId);
+  a.algorithms = [...algorithms].sort();
+  if (answerSha256 !== null) a.answer_sha256 = answerSha256;
+  if (signed) a.step_verification = methods;
+  const notes = signed ? [] : ['signed is false: the run evidence pack did not verify, so nothing in it is attested.'];
+  return { attested: a, notes };
+}

@@ -1,0 +1,85 @@
+// AI Provenance Records (E1-E4): the embedded proof, a summary recomputed by verification, the
+// published obligation mapping, and notes saying exactly why anything is not attested.
+import { detectKind } from '../detect.js';
+import { SvcError } from '../errors.js';
+import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
+import { makeContext, type VerifyContext, type VerifyOptions } from '../verify/context.js';
+import { verifyProofBundle, type ProofVerdict } from '../verify/proof.js';
+import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
+import { isInt, type Obj } from '../verify/util.js';
+import { attestProof, attestRun, type Attested } from './attested.js';
+import { AI_ACT_SUPPORT, type AiActSupportItem } from './table.js';
+
+export const MAX_ORG_LENGTH = 200;
+
+export interface AiProvenanceRecord {
+  schema: string;
+  schema_version: 1;
+  generated: number;
+  subject?: { organisation: string };
+  attested: Attested;
+  ai_act_support: AiActSupportItem[];
+  proof: Obj;
+  verify_instructions: string;
+  disclaimer: string;
+  notes: string[];
+  record_type?: 'autopilot_run';
+}
+
+export interface BuildRecordOptions extends VerifyOptions {
+  /** Unix seconds; the core has no clock of its own. */
+  generated: number;
+  /** Subject organisation (at most 200 characters). */
+  org?: string;
+}
+
+export interface Recomputed {
+  kind: 'proof' | 'run';
+  verdict: ProofVerdict | RunVerdict;
+  attested: Attested;
+  notes: string[];
+}
+
+/** Verify a proof or run bundle and derive its `attested` summary. */
+export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
+  const d = detectKind(bundle, vc.names.service);
+  if (d.kind === 'proof') {
+    const b = bundle as Obj;
+    const { verdict, facts } = verifyProofBundle(b, vc);
+    return { kind: 'proof', verdict, ...attestProof(b, verdict, facts) };
+  }
+  if (d.kind === 'run') {
+    const b = bundle as Obj;
+    const r = verifyRun(b, vc);
+    return { kind: 'run', verdict: r.verdict, ...attestRun(b, r.verdict, r.algorithms, r.answerSha256, stepMethods(b.run)) };
+  }
+  throw new SvcError('unsupported_kind', `a record is made from a ${vc.names.kinds.proof} or ${vc.names.kinds.run} bundle, not ${d.name}`);
+}
+
+export function checkOrg(org: unknown): string | undefined {
+  if (org === undefined) return undefined;
+  if (typeof org !== 'string') throw new SvcError('invalid_org', 'org must be a string');
+  if ([...org].length > MAX_ORG_LENGTH) throw new SvcError('invalid_org', `org is limited to ${MAX_ORG_LENGTH} characters`);
+  return org;
+}
+
+export function buildRecord(bundle: unknown, options: BuildRecordOptions): AiProvenanceRecord {
+  if (!isInt(options.generated)) throw new TypeError('options.generated must be an integer (Unix seconds)');
+  const org = checkOrg(options.org);
+  const vc = makeContext(options);
+  const rc = recompute(bundle, vc);
+  const record: AiProvenanceRecord = {
+    schema: vc.names.kinds.record,
+    schema_version: 1,
+    generated: options.generated,
+    attested: rc.attested,
+    ai_act_support: AI_ACT_SUPPORT.map((x) => ({ ...x })),
+    proof: bundle as Obj,
+    verify_instructions: RECORD_VERIFY_INSTRUCTIONS,
+    disclaimer: RECORD_DISCLAIMER,
+    notes: rc.notes,
+  };
+  if (org !== undefined) record.subject = { organisation: org };
+  if (rc.kind === 'run') record.record_type = 'autopilot_run';
+  return record;
+}

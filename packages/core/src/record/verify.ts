@@ -1,0 +1,53 @@
+// Re-verification of a posted record (V4, V8, wire-format s.11): recompute `attested` from the
+// embedded proof and compare field by field; any over-claim is a 422, never a quiet pass.
+import { SvcError } from '../errors.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import { RECORD_DISCLAIMER } from '../text.js';
+import type { VerifyContext } from '../verify/context.js';
+import { has, isObj, type Obj } from '../verify/util.js';
+import { recompute, type Recomputed } from './build.js';
+import { AI_ACT_SUPPORT } from './table.js';
+
+export interface RecordCheck {
+  recomputed: Recomputed;
+  record: { schema: string; summaryOk: true; originClaimUnconfirmed?: true };
+  signerRecognized: boolean;
+}
+
+function mismatch(field: string): SvcError {
+  return new SvcError('record_mismatch', `record field ${field} does not match what its proof supports`);
+}
+
+const same = (a: unknown, b: unknown): boolean => {
+  const x = tryCanonicalize(a);
+  return x !== null && x === tryCanonicalize(b);
+};
+
+export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
+  if (rec.schema_version !== 1) throw mismatch('schema_version');
+  if (!isObj(rec.proof)) throw new SvcError('unknown_kind', 'record carries no proof bundle');
+  if (!isObj(rec.attested)) throw mismatch('attested');
+  const rc = recompute(rec.proof, vc);
+  const claimed = rec.attested;
+  const fresh = rc.attested as unknown as Obj;
+  const fields = new Set([...Object.keys(claimed), ...Object.keys(fresh)]);
+  fields.delete('signer_recognized');
+  for (const f of fields) {
+    if (has(claimed, f) !== has(fresh, f) || !same(claimed[f], fresh[f])) throw mismatch(`attested.${f}`);
+  }
+  let originClaimUnconfirmed = false;
+  const claim = claimed.signer_recognized;
+  if (claim === true) {
+    if (!rc.attested.signed) throw mismatch('attested.signer_recognized');
+    originClaimUnconfirmed = rc.attested.signer_recognized !== true;
+  } else if (claim !== false && claim !== null && has(claimed, 'signer_recognized')) {
+    throw mismatch('attested.signer_recognized');
+  }
+  const wantType = rc.kind === 'run' ? 'autopilot_run' : undefined;
+  if (rec.record_type !== wantType) throw mismatch('record_type');
+  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, AI_ACT_SUPPORT)) throw mismatch('ai_act_support');
+  if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
+  const record: RecordCheck['record'] = { schema: vc.names.kinds.record, summaryOk: true };
+  if (originClaimUnconfirmed) record.originClaimUnconfirmed = true;
+  return { recomputed: rc, record, signerRecognized: rc.verdict.signerRecognized && !originClaimUnconfirmed };
+}

@@ -1,0 +1,2 @@
+export * from './resources.js';
+export * from './responses.js';

@@ -1,0 +1,143 @@
+// fast-check arbitraries for valid bundles and their mutations, so an application can
+// property-test its own integration: every valid bundle must pass, every mutation must fail.
+import fc from 'fast-check';
+import { issueProof, issueRun, issueExport, type ProofInput } from '../issue/bundles.js';
+import type { Obj } from '../verify/util.js';
+import { testKeys, type TestKeys } from './keys.js';
+
+/** Any Unicode text, astral planes included (never lone surrogates: those are not I-JSON). */
+export const anyText = (maxLength = 64): fc.Arbitrary<string> => fc.string({ unit: 'binary', maxLength });
+
+export function proofInput(): fc.Arbitrary<ProofInput> {
+  const framing = fc.record({
+    persona: fc.constantFrom(0 as const, 1 as const),
+    voice: fc.constantFrom(0 as const, 1 as const),
+    attachment: fc.constantFrom(0 as const, 1 as const),
+    history_turns: fc.nat({ max: 50 }),
+  });
+  return fc
+    .record(
+      {
+        answer: anyText(80).filter((s) => s.length > 0),
+        model: fc.string({ minLength: 1, maxLength: 16 }),
+        ts: fc.integer({ min: 1_600_000_000, max: 2_000_000_000 }),
+        prompt: fc.option(anyText(40), { nil: undefined }),
+        framing: fc.option(framing, { nil: undefined }),
+        council_grounded: fc.option(fc.boolean(), { nil: undefined }),
+        governance_flag: fc.option(fc.constantFrom('ok', 'review', 'restricted'), { nil: undefined }),
+        excerpt: fc.option(fc.tuple(fc.nat(), fc.nat()), { nil: undefined }),
+      },
+      { requiredKeys: ['answer', 'model', 'ts'] },
+    )
+    .map((r) => {
+      const input: ProofInput = { answer: r.answer, model: r.model, ts: r.ts };
+      if (r.prompt !== undefined) input.prompt = r.prompt;
+      if (r.prompt !== undefined && r.framing) input.framing = r.framing;
+      if (r.council_grounded !== undefined) input.council_grounded = r.council_grounded;
+      if (r.governance_flag !== undefined) input.governance_flag = r.governance_flag;
+      if (r.excerpt) {
+        const len = Array.from(r.answer).length;
+        const start = r.excerpt[0] % len;
+        const end = start + 1 + (r.excerpt[1] % (len - start));
+        input.excerpt = { start, end };
+      }
+      return input;
+    });
+}
+
+/** Valid ProofBundles signed with deterministic test keys. */
+export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  return proofInput().map((input) => issueProof(input, { receipt: keys.answer }, service));
+}
+
+export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  const step = fc.record({
+    i: fc.nat({ max: 100 }),
+    action: fc.string({ maxLength: 12 }),
+    output_sha256: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')),
+    verify: fc.constantFrom('schema', 'test', 'human', 'none'),
+    credits: fc.nat({ max: 50 }),
+  });
+  return fc
+    .record({ id: fc.string({ minLength: 1, maxLength: 8 }), goal: anyText(40), steps: fc.array(step, { maxLength: 5 }), slack: fc.nat({ max: 100 }) })
+    .map(({ id, goal, steps, slack }) => {
+      const spent = steps.reduce((a, s) => a + s.credits, 0);
+      return issueRun({ id, goal, steps, status: 'done', budgetCredits: spent + slack, spentCredits: spent }, { model: 'autopilot', ts: 1_700_000_000 }, { receipt: keys.autopilot }, service);
+    });
+}
+
+export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: anyText(30) });
+  const conv = fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), title: anyText(10), messages: fc.array(message, { maxLength: 4 }) });
+  return fc.array(conv, { maxLength: 3 }).map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, service));
+}
+
+/** Paths to every scalar leaf of a JSON value. */
+export function leafPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => leafPaths(x, [...prefix, i]));
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => leafPaths(x, [...prefix, k]));
+  return [prefix];
+}
+
+function setAt(root: unknown, path: (string | number)[], value: unknown): unknown {
+  const copy = JSON.parse(JSON.stringify(root)) as Obj;
+  let cur: any = copy;
+  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!];
+  Object.defineProperty(cur, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+function getAt(root: unknown, path: (string | number)[]): unknown {
+  let cur: any = root;
+  for (const p of path) cur = cur[p];
+  return cur;
+}
+
+/** A changed scalar: strings get a character flipped or appended, numbers and booleans change. */
+function changed(v: unknown, salt: number): unknown {
+  if (typeof v === 'string') {
+    if (v.length === 0) return 'x';
+    const i = salt % v.length;
+    const c = v.charCodeAt(i);
+    const repl = /[0-9a-f]/.test(v[i]!) ? (v[i] === '0' ? '1' : '0') : String.fromCharCode(c === 0x41 ? 0x42 : 0x41);
+    return v.slice(0, i) + repl + v.slice(i + 1);
+  }
+  if (typeof v === 'number') return v + 1;
+  if (typeof v === 'boolean') return !v;
+  return 'x';
+}
+
+export interface Mutation {
+  bundle: Obj;
+  description: string;
+}
+
+/**
+ * One change to a signed or checked member of a valid bundle. Members that interface.md declares
+ * unsigned display data (e.g. `created`, `v`, export `context`) are left alone: changing those
+ * must not fail a bundle.
+ */
+export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)[]) => boolean = defaultSkip): fc.Arbitrary<Mutation> {
+  return valid.chain((bundle) => {
+    const paths = leafPaths(bundle).filter((p) => !skip(p));
+    return fc.tuple(fc.constantFrom(...paths), fc.nat(), fc.boolean(), fc.constantFrom(...paths)).map(([path, salt, swap, other]) => {
+      const a = getAt(bundle, path);
+      const b = getAt(bundle, other);
+      if (swap && typeof a === 'string' && typeof b === 'string' && a !== b) {
+        return { bundle: setAt(setAt(bundle, path, b), other, a) as Obj, description: `swap ${path.join('.')} <-> ${other.join('.')}` };
+      }
+      return { bundle: setAt(bundle, path, changed(a, salt)) as Obj, description: `change ${path.join('.')}` };
+    });
+  });
+}
+
+const UNSIGNED = new Set(['created', 'title', 'exported', 'service', 'signed_manifest']);
+
+function defaultSkip(path: (string | number)[]): boolean {
+  const top = path[0];
+  if (path.length === 1 && (top === 'v' || UNSIGNED.has(String(top)))) return true;
+  if (top === 'proof' && (path[1] === 'context' || path[1] === 'created' || path[1] === 'v') && path.length === 2) return true;
+  // The receipt's `context` string is signed data; the receiptKey's is a label the verifier ignores.
+  if ((top === 'receiptKey' || path[1] === 'receiptKey') && path[path.length - 1] === 'context') return true;
+  return false;
+}

@@ -1,0 +1,3 @@
+// @svc/core/testing: deterministic keys and fast-check arbitraries for property tests.
+export { testKeys, seededBytes, seededRandom, type TestKeys } from './keys.js';
+export { anyText, proofInput, proofBundle, runBundle, exportArchive, mutated, leafPaths, type Mutation } from './arbitraries.js';

@@ -1,0 +1,67 @@
+// Model-plane attestation (wire-format s.6): ML-DSA-87 primary plus an optional Falcon-1024
+// diversity co-signature. Falcon never makes a bundle pass on its own.
+import { fromBase64, fromHex, toHex, utf8 } from '../encoding/bytes.js';
+import { sha256 } from '../encoding/hash.js';
+import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87 } from '../crypto/algorithms.js';
+import { isObj, parseObject } from './util.js';
+
+export interface BridgeVerdict {
+  present: boolean;
+  primaryOk: boolean;
+  secondaryOk: boolean;
+  /** Whether a co-signature was carried at all (secondaryOk is false when it was not). */
+  cosignPresent: boolean;
+  keyId: string;
+}
+
+/** Model-plane key id: hex of the first 8 bytes of SHA-256 of the raw public key. */
+export function bridgeKeyId(publicKey: Uint8Array): string {
+  return toHex(sha256(publicKey).subarray(0, 8));
+}
+
+function findKey(keys: unknown, role: string, alg: string, keyId: unknown): Uint8Array | null {
+  if (!Array.isArray(keys) || typeof keyId !== 'string') return null;
+  for (const k of keys) {
+    if (!isObj(k) || k.role !== role || k.alg !== alg || k.key_id !== keyId) continue;
+    const pk = fromBase64(k.public_key_b64);
+    if (pk && bridgeKeyId(pk) === keyId) return pk;
+  }
+  return null;
+}
+
+function sigOf(part: unknown): { keyId: unknown; sig: Uint8Array | null } {
+  return isObj(part) ? { keyId: part.key_id, sig: fromHex(part.sig) } : { keyId: undefined, sig: null };
+}
+
+export function checkBridge(attestation: unknown, bridgeKeys: unknown, answerHash: string | null, context: string): {
+  verdict: BridgeVerdict;
+  layerOk: boolean;
+  algorithms: string[];
+} {
+  const a = isObj(attestation) ? attestation : {};
+  const primary = sigOf(a.primary);
+  const cosignPresent = a.cosign !== undefined;
+  const verdict: BridgeVerdict = {
+    present: true,
+    primaryOk: false,
+    secondaryOk: false,
+    cosignPresent,
+    keyId: typeof primary.keyId === 'string' ? primary.keyId : '',
+  };
+  const payload = typeof a.payload === 'string' ? a.payload : null;
+  const body = parseObject(payload);
+  if (a.v === 1 && payload !== null && body && answerHash !== null && body.answer_sha256 === answerHash) {
+    const msg = utf8(payload);
+    const pk = findKey(bridgeKeys, 'primary', ML_DSA_87, primary.keyId);
+    verdict.primaryOk = !!pk && !!primary.sig && verifyMlDsa87(pk, msg, primary.sig, context);
+    if (cosignPresent) {
+      const cosign = sigOf(a.cosign);
+      const ck = findKey(bridgeKeys, 'cosign', FALCON_1024, cosign.keyId);
+      verdict.secondaryOk = !!ck && !!cosign.sig && verifyFalcon1024(ck, msg, cosign.sig, context);
+    }
+  }
+  const algorithms: string[] = [];
+  if (verdict.primaryOk) algorithms.push(ML_DSA_87);
+  if (verdict.secondaryOk) algorithms.push(FALCON_1024);
+  return { verdict, layerOk: verdict.primaryOk && (!cosignPresent || verdict.secondaryOk), algorithms };
+}

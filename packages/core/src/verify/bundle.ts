@@ -1,0 +1,120 @@
+// verifyBundle: the exact body POST /api/v1/verify answers with 200, or the typed error for its
+// 400/413/422 answers. Pure: nothing is fetched, stored or timed.
+import { detectKind } from '../detect.js';
+import { SvcError } from '../errors.js';
+import { fromUtf8, utf8 } from '../encoding/bytes.js';
+import { verifyRecord } from '../record/verify.js';
+import { VERIFY_DISCLAIMER } from '../text.js';
+import { makeContext, type VerifyOptions } from './context.js';
+import { verifyExport, type ExportVerdict } from './export.js';
+import { verifyProofBundle, type ProofVerdict } from './proof.js';
+import { verifyRun, type RunVerdict } from './run.js';
+import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './sth.js';
+import { verifyTranscript, type TranscriptVerdict } from './transcript.js';
+import { isInt, isObj, type Obj } from './util.js';
+
+/** Request bodies above this many bytes are refused (interface.md Limits: 2 MB). */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export type AnyVerdict = ProofVerdict | TranscriptVerdict | RunVerdict | ExportVerdict | SthVerdict | ConsistencyVerdict;
+
+export interface VerifyResponse {
+  service: string;
+  kind: string;
+  created: number | null;
+  verdict: AnyVerdict;
+  signerRecognized: boolean;
+  record?: { schema: string; summaryOk: true; originClaimUnconfirmed?: true };
+  disclaimer: string;
+}
+
+/**
+ * Parse a posted document. Strings and bytes are JSON text (size-checked); anything else is taken
+ * as an already parsed JSON value.
+ */
+export function parseDocument(input: unknown): unknown {
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) return input;
+  let text: string;
+  if (input instanceof Uint8Array) {
+    if (input.length > MAX_BODY_BYTES) throw new SvcError('too_large', 'payload over 2 MB');
+    try {
+      text = fromUtf8(input);
+    } catch {
+      throw new SvcError('invalid_json', 'body is not valid UTF-8');
+    }
+  } else {
+    // UTF-8 length without allocating: at most 3 bytes per UTF-16 unit.
+    if (input.length * 3 > MAX_BODY_BYTES && utf8(input).length > MAX_BODY_BYTES) {
+      throw new SvcError('too_large', 'payload over 2 MB');
+    }
+    text = input;
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SvcError('invalid_json', 'body is not valid JSON');
+  }
+}
+
+function createdOf(o: unknown): number | null {
+  return isObj(o) && isInt(o.created) ? o.created : null;
+}
+
+function verifySync(input: unknown, options: VerifyOptions): VerifyResponse {
+  const doc = parseDocument(input);
+  const vc = makeContext(options);
+  const d = detectKind(doc, vc.names.service);
+  const base = { service: vc.names.service, kind: d.name, disclaimer: VERIFY_DISCLAIMER };
+  const o = doc as Obj;
+  const answer = (verdict: AnyVerdict, created: number | null): VerifyResponse => ({
+    service: base.service,
+    kind: base.kind,
+    created,
+    verdict,
+    signerRecognized: verdict.signerRecognized,
+    disclaimer: base.disclaimer,
+  });
+  switch (d.kind) {
+    case 'proof':
+      return answer(verifyProofBundle(o, vc).verdict, createdOf(o));
+    case 'transcript':
+      return answer(verifyTranscript(o, vc), createdOf(o));
+    case 'run':
+      return answer(verifyRun(o, vc).verdict, createdOf(o));
+    case 'export':
+      return answer(verifyExport(o, vc), createdOf(o.proof));
+    case 'sth':
+      return answer(verifySth(o, vc), null);
+    case 'consistency':
+      return answer(verifyConsistencyBundle(o, vc), null);
+    case 'record': {
+      const rc = verifyRecord(o, vc);
+      const res = answer(rc.recomputed.verdict, createdOf(o.proof));
+      res.signerRecognized = rc.signerRecognized;
+      res.record = rc.record;
+      return res;
+    }
+    case 'unknown':
+      if (d.sthWrapper) {
+        throw new SvcError('sth_wrapper', 'a ledger response wrapping signed_tree_head is not a bundle: submit the signed_tree_head object by itself');
+      }
+      throw new SvcError('unknown_kind', 'not a recognised bundle');
+  }
+}
+
+/**
+ * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError.
+ * Async on purpose, so a runtime's native ML-DSA can be used later without an API change.
+ */
+export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
+  try {
+    return verifySync(input, options);
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    // Anything else is a bug or an exhausted stack on hostile input; it must not escape untyped.
+    if (e instanceof RangeError) throw new SvcError('invalid_request', 'document too deeply nested');
+    throw e;
+  }
+}
+
+export { verifySync as verifyBundleSync };

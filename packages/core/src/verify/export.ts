@@ -1,0 +1,58 @@
+// ExportArchive (wire-format s.9): the receipt signs the manifest string, which commits to the
+// payload hash and the counts. The export context is pinned; proof.context is display only.
+import { sha256Hex } from '../encoding/hash.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import type { VerifyContext } from './context.js';
+import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { has, isNonNegInt, isObj, parseObject, type Obj } from './util.js';
+
+export interface ExportVerdict {
+  overallOk: boolean;
+  checks: number;
+  receipt: ReceiptVerdict;
+  export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
+  signerRecognized: boolean;
+}
+
+export function countMessages(conversations: unknown[]): number | null {
+  let n = 0;
+  for (const c of conversations) {
+    if (!isObj(c) || !Array.isArray(c.messages)) return null;
+    n += c.messages.length;
+  }
+  return n;
+}
+
+export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
+  const proof = isObj(b.proof) ? b.proof : {};
+  const manifestText = typeof proof.manifest === 'string' ? proof.manifest : null;
+  const manifest = parseObject(manifestText);
+  // Only the canonical spelling is accepted, so duplicate members cannot hide a second meaning.
+  const manifestOk =
+    !!manifest &&
+    tryCanonicalize(manifest) === manifestText &&
+    typeof manifest.payload_sha256 === 'string' &&
+    isNonNegInt(manifest.conversations) &&
+    isNonNegInt(manifest.messages);
+  const convs = Array.isArray(b.conversations) ? b.conversations : null;
+  const payloadText = convs ? tryCanonicalize(convs) : null;
+  const payloadOk = manifestOk && payloadText !== null && manifest!.payload_sha256 === sha256Hex(payloadText);
+  const messages = convs ? countMessages(convs) : null;
+  const countsOk =
+    manifestOk &&
+    !!convs &&
+    manifest!.conversations === convs.length &&
+    messages !== null &&
+    manifest!.messages === messages &&
+    (!has(b, 'count') || b.count === convs.length);
+  const rc = checkReceipt(proof.receipt, proof.receiptKey, manifestText === null ? null : sha256Hex(manifestText), vc.names.contexts.export, vc);
+  const checks = rc.verdict.present ? 1 : 0;
+  const overallOk = checks > 0 && rc.layerOk && manifestOk && payloadOk && countsOk;
+  return {
+    overallOk,
+    checks,
+    receipt: rc.verdict,
+    export: { manifestOk, payloadOk, countsOk },
+    signerRecognized: overallOk && rc.recognized,
+  };
+}

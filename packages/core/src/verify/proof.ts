@@ -1,0 +1,83 @@
+// ProofBundle verification: receipt layer, question binding, pinned excerpt and bridge attestation,
+// folded into one verdict by rule V5.
+import { sha256Hex } from '../encoding/hash.js';
+import { checkBridge, type BridgeVerdict } from './bridge.js';
+import type { VerifyContext } from './context.js';
+import { applyQuestion } from './question.js';
+import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { codePoints, has, isInt, isObj, type Obj } from './util.js';
+
+export interface ExcerptVerdict {
+  present: boolean;
+  ok: boolean;
+}
+
+export interface ProofVerdict {
+  overallOk: boolean;
+  checks: number;
+  receipt: ReceiptVerdict;
+  promptUnverified?: true;
+  excerpt?: ExcerptVerdict;
+  bridge?: BridgeVerdict;
+  signerRecognized: boolean;
+}
+
+/** What a record needs beyond the verdict, computed once during verification. */
+export interface ProofFacts {
+  answerSha256: string | null;
+  algorithms: string[];
+  questionCarried: boolean;
+  excerptCarried: boolean;
+}
+
+/** Zero-based, end-exclusive code-point slice (wire-format s.5). */
+export function excerptOk(answer: unknown, excerpt: unknown): boolean {
+  if (typeof answer !== 'string' || !isObj(excerpt)) return false;
+  const { start, end, quote } = excerpt;
+  if (!isInt(start) || !isInt(end) || typeof quote !== 'string') return false;
+  const cps = codePoints(answer);
+  if (!(start >= 0 && start < end && end <= cps.length)) return false;
+  return cps.slice(start, end).join('') === quote;
+}
+
+export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVerdict; facts: ProofFacts } {
+  const answerHash = typeof b.answer === 'string' ? sha256Hex(b.answer) : null;
+  const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
+  const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing);
+
+  let checks = 0;
+  let layersOk = true;
+  const algorithms = [...rc.algorithms];
+  if (rc.verdict.present) {
+    checks++;
+    layersOk &&= rc.layerOk;
+  }
+  const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt: rc.verdict, signerRecognized: rc.recognized };
+  if (has(b, 'attestation')) {
+    const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge);
+    verdict.bridge = br.verdict;
+    checks++;
+    layersOk &&= br.layerOk;
+    algorithms.push(...br.algorithms);
+  }
+  let ok = checks > 0 && layersOk;
+  // V5/V6: a bound question must match; an unbound one is reported, not failed.
+  if (has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk) ok = false;
+  if (promptUnverified) verdict.promptUnverified = true;
+  if (has(b, 'excerpt')) {
+    verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) };
+    ok &&= verdict.excerpt.ok; // V7
+  }
+  verdict.overallOk = ok;
+  verdict.checks = checks;
+  verdict.signerRecognized = rc.recognized && ok;
+  return {
+    verdict,
+    facts: {
+      answerSha256: answerHash,
+      algorithms: [...new Set(algorithms)].sort(),
+      questionCarried: has(b, 'prompt'),
+      excerptCarried: has(b, 'excerpt'),
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// Question binding (wire-format s.4): a v:1 receipt binds the question by hash; a v:2 receipt also
+// needs a separately signed framing disclosure saying what else the council read.
+import { fromHex, isHex, utf8 } from '../encoding/bytes.js';
+import { sha256Hex } from '../encoding/hash.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import { verifyMlDsa87 } from '../crypto/algorithms.js';
+import type { FramingVerdict, QuestionBinding, ReceiptCheck } from './receipt.js';
+import { has, isNonNegInt, isObj, type Obj } from './util.js';
+
+export interface FramingFlags {
+  persona: 0 | 1;
+  voice: 0 | 1;
+  attachment: 0 | 1;
+  history_turns: number;
+}
+
+const bit = (x: unknown): x is 0 | 1 => x === 0 || x === 1;
+
+/** The bytes the framing signature covers; null if the receipt fields are not usable. */
+export function framingMessage(receipt: Obj, flags: FramingFlags): Uint8Array | null {
+  const text = tryCanonicalize({
+    answer_sha256: receipt.answer_sha256,
+    prompt_sha256: receipt.prompt_sha256,
+    ts: receipt.ts,
+    persona: flags.persona,
+    voice: flags.voice,
+    attachment: flags.attachment,
+    history_turns: flags.history_turns,
+  });
+  return text === null ? null : utf8(text);
+}
+
+function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: string): FramingVerdict {
+  const f = receipt.framing;
+  if (!has(receipt, 'framing')) return { present: false, ok: false };
+  if (!isObj(f) || !bit(f.persona) || !bit(f.voice) || !bit(f.attachment) || !isNonNegInt(f.history_turns)) {
+    return { present: true, ok: false };
+  }
+  const flags: FramingFlags = { persona: f.persona, voice: f.voice, attachment: f.attachment, history_turns: f.history_turns };
+  const msg = framingMessage(receipt, flags);
+  const sig = fromHex(f.sig);
+  const ok = !!publicKey && !!msg && !!sig && verifyMlDsa87(publicKey, msg, sig, context);
+  if (!ok) return { present: true, ok: false };
+  return { present: true, ok: true, persona: flags.persona, voice: flags.voice, attachment: flags.attachment, historyTurns: flags.history_turns };
+}
+
+/**
+ * Fill promptOk / questionBinding / framing on a checked receipt. Returns whether the question is
+ * unverified (no signature covers the question shown).
+ */
+export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string): boolean {
+  if (!has(bundle, 'prompt')) return false;
+  const v = rc.verdict;
+  const r = rc.receipt;
+  if (!v.present || !r || !v.promptBound) {
+    v.questionBinding = 'none';
+    return true;
+  }
+  const prompt = bundle.prompt;
+  const hashOk = typeof prompt === 'string' && isHex(r.prompt_sha256, 32) && r.prompt_sha256 === sha256Hex(prompt);
+  let binding: QuestionBinding = 'entire-input';
+  let ok = hashOk;
+  if (r.v === 2) {
+    const framing = checkFraming(r, rc.publicKey, framingContext);
+    v.framing = framing;
+    ok = hashOk && framing.ok;
+    if (framing.ok && (framing.persona || framing.voice || framing.attachment || framing.historyTurns)) binding = 'current-message';
+  }
+  v.promptOk = ok;
+  // The question is attested only by a receipt whose own signature holds.
+  v.questionBinding = ok && v.sigOk ? binding : 'none';
+  return !(ok && v.sigOk);
+}

@@ -1,0 +1,153 @@
+// The receipt layer shared by every signed kind: an ML-DSA-87 signature over the canonical receipt
+// core, checked against the bundle's own key under the context the verifier pins for the kind.
+import { bytesEqual, fromHex, isHex, utf8 } from '../encoding/bytes.js';
+import { sha256Hex } from '../encoding/hash.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../crypto/algorithms.js';
+import type { VerifyContext } from './context.js';
+import { has, isInt, isObj, omit, type Obj } from './util.js';
+
+/** Members that sit beside the signature and are not part of the signed receipt core. */
+export const UNSIGNED_RECEIPT_MEMBERS = ['sig', 'framing', 'slh'] as const;
+
+export interface DiversityVerdict {
+  present: boolean;
+  ok: boolean;
+  keyId: string;
+}
+
+export interface FramingVerdict {
+  present: boolean;
+  ok: boolean;
+  persona?: 0 | 1;
+  voice?: 0 | 1;
+  attachment?: 0 | 1;
+  historyTurns?: number;
+}
+
+export type QuestionBinding = 'none' | 'entire-input' | 'current-message';
+
+export interface ReceiptVerdict {
+  present: boolean;
+  answerHashOk: boolean;
+  sigOk: boolean;
+  keyId: string;
+  councilGrounded: boolean;
+  promptBound: boolean;
+  promptOk: boolean;
+  questionBinding?: QuestionBinding;
+  framing?: FramingVerdict;
+  diversity?: DiversityVerdict;
+}
+
+export interface ReceiptCheck {
+  verdict: ReceiptVerdict;
+  /** sigOk and the key is pinned for this context. */
+  recognized: boolean;
+  /** present, answer hash, signature and (when carried) diversity signature all hold. */
+  layerOk: boolean;
+  /** The verified receipt key, for the framing signature. */
+  publicKey: Uint8Array | null;
+  /** Algorithms whose signatures verified in this layer. */
+  algorithms: string[];
+  receipt: Obj | null;
+}
+
+/** The exact bytes a receipt signature covers (wire-format s.3); null when not canonicalisable. */
+export function receiptMessage(receipt: Obj): Uint8Array | null {
+  const text = tryCanonicalize(omit(receipt, UNSIGNED_RECEIPT_MEMBERS));
+  return text === null ? null : utf8(text);
+}
+
+function wellFormed(r: Obj): boolean {
+  return (
+    (r.v === 1 || r.v === 2) &&
+    typeof r.model === 'string' &&
+    isHex(r.answer_sha256, 32) &&
+    isInt(r.ts) &&
+    isHex(r.sig) &&
+    isHex(r.key_id, 32) &&
+    typeof r.context === 'string' &&
+    r.algo === ML_DSA_87 &&
+    (!has(r, 'council_grounded') || typeof r.council_grounded === 'boolean') &&
+    (!has(r, 'governance_flag') || typeof r.governance_flag === 'string')
+  );
+}
+
+function keyBytes(key: unknown, keyId: unknown): Uint8Array | null {
+  if (!isObj(key) || key.algo !== ML_DSA_87) return null;
+  const pk = fromHex(key.public_key_hex, 2592);
+  if (!pk) return null;
+  const id = sha256Hex(pk);
+  // A key_id is never trusted: both the key's and the receipt's must equal the recomputed one.
+  if (key.key_id !== id || keyId !== id) return null;
+  return pk;
+}
+
+function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, context: string, vc: VerifyContext): DiversityVerdict {
+  const slh = r.slh;
+  const keyId = isObj(slh) && typeof slh.key_id === 'string' ? slh.key_id : '';
+  if (!isObj(slh) || !message) return { present: true, ok: false, keyId };
+  const sig = fromHex(slh.sig);
+  const candidates: Uint8Array[] = vc.pinned.filter((p) => p.algo === SLH_DSA_SHA2_256F).map((p) => p.publicKey);
+  const own = isObj(key) ? fromHex(key.slh_public_key_hex, 64) : null;
+  if (own) candidates.push(own);
+  const pk = candidates.find((c) => sha256Hex(c) === slh.key_id);
+  const ok = !!pk && !!sig && verifySlhDsa(pk, message, sig, context);
+  return { present: true, ok, keyId };
+}
+
+/**
+ * Verify a receipt against `expectedHash` (the hex SHA-256 of whatever this kind signs as its
+ * answer) under the pinned `context`.
+ */
+export function checkReceipt(receipt: unknown, key: unknown, expectedHash: string | null, context: string, vc: VerifyContext): ReceiptCheck {
+  if (!isObj(receipt)) {
+    const verdict: ReceiptVerdict = {
+      present: false,
+      answerHashOk: false,
+      sigOk: false,
+      keyId: '',
+      councilGrounded: true,
+      promptBound: false,
+      promptOk: true,
+    };
+    return { verdict, recognized: false, layerOk: false, publicKey: null, algorithms: [], receipt: null };
+  }
+  const r = receipt;
+  const answerHashOk = expectedHash !== null && r.answer_sha256 === expectedHash;
+  const message = receiptMessage(r);
+  let sigOk = false;
+  let pk: Uint8Array | null = null;
+  if (wellFormed(r) && message) {
+    pk = keyBytes(key, r.key_id);
+    const sig = fromHex(r.sig);
+    sigOk = !!pk && !!sig && verifyMlDsa87(pk, message, sig, context);
+  }
+  const verdict: ReceiptVerdict = {
+    present: true,
+    answerHashOk,
+    sigOk,
+    keyId: typeof r.key_id === 'string' ? r.key_id : '',
+    councilGrounded: r.council_grounded !== false,
+    promptBound: has(r, 'prompt_sha256'),
+    promptOk: true,
+  };
+  const algorithms = sigOk ? [ML_DSA_87] : [];
+  let diversityOk = true;
+  if (has(r, 'slh')) {
+    verdict.diversity = checkDiversity(r, key, message, context, vc);
+    diversityOk = verdict.diversity.ok;
+    if (diversityOk) algorithms.push(SLH_DSA_SHA2_256F);
+  }
+  const recognized =
+    sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
+  return {
+    verdict,
+    recognized,
+    layerOk: answerHashOk && sigOk && diversityOk,
+    publicKey: sigOk ? pk : null,
+    algorithms,
+    receipt: r,
+  };
+}

@@ -1,0 +1,57 @@
+// RunProofBundle (V3, wire-format s.8): the whole sanitized run is the signed subject, under the
+// autopilot context, so a run receipt and an answer receipt can never stand in for each other.
+import { sha256Hex } from '../encoding/hash.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import type { VerifyContext } from './context.js';
+import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { has, isInt, isObj, type Obj } from './util.js';
+
+export interface RunVerdict {
+  overallOk: boolean;
+  checks: number;
+  receipt: ReceiptVerdict;
+  run: { hashOk: boolean; steps: number; budgetOk: boolean };
+  signerRecognized: boolean;
+}
+
+export function runHash(run: unknown): string | null {
+  const text = tryCanonicalize(run);
+  return text === null ? null : sha256Hex(text);
+}
+
+/** Step credits add up to spentCredits, which stays within budgetCredits (each when present). */
+export function budgetOk(run: Obj): boolean {
+  const steps = Array.isArray(run.steps) ? run.steps : null;
+  if (!steps) return false;
+  let sum = 0;
+  for (const s of steps) {
+    if (!isObj(s) || !isInt(s.credits) || s.credits < 0) return false;
+    sum += s.credits;
+  }
+  if (has(run, 'spentCredits')) {
+    if (!isInt(run.spentCredits) || run.spentCredits !== sum) return false;
+    if (has(run, 'budgetCredits') && (!isInt(run.budgetCredits) || run.spentCredits > run.budgetCredits)) return false;
+  }
+  return true;
+}
+
+/** The per-step verification methods the run receipt binds (records attest them). */
+export function stepMethods(run: unknown): string[] {
+  if (!isObj(run) || !Array.isArray(run.steps)) return [];
+  return run.steps.map((s: unknown) => (isObj(s) && typeof s.verify === 'string' ? s.verify : ''));
+}
+
+export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; algorithms: string[]; answerSha256: string | null } {
+  const run = isObj(b.run) ? b.run : null;
+  const shapeOk = !!run && typeof run.id === 'string' && typeof run.goal === 'string' && Array.isArray(run.steps);
+  const hash = run ? runHash(run) : null;
+  const rc = checkReceipt(b.receipt, b.receiptKey, hash, vc.names.contexts.autopilot, vc);
+  const runV = { hashOk: rc.verdict.answerHashOk, steps: run && Array.isArray(run.steps) ? run.steps.length : 0, budgetOk: !!run && budgetOk(run) };
+  const checks = rc.verdict.present ? 1 : 0;
+  const overallOk = checks > 0 && rc.layerOk && shapeOk && runV.budgetOk;
+  return {
+    verdict: { overallOk, checks, receipt: rc.verdict, run: runV, signerRecognized: overallOk && rc.recognized },
+    algorithms: rc.algorithms,
+    answerSha256: hash,
+  };
+}

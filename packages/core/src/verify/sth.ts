@@ -1,0 +1,100 @@
+// Signed tree heads (V10) and consistency bundles (V9), wire-format s.10.
+import { fromHex, isHex } from '../encoding/bytes.js';
+import { sha256Hex } from '../encoding/hash.js';
+import { tryCanonicalize } from '../encoding/jcs.js';
+import { verifyConsistency } from '../merkle/verify.js';
+import type { VerifyContext } from './context.js';
+import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { isNonNegInt, isObj, parseObject, type Obj } from './util.js';
+
+export interface TreeHeadBody {
+  log: string;
+  tree_size: number;
+  root_hash: string;
+  timestamp: number;
+}
+
+export interface HeadSummary {
+  treeSize: number | null;
+  rootHash: string | null;
+  timestamp: number | null;
+}
+
+export interface SthVerdict {
+  overallOk: boolean;
+  checks: number;
+  receipt: ReceiptVerdict;
+  sth: HeadSummary & { bodyOk: boolean; log: string | null };
+  signerRecognized: boolean;
+}
+
+export interface ConsistencyVerdict {
+  overallOk: boolean;
+  checks: number;
+  old: SthVerdict;
+  new: SthVerdict;
+  consistency: { old: HeadSummary; new: HeadSummary; proofOk: boolean };
+  timestampOrderOk?: boolean;
+  signerRecognized: boolean;
+}
+
+/** The tree head body when `signed` is its exact canonical form with well-typed members. */
+export function parseTreeHead(signed: unknown): TreeHeadBody | null {
+  const o = parseObject(signed);
+  if (!o || tryCanonicalize(o) !== signed || Object.keys(o).length !== 4) return null;
+  if (typeof o.log !== 'string' || !isNonNegInt(o.tree_size) || !isHex(o.root_hash, 32) || !isNonNegInt(o.timestamp)) return null;
+  return { log: o.log, tree_size: o.tree_size, root_hash: o.root_hash, timestamp: o.timestamp };
+}
+
+export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
+  const signed = typeof b.signed === 'string' ? b.signed : null;
+  const body = parseTreeHead(signed);
+  const rc = checkReceipt(b.receipt, b.key, signed === null ? null : sha256Hex(signed), vc.names.contexts.sth, vc);
+  const r = rc.receipt;
+  // The receipt's own fields must restate the body (v 1, model = log, ts = floor(timestamp/1000)).
+  const bodyOk = !!body && !!r && r.v === 1 && r.model === body.log && r.ts === Math.floor(body.timestamp / 1000);
+  const checks = rc.verdict.present ? 1 : 0;
+  const overallOk = checks > 0 && rc.layerOk && bodyOk;
+  return {
+    overallOk,
+    checks,
+    receipt: rc.verdict,
+    sth: {
+      bodyOk,
+      log: body?.log ?? null,
+      treeSize: body?.tree_size ?? null,
+      rootHash: body?.root_hash ?? null,
+      timestamp: body?.timestamp ?? null,
+    },
+    signerRecognized: overallOk && rc.recognized,
+  };
+}
+
+function summary(v: SthVerdict): HeadSummary {
+  return { treeSize: v.sth.treeSize, rootHash: v.sth.rootHash, timestamp: v.sth.timestamp };
+}
+
+export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyVerdict {
+  const oldV = verifySth(isObj(b.old) ? b.old : {}, vc);
+  const newV = verifySth(isObj(b.new) ? b.new : {}, vc);
+  const o = oldV.sth;
+  const n = newV.sth;
+  let proofOk = false;
+  const hashes = Array.isArray(b.proof) ? b.proof.map((h: unknown) => fromHex(h, 32)) : null;
+  if (hashes && hashes.every((h) => h !== null) && o.treeSize !== null && n.treeSize !== null && o.rootHash && n.rootHash) {
+    proofOk = verifyConsistency(o.treeSize, n.treeSize, fromHex(o.rootHash)!, fromHex(n.rootHash)!, hashes as Uint8Array[]);
+  }
+  const genuine = oldV.overallOk && newV.overallOk;
+  const verdict: ConsistencyVerdict = {
+    overallOk: false,
+    checks: oldV.checks + newV.checks,
+    old: oldV,
+    new: newV,
+    consistency: { old: summary(oldV), new: summary(newV), proofOk },
+    signerRecognized: false,
+  };
+  if (genuine) verdict.timestampOrderOk = o.timestamp! <= n.timestamp!;
+  verdict.overallOk = genuine && o.log === n.log && proofOk && verdict.timestampOrderOk === true;
+  verdict.signerRecognized = verdict.overallOk && oldV.signerRecognized && newV.signerRecognized;
+  return verdict;
+}

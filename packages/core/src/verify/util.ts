@@ -1,0 +1,39 @@
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Obj = Record<string, unknown>;
+
+export function isObj(x: unknown): x is Obj {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+export function has(o: Obj, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+export function isInt(x: unknown): x is number {
+  return typeof x === 'number' && Number.isSafeInteger(x);
+}
+
+export function isNonNegInt(x: unknown): x is number {
+  return isInt(x) && x >= 0;
+}
+
+/** A copy of `o` without the named members; built with data properties so `__proto__` stays data. */
+export function omit(o: Obj, names: readonly string[]): Obj {
+  return Object.fromEntries(Object.entries(o).filter(([k]) => !names.includes(k)));
+}
+
+/** Unicode code points of a string (wire-format s.5 counts excerpts in code points). */
+export function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+/** Parse a JSON text that must be an object; null on anything else. */
+export function parseObject(text: unknown): Obj | null {
+  if (typeof text !== 'string') return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObj(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
