@@ -24,9 +24,12 @@ function isBytes(x: unknown): x is Uint8Array {
   return x instanceof Uint8Array;
 }
 
-function contextBytes(context: string): Uint8Array | null {
-  const c = utf8(context);
-  return c.length <= 255 ? c : null;
+/** A context is UTF-8 text on the wire; raw bytes are accepted for standard test vectors. */
+export type Context = string | Uint8Array;
+
+function contextBytes(context: Context): Uint8Array | null {
+  const c = typeof context === 'string' ? utf8(context) : context instanceof Uint8Array ? context : null;
+  return c && c.length <= 255 ? c : null;
 }
 
 function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): boolean {
@@ -42,7 +45,7 @@ function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): b
 }
 
 /** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
-export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
   const ctx = contextBytes(context);
   if (!ctx || !shapeOk(ML_DSA_87, publicKey, signature, message)) return false;
   try {
@@ -53,7 +56,7 @@ export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signat
 }
 
 /** FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context). */
-export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
   const ctx = contextBytes(context);
   if (!ctx || !shapeOk(SLH_DSA_SHA2_256F, publicKey, signature, message)) return false;
   try {
@@ -67,13 +70,13 @@ export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signatu
  * Round-3 Falcon has no context input, so the message is prefixed the way FIPS 204 builds its own
  * domain separation: 0x00 || len(ctx) || ctx || message (wire-format s.2).
  */
-export function falconMessage(message: Uint8Array, context: string): Uint8Array | null {
+export function falconMessage(message: Uint8Array, context: Context): Uint8Array | null {
   const ctx = contextBytes(context);
   if (!ctx) return null;
   return concatBytes(new Uint8Array([0, ctx.length]), ctx, message);
 }
 
-export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
   if (!shapeOk(FALCON_1024, publicKey, signature, message)) return false;
   const m = falconMessage(message, context);
   if (!m) return false;
@@ -84,7 +87,7 @@ export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, sig
   }
 }
 
-export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: string): boolean {
+export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
   switch (alg) {
     case ML_DSA_87:
       return verifyMlDsa87(publicKey, message, signature, context);
@@ -116,7 +119,7 @@ export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
  * Sign under a context. ML-DSA and SLH-DSA sign deterministically unless `random` is handed in
  * (hedged mode); Falcon needs randomness by construction, so it requires `random`.
  */
-export function sign(key: KeyPair, message: Uint8Array, context: string, random?: RandomSource): Uint8Array {
+export function sign(key: KeyPair, message: Uint8Array, context: Context, random?: RandomSource): Uint8Array {
   const ctx = contextBytes(context);
   if (!ctx) throw new TypeError('context longer than 255 bytes');
   switch (key.alg) {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { fromBase64, fromHex, toBase64, toHex, isHex, bytesEqual } from '../src/encoding/bytes.js';
+import { sha256Hex } from '../src/encoding/hash.js';
+
+describe('strict encodings', () => {
+  it('hex is lowercase only and even length', () => {
+    expect(fromHex('00ff')).toEqual(new Uint8Array([0, 255]));
+    expect(fromHex('00FF')).toBeNull();
+    expect(fromHex('0')).toBeNull();
+    expect(fromHex('zz')).toBeNull();
+    expect(fromHex(12)).toBeNull();
+    expect(fromHex('00', 2)).toBeNull();
+    expect(isHex('abcd', 2)).toBe(true);
+  });
+
+  it('base64 must be canonical and padded', () => {
+    expect(fromBase64('AAE=')).toEqual(new Uint8Array([0, 1]));
+    expect(fromBase64('AAE')).toBeNull();
+    expect(fromBase64('AAF=')).toBeNull(); // non-zero trailing bits do not round-trip
+    expect(fromBase64('A-E=')).toBeNull();
+  });
+
+  it('SHA-256 of known strings', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('property: hex and base64 round-trip any bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
+        expect(bytesEqual(fromHex(toHex(b))!, b)).toBe(true);
+        expect(bytesEqual(fromBase64(toBase64(b))!, b)).toBe(true);
+      }),
+    );
+  });
+});

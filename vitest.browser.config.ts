@@ -1,0 +1,26 @@
+// The core's test suite again, inside headless Debian chromium driven by playwright: the core must
+// behave the same in a browser as in Node. No browser is downloaded; the system one is used.
+import { defineConfig } from 'vitest/config';
+import { playwright } from '@vitest/browser-playwright';
+
+export default defineConfig({
+  server: { fs: { allow: ['..'] } },
+  optimizeDeps: { include: ['fast-check', '@noble/post-quantum/ml-dsa.js', '@noble/post-quantum/slh-dsa.js', '@noble/post-quantum/falcon.js', '@noble/hashes/sha2.js', 'typebox'] },
+  test: {
+    name: 'core-browser',
+    include: ['packages/core/test/**/*.test.ts'],
+    testTimeout: 300_000,
+    browser: {
+      enabled: true,
+      headless: true,
+      screenshotFailures: false,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  server: { fs: { allow: ['..'] } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', include: ['packages/core/test/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+      },
+    ],
+  },
+});
