@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { buildRecord } from '../src/record/build.js';
+import { AI_ACT_SUPPORT } from '../src/record/table.js';
+import { verifyBundle } from '../src/verify/bundle.js';
+import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
+import { K, clone, expectSvcError, trusted } from './helpers.js';
+
+const base = { answer: 'Water boils at 100 °C at sea level.', model: 'council-v1', ts: 1_700_000_000, governance_flag: 'ok' };
+const bound = issueProof({ ...base, prompt: 'At what temperature does water boil?', excerpt: { start: 0, end: 5 } }, { receipt: K.answer });
+const run = issueRun(
+  { id: 'r', goal: 'g', steps: [{ i: 0, action: 'a', output_sha256: 'aa'.repeat(32), verify: 'test', credits: 1 }], spentCredits: 1, budgetCredits: 2 },
+  { model: 'autopilot', ts: 1_700_000_000 },
+  { receipt: K.autopilot },
+);
+const opts = { ...trusted, generated: 1_800_000_000 };
+
+describe('buildRecord (E1-E4)', () => {
+  it('embeds the proof and a summary recomputed by verification', () => {
+    const rec = buildRecord(bound, { ...opts, org: 'ACME GmbH' });
+    expect(rec.schema).toBe('svc-ai-provenance-record');
+    expect(rec.schema_version).toBe(1);
+    expect(rec.generated).toBe(1_800_000_000);
+    expect(rec.subject).toEqual({ organisation: 'ACME GmbH' });
+    expect(rec.proof).toBe(bound);
+    expect(rec.attested).toEqual({
+      signed: true,
+      signer_recognized: true,
+      answer_sha256: bound.receipt.answer_sha256,
+      algorithms: ['ML-DSA-87'],
+      governance_flag: 'ok',
+      council_grounded: true,
+      signed_at: 1_700_000_000,
+      receipt_key_id: bound.receipt.key_id,
+      question_attested: true,
+      question_binding: 'entire-input',
+      quote_attested: true,
+    });
+    expect(rec.notes).toEqual([]);
+    expect(rec.record_type).toBeUndefined();
+    expect(rec.ai_act_support).toEqual(AI_ACT_SUPPORT);
+  });
+
+  it('E2: a bundle that does not verify still gives a record with signed:false and says why', () => {
+    const broken = { ...clone(bound), prompt: 'Something else?' };
+    const rec = buildRecord(broken, opts);
+    expect(rec.attested.signed).toBe(false);
+    expect(rec.attested.signer_recognized).toBeNull();
+    expect(rec.attested.question_attested).toBe(false);
+    expect(rec.attested.question_binding).toBeNull();
+    expect(rec.attested.quote_attested).toBe(false);
+    expect(rec.attested.receipt_key_id).toBe(bound.receipt.key_id); // the receipt signature itself held
+    expect(rec.notes.join(' ')).toMatch(/question shown was altered/);
+  });
+
+  it('notes name the exact reason a question is not attested', () => {
+    const legacy = issueProof({ ...base, prompt: 'Q', bindQuestion: false }, { receipt: K.answer });
+    const rec = buildRecord(legacy, opts);
+    expect(rec.attested.signed).toBe(true);
+    expect(rec.attested.question_attested).toBe(false);
+    expect(rec.notes.join(' ')).toMatch(/legacy receipt/);
+    const noReceipt = { kind: 'svc-proof', answer: 'x', prompt: 'Q' };
+    expect(buildRecord(noReceipt, opts).notes.join(' ')).toMatch(/no receipt/);
+    const noQuestion = issueProof(base, { receipt: K.answer });
+    expect(buildRecord(noQuestion, opts).attested.question_attested).toBeNull();
+  });
+
+  it('E3: run records carry record_type autopilot_run and the per-step methods', () => {
+    const rec = buildRecord(run, opts);
+    expect(rec.record_type).toBe('autopilot_run');
+    expect(rec.attested.signed).toBe(true);
+    expect(rec.attested.step_verification).toEqual(['test']);
+    expect(rec.attested.question_attested).toBeNull();
+  });
+
+  it('refuses kinds a record is not made from, and org over 200 characters', () => {
+    const h = signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth);
+    expect(() => buildRecord(h, opts)).toThrowError(expect.objectContaining({ code: 'unsupported_kind', status: 422 }));
+    expect(() => buildRecord(bound, { ...opts, org: 'x'.repeat(201) })).toThrowError(expect.objectContaining({ code: 'invalid_org', status: 422 }));
+    expect(buildRecord(bound, { ...opts, org: '😀'.repeat(200) }).subject?.organisation).toHaveLength(400);
+  });
+
+  it('the mapping never claims compliance, certification or conformity', () => {
+    const text = JSON.stringify(AI_ACT_SUPPORT) + buildRecord(bound, opts).disclaimer;
+    expect(text).not.toMatch(/\b(compliant|certified|conformant)\b/i);
+    expect(buildRecord(bound, opts).disclaimer).toMatch(/not a declaration of conformity/);
+  });
+});
+
+describe('record re-verification (V4, V8)', () => {
+  it('E5: a record posted unchanged verifies with summaryOk', async () => {
+    const rec = buildRecord(bound, opts);
+    const r = await verifyBundle(JSON.parse(JSON.stringify(rec)), trusted);
+    expect(r.kind).toBe('svc-ai-provenance-record');
+    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true });
+    expect(r.verdict.overallOk).toBe(true);
+    expect(r.signerRecognized).toBe(true);
+    const runRec = await verifyBundle(buildRecord(run, opts), trusted);
+    expect(runRec.record?.summaryOk).toBe(true);
+  });
+
+  it('any over-claim in attested is a 422', async () => {
+    const rec = buildRecord({ ...clone(bound), prompt: 'swapped' }, opts);
+    for (const [field, value] of [
+      ['signed', true],
+      ['question_attested', true],
+      ['question_binding', 'entire-input'],
+      ['quote_attested', true],
+      ['algorithms', ['ML-DSA-87', 'SLH-DSA-SHA2-256f']],
+      ['council_grounded', false],
+      ['extra', 1],
+    ] as const) {
+      const x = clone(rec) as any;
+      x.attested[field] = value;
+      await expectSvcError(verifyBundle(x, trusted), 'record_mismatch', 422);
+    }
+    const missing = clone(rec) as any;
+    delete missing.attested.answer_sha256;
+    await expectSvcError(verifyBundle(missing, trusted), 'record_mismatch', 422);
+  });
+
+  it('signer_recognized: true over an unpinned key is originClaimUnconfirmed; over a failed proof it is 422', async () => {
+    const rec = buildRecord(bound, opts);
+    const r = await verifyBundle(rec, { trustedKeys: [] });
+    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, originClaimUnconfirmed: true });
+    expect(r.signerRecognized).toBe(false);
+    expect(r.verdict.overallOk).toBe(true);
+    const failed = buildRecord({ ...clone(bound), answer: 'x' }, opts) as any;
+    failed.attested.signer_recognized = true;
+    await expectSvcError(verifyBundle(failed, trusted), 'record_mismatch', 422);
+    const modest = clone(rec) as any;
+    modest.attested.signer_recognized = false;
+    expect((await verifyBundle(modest, trusted)).record?.summaryOk).toBe(true);
+  });
+
+  it('record_type, the mapping and the disclaimer cannot be reworded', async () => {
+    const rec = buildRecord(bound, opts);
+    const a = clone(rec) as any;
+    a.record_type = 'autopilot_run';
+    await expectSvcError(verifyBundle(a, trusted), 'record_mismatch', 422);
+    const b = clone(rec) as any;
+    b.ai_act_support[0].supports = 'Fully compliant with Article 12.';
+    await expectSvcError(verifyBundle(b, trusted), 'record_mismatch', 422);
+    const c = clone(rec) as any;
+    c.disclaimer = 'Certified conformant.';
+    await expectSvcError(verifyBundle(c, trusted), 'record_mismatch', 422);
+    const d = clone(rec) as any;
+    d.generated = 1;
+    d.notes = ['anything'];
+    d.subject = { organisation: 'Other' };
+    expect((await verifyBundle(d, trusted)).record?.summaryOk).toBe(true);
+  });
+
+  it('a record without a proof bundle is refused', async () => {
+    const rec = clone(buildRecord(bound, opts)) as any;
+    rec.proof = 'x';
+    await expectSvcError(verifyBundle(rec, trusted), 'unknown_kind', 422);
+  });
+});
