@@ -1,0 +1,189 @@
+// The HTTP application as a plain function from AppRequest to AppResponse: routing, CORS, rate
+// limits, caching headers and error mapping. No socket code lives here.
+import { SvcError, checkOrg, parseDocument, type Names } from '@svc/core';
+import type { Config } from './config.js';
+import type { Keyring } from './keys/keyring.js';
+import { evidenceSigner, modelPlaneKeys, pubkeyResponse } from './keys/publish.js';
+import type { CouncilProbe } from './council/probe.js';
+import type { LedgerApi } from './ledger/api.js';
+import type { Logger } from './log.js';
+import { openApiDocument } from './openapi.js';
+import { buildCbom } from './cbom.js';
+import type { Executor } from './verify/pool.js';
+import { RateLimiter } from './http/ratelimit.js';
+import { json, type AppRequest, type AppResponse } from './http/types.js';
+
+export interface AppDeps {
+  cfg: Config;
+  names: Names;
+  ring: Keyring;
+  executor: Executor;
+  council: CouncilProbe;
+  ledger: LedgerApi | null;
+  log: Logger;
+  version: string;
+  /** The verifier page served at GET /, when built. */
+  page?: () => string | null;
+  now?: () => number;
+}
+
+type Group = 'verify' | 'read' | 'modelKeys' | 'none';
+interface Route {
+  group: Group;
+  run: (req: AppRequest) => Promise<AppResponse>;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+};
+const HOUR = { 'cache-control': 'public, max-age=3600' };
+const NO_STORE = { 'cache-control': 'no-store' };
+const PREFLIGHT = new Set([
+  '/api/v1/verify',
+  '/api/v1/evidence',
+  '/api/transparency/ledger',
+  '/api/transparency/ledger/inclusion',
+  '/api/transparency/ledger/consistency',
+  '/api/transparency/ledger/history',
+]);
+
+function intParam(q: URLSearchParams, name: string, required: boolean): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') {
+    if (required) throw new SvcError('out_of_range', `query parameter ${name} is required`);
+    return undefined;
+  }
+  if (!/^\d{1,16}$/.test(v)) throw new SvcError('out_of_range', `${name} must be a positive integer`);
+  return Number(v);
+}
+
+export function createApp(d: AppDeps) {
+  const limiter = new RateLimiter(d.now);
+  const now = d.now ?? Date.now;
+  const cbomSerial = crypto.randomUUID();
+  const cbomTime = new Date(now()).toISOString();
+  const settled = (r: { ok: true; value: unknown } | { ok: false; code: SvcError['code']; message: string }) => {
+    if (!r.ok) throw new SvcError(r.code, r.message);
+    return json(200, r.value);
+  };
+  const ledger = () => d.ledger;
+  const disabled = { enabled: false };
+
+  const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {
+    '/api/v1/verify': {
+      POST: { group: 'verify', run: async (req) => settled(await d.executor.run({ op: 'verify', body: await req.body() })) },
+    },
+    '/api/v1/evidence': {
+      POST: {
+        group: 'verify',
+        run: async (req) => {
+          const org = checkOrg(req.query.get('org') ?? undefined);
+          const body = await req.body();
+          const generated = Math.floor(now() / 1000);
+          return settled(await d.executor.run({ op: 'evidence', body, generated, ...(org !== undefined ? { org } : {}) }));
+        },
+      },
+    },
+    '/api/provenance/pubkey': { GET: { group: 'read', run: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity), HOUR) } },
+    '/v1/provenance/pubkeys': { GET: { group: 'modelKeys', run: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge), HOUR) } },
+    '/api/v1/evidence-signer': { GET: { group: 'read', run: async () => json(200, evidenceSigner(d.ring, d.names), HOUR) } },
+    '/api/cbom': { GET: { group: 'read', run: async () => json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime), HOUR) } },
+    '/api/status/council': {
+      GET: {
+        group: 'read',
+        run: async () => {
+          const h = await d.council.health();
+          return h ? json(200, h, { 'cache-control': 'public, max-age=60, s-maxage=60' }) : json(503, { ok: false }, NO_STORE);
+        },
+      },
+    },
+    '/api/transparency/ledger': { GET: { group: 'read', run: async () => json(200, ledger()?.head() ?? disabled, NO_STORE) } },
+    '/api/transparency/ledger/inclusion': {
+      POST: {
+        group: 'read',
+        run: async (req) => {
+          const doc = parseDocument(await req.body());
+          const l = ledger();
+          return json(200, l ? l.inclusion(doc) : disabled, NO_STORE);
+        },
+      },
+    },
+    '/api/transparency/ledger/consistency': {
+      GET: {
+        group: 'read',
+        run: async (req) => {
+          const l = ledger();
+          if (!l) return json(200, disabled, NO_STORE);
+          const signed = req.query.get('signed');
+          if (signed !== null && signed !== '1') throw new SvcError('invalid_request', 'signed takes only the value 1');
+          const first = intParam(req.query, 'first', true)!;
+          const second = intParam(req.query, 'second', false);
+          return json(200, l.consistency(first, second, signed === '1'), NO_STORE);
+        },
+      },
+    },
+    '/api/transparency/ledger/history': {
+      GET: {
+        group: 'read',
+        run: async (req) => {
+          const v = req.query.get('verifiable');
+          if (v !== null && v !== '1') throw new SvcError('invalid_request', 'verifiable takes only the value 1');
+          return json(200, ledger()?.history(v === '1') ?? disabled, NO_STORE);
+        },
+      },
+    },
+    '/openapi.json': { GET: { group: 'none', run: async () => json(200, openApiDocument(d.names.service, d.version), HOUR) } },
+    '/': {
+      GET: {
+        group: 'none',
+        run: async () => {
+          const html = d.page?.() ?? null;
+          if (!html) throw new SvcError('not_found', 'the verifier page is not built');
+          return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } };
+        },
+      },
+    },
+  };
+
+  function limitFor(group: Group): number {
+    return group === 'verify' ? d.cfg.rate.verify : group === 'read' ? d.cfg.rate.read : group === 'modelKeys' ? d.cfg.rate.modelKeys : 0;
+  }
+
+  async function dispatch(req: AppRequest): Promise<AppResponse> {
+    const entry = routes[req.path];
+    if (!entry) throw new SvcError('not_found', `no such endpoint: ${req.path}`);
+    if (req.method === 'OPTIONS' && PREFLIGHT.has(req.path)) return { status: 204 };
+    const allowed = Object.keys(entry);
+    const route = entry[req.method as 'GET' | 'POST'];
+    if (!route) {
+      const e = new SvcError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
+      return { status: 405, body: e.toJSON(), headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') } };
+    }
+    const wait = limiter.take(req.ip, route.group, limitFor(route.group));
+    if (wait > 0) {
+      const e = new SvcError('rate_limited', 'rate limit exceeded; retry later');
+      return { status: 429, body: e.toJSON(), headers: { 'retry-after': String(wait) } };
+    }
+    return route.run(req);
+  }
+
+  async function handle(req: AppRequest): Promise<AppResponse> {
+    let res: AppResponse;
+    try {
+      res = await dispatch(req);
+    } catch (e) {
+      if (e instanceof SvcError) {
+        res = { status: e.status, body: e.toJSON(), headers: e.code === 'unavailable' ? NO_STORE : {} };
+      } else {
+        d.log('internal_error', { path: req.path, error: e instanceof Error ? e.message : String(e) });
+        res = { status: 500, body: { error: 'internal error' } };
+      }
+    }
+    return { ...res, headers: { ...CORS, ...(res.headers ?? {}) } };
+  }
+
+  return { handle };
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+// svc: serve, keygen, issue, verify, record, ledger. Exit codes: 0 ok, 1 does not verify,
+// 2 unreadable input or not a recognised bundle, 3 the ledger audit found a problem.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { namesFor } from '@svc/core';
+import { loadConfig } from './config.js';
+import { ensureKeys, startServer } from './server.js';
+import { Keyring, ROLES, type Role } from './keys/keyring.js';
+import { jsonLogger } from './log.js';
+import { Issuer } from './issuer.js';
+import { openLedger } from './ledger/open.js';
+import { CliError } from './cli/common.js';
+import { recordCommand, verifyCommand } from './cli/verify.js';
+import { auditCommand, proveCommand } from './cli/ledger.js';
+
+const HELP: Record<string, string> = {
+  main: `svc: reference server and tools for post-quantum-signed answer proofs
+
+Usage: svc <command> [options]
+
+Commands:
+  serve     run the reference server (what npm start runs)
+  keygen    create or rotate the keyring in the data folder
+  issue     sign an answer, append it to the ledger, print the ProofBundle
+  verify    verify any bundle offline (exit 0 ok, 1 fails, 2 unreadable)
+  record    make an AI Provenance Record from a bundle, offline
+  ledger    prove inclusion against, or audit, a server's transparency log
+
+Run svc <command> --help for its options. A passing verdict attests origin and integrity, never accuracy.`,
+  serve: `svc serve [--port N] [--host H] [--data-dir DIR]
+
+Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
+SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), 0 disables a limit,
+SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_COUNCIL_FILE (<data>/council.json),
+SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on).
+Dev keys are made on first start when the data folder has none.`,
+  keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
+
+Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
+roles (all roles when none is named) and makes new ones; retired public keys stay published.
+Roles: ${Object.keys(ROLES).join(', ')}`,
+  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--data-dir DIR]
+
+Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
+the ProofBundle JSON on stdout. Safe while the server runs.`,
+  verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--service NAME]
+
+Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
+--keys-url fetches them once. Exit 0 when overallOk, 1 when it does not verify, 2 when the input
+cannot be read or is not a recognised bundle.`,
+  record: `svc record <file|-> [--org NAME] [--keys FILE | --keys-url BASE]
+
+Prints an AI Provenance Record made offline from a proof bundle or run evidence pack. A record is
+evidence of origin and integrity, never a declaration of conformity.`,
+  ledger: `svc ledger prove --url BASE --answer TEXT [--keys FILE]
+svc ledger audit --url BASE [--state FILE] [--keys FILE]
+
+prove: fetches the signed tree head and an inclusion proof, and verifies the path against the
+signed root. audit: verifies the signed head and its consistency with the last head seen (kept in
+the state file); exits 3 with a report on rollback, fork or a bad signature.`,
+};
+
+const out = (s: string) => process.stdout.write(s + '\n');
+const progress = (s: string) => {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${s}`);
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    out(HELP.main!);
+    return 0;
+  }
+  if (!(cmd in HELP) || cmd === 'main') throw new CliError(`unknown command ${JSON.stringify(cmd)}; see svc --help`, 2);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(HELP[cmd]!);
+    return 0;
+  }
+  const parse = (options: NonNullable<ParseArgsConfig['options']>) => {
+    try {
+      return parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw new CliError(`${(e as Error).message}\n\n${HELP[cmd]}`, 2);
+    }
+  };
+  switch (cmd) {
+    case 'serve': {
+      const { values } = parse({ port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } });
+      const cfg = loadConfig(process.env, {
+        ...(values.port ? { port: Number(values.port) } : {}),
+        ...(values.host ? { host: values.host as string } : {}),
+        ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+      });
+      const running = await startServer(cfg);
+      const stop = () => void running.close().then(() => process.exit(0));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      return new Promise<number>(() => {});
+    }
+    case 'keygen': {
+      const { values } = parse({ 'data-dir': { type: 'string' }, rotate: { type: 'boolean' }, role: { type: 'string', multiple: true } });
+      const cfg = loadConfig(process.env, values['data-dir'] ? { dataDir: values['data-dir'] as string } : {});
+      const roles = (values.role as string[] | undefined)?.map((r) => {
+        if (!(r in ROLES)) throw new CliError(`unknown role ${r}`, 2);
+        return r as Role;
+      });
+      const dir = join(cfg.dataDir, 'keys');
+      const written = Keyring.generate(dir, { ...(roles ? { roles } : {}), rotate: !!values.rotate });
+      out(written.length ? `wrote ${written.join(', ')} in ${dir}` : `all keys already present in ${dir}`);
+      return 0;
+    }
+    case 'issue': {
+      const { values } = parse({ answer: { type: 'string' }, 'answer-file': { type: 'string' }, prompt: { type: 'string' }, model: { type: 'string' }, 'data-dir': { type: 'string' } });
+      if ((values.answer === undefined) === (values['answer-file'] === undefined)) throw new CliError('give exactly one of --answer or --answer-file', 2);
+      const answer = (values.answer as string | undefined) ?? readFileSync(values['answer-file'] as string, 'utf8');
+      const cfg = loadConfig(process.env, { ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}), log: false });
+      const log = jsonLogger(false);
+      const names = namesFor(cfg.service);
+      const ring = ensureKeys(cfg, (e, f) => process.stderr.write(JSON.stringify({ event: e, ...f }) + '\n'));
+      const ledger = cfg.ledger ? openLedger(cfg, names, ring, log, { background: false }) : null;
+      try {
+        const bundle = new Issuer(ring, names, ledger, { slhDiversity: cfg.slhDiversity, bridge: cfg.bridge }).issue({
+          answer,
+          ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
+          ...(values.model !== undefined ? { model: values.model as string } : {}),
+        });
+        out(JSON.stringify(bundle, null, 2));
+      } finally {
+        ledger?.close();
+      }
+      return 0;
+    }
+    case 'verify': {
+      const { values, positionals } = parse({ json: { type: 'boolean' }, keys: { type: 'string' }, 'keys-url': { type: 'string' }, service: { type: 'string' } });
+      if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.verify}`, 2);
+      return verifyCommand(positionals[0]!, values as never, out);
+    }
+    case 'record': {
+      const { values, positionals } = parse({ org: { type: 'string' }, keys: { type: 'string' }, 'keys-url': { type: 'string' }, service: { type: 'string' } });
+      if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);
+      return recordCommand(positionals[0]!, values as never, out);
+    }
+    case 'ledger': {
+      const { values, positionals } = parse({ url: { type: 'string' }, answer: { type: 'string' }, state: { type: 'string' }, keys: { type: 'string' } });
+      const sub = positionals[0];
+      if (!values.url) throw new CliError(`--url is required\n\n${HELP.ledger}`, 2);
+      if (sub === 'prove') {
+        if (values.answer === undefined) throw new CliError('--answer is required', 2);
+        return proveCommand(values as never, out);
+      }
+      if (sub === 'audit') {
+        const code = await auditCommand(values as never, out, progress);
+        if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+        return code;
+      }
+      throw new CliError(`unknown ledger command ${JSON.stringify(sub)}\n\n${HELP.ledger}`, 2);
+    }
+  }
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof CliError) {
+      process.stderr.write(`svc: ${e.message.split('\n')[0]}\n${e.message.includes('\n') ? e.message.slice(e.message.indexOf('\n') + 1) + '\n' : ''}`);
+      process.exit(e.exitCode);
+    }
+    process.stderr.write(`svc: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import type { ReceiptKey } from '@svc/core';
+
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+export function readInput(file: string): string {
+  try {
+    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError(`cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
+  }
+}
+
+/** Keys from a saved `/api/provenance/pubkey` response: its `keys`, plus `slh_diversity` when present. */
+export function keysFromPubkeyResponse(doc: unknown, where: string): ReceiptKey[] {
+  const d = doc as { keys?: unknown; slh_diversity?: { public_key_hex?: string; key_id?: string }; context?: string };
+  if (!d || !Array.isArray(d.keys)) throw new CliError(`${where} is not a /api/provenance/pubkey response (no keys array)`, 2);
+  const keys = [...(d.keys as ReceiptKey[])];
+  if (d.slh_diversity?.public_key_hex) {
+    keys.push({ key_id: d.slh_diversity.key_id ?? '', public_key_hex: d.slh_diversity.public_key_hex, algo: 'SLH-DSA-SHA2-256f', context: d.context ?? '' });
+  }
+  return keys;
+}
+
+export function loadKeysFile(file: string): ReceiptKey[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readInput(file));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`${file} is not valid JSON`, 2);
+  }
+  return keysFromPubkeyResponse(doc, file);
+}
+
+export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  } catch (e) {
+    throw new CliError(`cannot reach ${url}: ${(e as Error).message}`, 2);
+  }
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    throw new CliError(`${url} answered ${res.status} with a body that is not JSON`, 2);
+  }
+}
+
+export async function fetchKeys(base: string): Promise<ReceiptKey[]> {
+  const url = `${base.replace(/\/+$/, '')}/api/provenance/pubkey`;
+  const r = await fetchJson(url);
+  if (r.status !== 200) throw new CliError(`${url} answered ${r.status}`, 2);
+  return keysFromPubkeyResponse(r.body, url);
+}

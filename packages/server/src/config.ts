@@ -1,0 +1,69 @@
+// Configuration from the environment (and CLI flags layered on top by the CLI). Every value has an
+// embedded default so `npm start` works on a fresh clone with no external service.
+import { cpus } from 'node:os';
+import { resolve } from 'node:path';
+import { DEFAULT_SERVICE, isValidServiceName } from '@svc/core';
+
+export interface RateLimits {
+  /** Requests per minute per client IP; 0 disables the limit. */
+  verify: number;
+  read: number;
+  modelKeys: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  service: string;
+  rate: RateLimits;
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed. Empty: use the socket. */
+  trustedProxies: string[];
+  ledger: boolean;
+  /** Path of the council seats file; default `<dataDir>/council.json`. */
+  councilFile: string;
+  /** Worker threads for CPU-bound verification; default one per core. */
+  workers: number;
+  /** Enables the SLH-DSA diversity signature on issued receipts. */
+  slhDiversity: boolean;
+  /** Whether the model-plane (bridge) keys are published and used. */
+  bridge: boolean;
+  log: boolean;
+}
+
+function int(v: string | undefined, d: number, name: string): number {
+  if (v === undefined || v === '') return d;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+function bool(v: string | undefined, d: boolean): boolean {
+  if (v === undefined || v === '') return d;
+  return !['0', 'false', 'off', 'no'].includes(v.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const service = env.SVC_SERVICE_NAME ?? DEFAULT_SERVICE;
+  if (!isValidServiceName(service)) throw new Error(`SVC_SERVICE_NAME must match [a-z0-9][a-z0-9-]*, got ${JSON.stringify(service)}`);
+  const dataDir = resolve(overrides.dataDir ?? env.SVC_DATA_DIR ?? './data');
+  const cfg: Config = {
+    port: int(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    service,
+    rate: {
+      verify: int(env.SVC_RATE_VERIFY, 40, 'SVC_RATE_VERIFY'),
+      read: int(env.SVC_RATE_READ, 120, 'SVC_RATE_READ'),
+      modelKeys: int(env.SVC_RATE_MODEL_KEYS, 120, 'SVC_RATE_MODEL_KEYS'),
+    },
+    trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    ledger: bool(env.SVC_LEDGER, true),
+    councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
+    workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),
+    slhDiversity: bool(env.SVC_SLH_DIVERSITY, false),
+    bridge: bool(env.SVC_BRIDGE, true),
+    log: bool(env.SVC_LOG, true),
+  };
+  return { ...cfg, ...overrides, dataDir };
+}

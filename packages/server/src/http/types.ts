@@ -1,0 +1,23 @@
+// The framework-free request/response pair handlers speak. The node:http adapter maps to and from
+// it, and tests call handlers with it directly, in-process, without a socket.
+export interface AppRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  /** The client address after the trusted-proxy rule. */
+  ip: string;
+  /** The body, read up to the 2 MB limit; rejects with SvcError('too_large') past it. */
+  body(): Promise<Uint8Array>;
+}
+
+export interface AppResponse {
+  status: number;
+  headers?: Record<string, string>;
+  /** JSON-serialised unless it is a string (sent as is) or absent (no body). */
+  body?: unknown;
+}
+
+export type Handler = (req: AppRequest) => Promise<AppResponse>;
+
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): AppResponse => ({ status, body, headers });

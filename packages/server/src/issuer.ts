@@ -1,0 +1,67 @@
+// Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
+// server runs: the ledger's appends serialise on SQLite's write lock across processes.
+import { randomBytes } from 'node:crypto';
+import { issueProof, sha256, utf8, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import type { Keyring } from './keys/keyring.js';
+import type { Ledger } from './ledger/ledger.js';
+
+export interface IssueInput {
+  answer: string;
+  prompt?: string;
+  model?: string;
+  framing?: FramingFlags;
+  governance_flag?: string;
+  council_grounded?: boolean;
+}
+
+export interface IssuerOptions {
+  slhDiversity?: boolean;
+  bridge?: boolean;
+  now?: () => number;
+}
+
+export class Issuer {
+  constructor(
+    private readonly ring: Keyring,
+    private readonly names: Names,
+    private readonly ledger: Ledger | null,
+    private readonly opts: IssuerOptions = {},
+  ) {}
+
+  /** Sign one answer; when a ledger is attached its hash is appended under a new signed head first. */
+  issue(input: IssueInput): ProofBundle {
+    return this.issueMany([input])[0]!;
+  }
+
+  /** Sign a batch; the whole batch is one append sealed by one signed head. */
+  issueMany(inputs: IssueInput[]): ProofBundle[] {
+    const now = (this.opts.now ?? Date.now)();
+    const ts = Math.floor(now / 1000);
+    const random = (n: number) => new Uint8Array(randomBytes(n));
+    const bundles = inputs.map((i) =>
+      issueProof(
+        {
+          answer: i.answer,
+          model: i.model ?? `${this.names.service}-council`,
+          ts,
+          created: ts,
+          ...(i.prompt !== undefined ? { prompt: i.prompt } : {}),
+          ...(i.framing ? { framing: i.framing } : {}),
+          ...(i.governance_flag !== undefined ? { governance_flag: i.governance_flag } : {}),
+          ...(i.council_grounded !== undefined ? { council_grounded: i.council_grounded } : {}),
+        },
+        {
+          receipt: this.ring.get('answer'),
+          ...(this.opts.slhDiversity ? { slh: this.ring.get('slh-diversity') } : {}),
+          ...(this.opts.bridge !== false && this.ring.has('bridge-primary') && this.ring.has('bridge-cosign')
+            ? { bridge: { primary: this.ring.get('bridge-primary'), cosign: this.ring.get('bridge-cosign') } }
+            : {}),
+          random,
+        },
+        this.names.service,
+      ),
+    );
+    this.ledger?.append(inputs.map((i) => sha256(utf8(i.answer))));
+    return bundles;
+  }
+}

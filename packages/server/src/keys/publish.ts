@@ -1,0 +1,72 @@
+// What the key endpoints publish, and the key set the server pins when it verifies: the same data,
+// so the server recognises exactly the keys it publishes.
+import { ML_DSA_87, SLH_DSA_SHA2_256F, bridgeKeyId, sha256Hex, toBase64, toHex, type Names, type ReceiptKey } from '@svc/core';
+import type { Keyring, Role } from './keyring.js';
+
+const RECEIPT_ROLES: [Role, keyof Names['contexts']][] = [
+  ['answer', 'answer'],
+  ['autopilot', 'autopilot'],
+  ['export', 'export'],
+  ['sth', 'sth'],
+];
+
+/** Every receipt key, current and historic, for every signing context. */
+export function receiptKeys(ring: Keyring, names: Names): ReceiptKey[] {
+  const out: ReceiptKey[] = [];
+  for (const [role, ctx] of RECEIPT_ROLES) {
+    for (const pk of ring.publicKeys(role)) {
+      out.push({ key_id: sha256Hex(pk), public_key_hex: toHex(pk), algo: ML_DSA_87, context: names.contexts[ctx] });
+    }
+  }
+  return out;
+}
+
+/** The pinned set handed to verifyBundle: receipt keys plus the SLH diversity keys. */
+export function pinnedKeys(ring: Keyring, names: Names, slhDiversity: boolean): ReceiptKey[] {
+  const keys = receiptKeys(ring, names);
+  if (slhDiversity) {
+    for (const pk of ring.publicKeys('slh-diversity')) {
+      keys.push({ key_id: sha256Hex(pk), public_key_hex: toHex(pk), algo: SLH_DSA_SHA2_256F, context: names.contexts.answer });
+    }
+  }
+  return keys;
+}
+
+export function pubkeyResponse(ring: Keyring, names: Names, slhDiversity: boolean) {
+  const keys = receiptKeys(ring, names);
+  const body: Record<string, unknown> = { algo: ML_DSA_87, context: names.contexts.answer, configured: keys.length > 0, keys };
+  if (slhDiversity && ring.has('slh-diversity')) {
+    const pk = ring.get('slh-diversity').publicKey;
+    body.slh_diversity = { algo: SLH_DSA_SHA2_256F, key_id: sha256Hex(pk), public_key_hex: toHex(pk) };
+  }
+  return body;
+}
+
+export function modelPlaneKeys(ring: Keyring, names: Names, bridge: boolean) {
+  const keys: Record<string, string>[] = [];
+  if (bridge) {
+    for (const [role, r] of [['primary', 'bridge-primary'], ['cosign', 'bridge-cosign']] as const) {
+      for (const pk of ring.publicKeys(r)) {
+        keys.push({ role, alg: r === 'bridge-primary' ? 'ML-DSA-87' : 'Falcon-1024', key_id: bridgeKeyId(pk), public_key_b64: toBase64(pk) });
+      }
+    }
+  }
+  return { signer: `${names.service}-model-plane`, keys };
+}
+
+export function evidenceSigner(ring: Keyring, names: Names) {
+  const entry = (role: Role) => {
+    const pk = ring.get(role).publicKey;
+    return { publicKeyHex: toHex(pk), fingerprint: sha256Hex(pk) };
+  };
+  return {
+    role: 'evidence-pack-signer',
+    issuer: names.service,
+    alg: 'ML-DSA-87 + SLH-DSA-SHA2-256f (hybrid)',
+    verify:
+      'Each Evidence Pack signature is checked with both keys: ML-DSA-87 (FIPS 204) and SLH-DSA-SHA2-256f (FIPS 205). Key ids are the SHA-256 fingerprints of the raw public keys.',
+    notice:
+      'Self-attested signing by this service. This is not a certification, not an accreditation and not a FIPS 140 or CMVP validation.',
+    keys: { 'ML-DSA-87': entry('evidence-mldsa'), 'SLH-DSA-SHA2-256f': entry('evidence-slh') },
+  };
+}

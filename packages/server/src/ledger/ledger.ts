@@ -1,0 +1,231 @@
+// The transparency log: appends (each batch sealed by a new signed head), proofs, and the
+// responses of the ledger endpoints. Every read runs the same audit, so the same state always
+// reports the same sth_withheld reason (rule 1), and no head is signed while withheld (rule 2).
+import {
+  SvcError,
+  consistencyBundle,
+  consistencyProof,
+  fromHex,
+  inclusionProof,
+  isHex,
+  leafHash,
+  sha256,
+  signTreeHead,
+  toHex,
+  treeRoot,
+  utf8,
+  type KeyPair,
+  type Names,
+} from '@svc/core';
+import type { LedgerApi } from './api.js';
+import { Auditor, type Withheld } from './audit.js';
+import type { HeadRow, LedgerStore } from './store.js';
+
+export const LEAF_HASHING = 'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
+export const ALGO = 'RFC6962-SHA256';
+const SIGNED_CHECKPOINTS = 20;
+
+export interface LedgerOptions {
+  store: LedgerStore;
+  names: Names;
+  log: string;
+  sthKey: KeyPair;
+  /** Whether a tree-head public key is still published (current or historic). */
+  isPublished: (publicKeyHex: string) => boolean;
+  now?: () => number;
+}
+
+function unavailable(): SvcError {
+  return new SvcError('unavailable', 'ledger temporarily unavailable');
+}
+
+export class Ledger implements LedgerApi {
+  readonly audit: Auditor;
+  private readonly now: () => number;
+
+  constructor(private readonly o: LedgerOptions) {
+    this.audit = new Auditor(o.store);
+    this.now = o.now ?? Date.now;
+  }
+
+  /** Sign the empty tree once, so a fresh log publishes a head from the start. */
+  init(): void {
+    if (this.o.store.headCount() === 0 && this.o.store.size() === 0) this.append([]);
+  }
+
+  private checked(): Withheld | null {
+    try {
+      this.audit.refresh();
+    } catch {
+      throw unavailable();
+    }
+    return this.audit.withheld();
+  }
+
+  /** Append answer hashes (32 bytes each) and seal them with a new signed head, atomically. */
+  append(answerHashes: Uint8Array[]): { firstIndex: number; head: HeadRow } {
+    for (const d of answerHashes) if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
+    const w = this.checked();
+    if (w) throw new SvcError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
+    const store = this.o.store;
+    let firstIndex = 0;
+    const head = store.appendAndSeal(answerHashes, (n) => {
+      firstIndex = n - answerHashes.length;
+      const last = store.latestHeads(1)[0];
+      // Heads are never dated before their predecessor, so timestamp order follows size order.
+      const timestamp = Math.max(this.now(), last?.timestamp ?? 0);
+      const root = toHex(treeRoot(store, n));
+      const sth = signTreeHead({ log: this.o.log, tree_size: n, root_hash: root, timestamp }, this.o.sthKey, this.o.names.service);
+      const row = { tree_size: n, root_hash: root, timestamp, signed: sth.signed, receipt: JSON.stringify(sth.receipt), key_hex: sth.key.public_key_hex, recorded: this.now() };
+      return { id: store.insertHead(row), ...row };
+    });
+    return { firstIndex, head };
+  }
+
+  private sthOf(h: HeadRow, withKey: boolean): Record<string, unknown> {
+    const keyHex = h.key_hex;
+    const key = withKey || this.o.isPublished(keyHex) ? { key_id: toHex(sha256(fromHex(keyHex)!)), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth } : null;
+    return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
+  }
+
+  head(): Record<string, unknown> {
+    const w = this.checked();
+    let size: number;
+    let root: string;
+    try {
+      size = this.o.store.size();
+      root = toHex(treeRoot(this.o.store, size));
+    } catch {
+      throw unavailable();
+    }
+    const out: Record<string, unknown> = { enabled: true, log: this.o.log, algo: ALGO, leaf_hashing: LEAF_HASHING, tree_size: size, root_hash: root };
+    if (w) {
+      out.signed_tree_head = null;
+      out.sth_withheld = w;
+      out.note = `The signed tree head is withheld (${w}); see /api/transparency/ledger/history.`;
+    } else {
+      const latest = this.o.store.latestHeads(1)[0];
+      out.signed_tree_head = latest ? this.sthOf(latest, true) : null;
+      out.note = 'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
+    }
+    return out;
+  }
+
+  inclusion(req: unknown): Record<string, unknown> {
+    if (typeof req !== 'object' || req === null || Array.isArray(req)) throw new SvcError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
+    const r = req as Record<string, unknown>;
+    const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
+    if (given.length !== 1) throw new SvcError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
+    let data: Uint8Array | null = null;
+    let leaf: Uint8Array | null = null;
+    if (given[0] === 'answer') {
+      if (typeof r.answer !== 'string') throw new SvcError('invalid_request', 'answer must be a string');
+      data = sha256(utf8(r.answer));
+    } else if (given[0] === 'answer_sha256') {
+      data = fromHex(r.answer_sha256, 32);
+      if (!data) throw new SvcError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters');
+    } else {
+      leaf = fromHex(r.leaf, 32);
+      if (!leaf) throw new SvcError('invalid_request', 'leaf must be 64 lowercase hex characters');
+    }
+    this.checked();
+    const store = this.o.store;
+    try {
+      const size = store.size();
+      let treeSize = size;
+      if (r.tree_size !== undefined) {
+        if (typeof r.tree_size !== 'number' || !Number.isSafeInteger(r.tree_size) || r.tree_size < 1 || r.tree_size > size) {
+          throw new SvcError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+        }
+        treeSize = r.tree_size;
+      }
+      const index = data ? store.findByData(data) : store.findByLeafHash(leaf!);
+      if (index === undefined || index >= treeSize) return { found: false };
+      return {
+        found: true,
+        leaf: toHex(data ? leafHash(data) : leaf!),
+        index,
+        tree_size: treeSize,
+        root_hash: toHex(treeRoot(store, treeSize)),
+        proof: inclusionProof(store, index, treeSize).map(toHex),
+      };
+    } catch (e) {
+      if (e instanceof SvcError) throw e;
+      throw unavailable();
+    }
+  }
+
+  consistency(first: number, second: number | undefined, signed: boolean): Record<string, unknown> {
+    const w = this.checked();
+    const store = this.o.store;
+    let size: number;
+    try {
+      size = store.size();
+    } catch {
+      throw unavailable();
+    }
+    const b = second ?? size;
+    if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new SvcError('out_of_range', `first must be from 1 to ${size}`);
+    if (!Number.isSafeInteger(b) || b < first || b > size) throw new SvcError('out_of_range', `second must be from ${first} to ${size}`);
+    try {
+      const proof = consistencyProof(store, first, b);
+      const plain: Record<string, unknown> = {
+        first,
+        second: b,
+        old_root: toHex(treeRoot(store, first)),
+        new_root: toHex(treeRoot(store, b)),
+        proof: proof.map(toHex),
+      };
+      if (w) plain.sth_withheld = w;
+      if (!signed) return plain;
+      const oldHead = store.headAtSize(first);
+      const newHead = store.headAtSize(b);
+      if (!oldHead || !newHead) throw new SvcError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
+      if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
+      const bundle = consistencyBundle(this.sthOf(oldHead, true) as never, this.sthOf(newHead, true) as never, proof, this.o.names.service);
+      if (w) bundle.sth_withheld = w;
+      return bundle;
+    } catch (e) {
+      if (e instanceof SvcError) throw e;
+      throw unavailable();
+    }
+  }
+
+  history(verifiable: boolean): Record<string, unknown> {
+    this.checked();
+    const a = this.audit;
+    if (a.historyUnreadable) throw new SvcError('unavailable', 'history temporarily unavailable');
+    let rows: HeadRow[];
+    let count: number;
+    try {
+      rows = this.o.store.latestHeads(SIGNED_CHECKPOINTS);
+      count = this.o.store.headCount();
+    } catch {
+      throw new SvcError('unavailable', 'history temporarily unavailable');
+    }
+    const evidence = a.rollback || a.forked.size > 0 || a.inconsistent.size > 0 || a.leafMismatch;
+    const out: Record<string, unknown> = { enabled: true };
+    if (evidence) out.consistent = false;
+    else if (a.leavesUnreadable) Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
+    else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
+    else out.consistent = true;
+    out.forked_sizes = [...a.forked].sort((x, y) => x - y);
+    out.append_only_verified = a.inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
+    out.inconsistent_sizes = [...a.inconsistent].sort((x, y) => x - y);
+    out.count = count;
+    out.checkpoints = rows.map((h) => ({ tree_size: h.tree_size, root_hash: h.root_hash, signed: h.signed, recorded: h.recorded }));
+    if (verifiable) {
+      try {
+        out.signed_checkpoints = rows.map((h) => this.sthOf(h, false));
+      } catch {
+        out.signed_checkpoints = null;
+      }
+    }
+    out.note = 'Newest checkpoints first. consistent:null means the checks against the live log could not run yet, which is not a pass.';
+    return out;
+  }
+
+  close(): void {
+    this.o.store.close();
+  }
+}

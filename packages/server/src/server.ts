@@ -1,0 +1,84 @@
+// Assembling and running the reference server: configuration, keyring (dev keys on first run),
+// worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
+import { createServer, type Server } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { namesFor } from '@svc/core';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
+import { nodeHandler } from './http/node.js';
+import { Keyring } from './keys/keyring.js';
+import { pinnedKeys } from './keys/publish.js';
+import type { LedgerApi } from './ledger/api.js';
+import { jsonLogger, type Logger } from './log.js';
+import { WorkerPool, type Executor } from './verify/pool.js';
+
+export const VERSION = '0.1.0';
+
+export interface Running {
+  server: Server;
+  url: string;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+/** Load the keyring, making dev keys for whatever is missing (and saying so in the log). */
+export function ensureKeys(cfg: Config, log: Logger): Keyring {
+  const dir = join(cfg.dataDir, 'keys');
+  const written = Keyring.generate(dir);
+  if (written.length > 0) log('dev_keys_generated', { dir, roles: written, note: 'new development keys were made; run `svc keygen` to manage keys' });
+  return Keyring.load(dir).ring;
+}
+
+function pageLoader(): () => string | null {
+  const file = fileURLToPath(new URL('./page.html', import.meta.url));
+  let cached: string | null = null;
+  return () => {
+    if (cached === null && existsSync(file)) cached = readFileSync(file, 'utf8');
+    return cached;
+  };
+}
+
+export async function startServer(
+  cfg: Config,
+  opts: { log?: Logger; executor?: Executor; ledger?: (ring: Keyring) => LedgerApi | null; env?: NodeJS.ProcessEnv } = {},
+): Promise<Running> {
+  const log = opts.log ?? jsonLogger(cfg.log);
+  const names = namesFor(cfg.service);
+  const ring = ensureKeys(cfg, log);
+  const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
+  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys });
+  const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
+  let ledger: LedgerApi | null = null;
+  if (cfg.ledger) {
+    ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).openLedger(cfg, names, ring, log);
+  }
+  const app = createApp({ cfg, names, ring, executor, council, ledger, log, version: VERSION, page: pageLoader() });
+  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 30_000 }, nodeHandler(app.handle, { trustedProxies: cfg.trustedProxies, log }));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(cfg.port, cfg.host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+  const url = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}`;
+  log('listening', { url, service: cfg.service, dataDir: cfg.dataDir, workers: cfg.workers, ledger: cfg.ledger });
+  let closing: Promise<void> | null = null;
+  return {
+    server,
+    url,
+    app,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeIdleConnections();
+        });
+        await executor.close();
+        ledger?.close();
+        log('stopped', {});
+      })()),
+  };
+}

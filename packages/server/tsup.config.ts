@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
+  format: ['esm'],
+  dts: { entry: { index: 'src/index.ts' } },
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  platform: 'node',
+  external: ['better-sqlite3', '@svc/core'],
+  banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
+});
