@@ -1,0 +1,285 @@
+// Integration over real HTTP: every stateless endpoint, status, header and limit of interface.md.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { issueProof, issueRun, signTreeHead } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import { Issuer, Keyring } from '../dist/index.js';
+import { namesFor } from '@svc/core';
+import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
+
+let s: Booted;
+const K = testKeys('server-tests');
+
+beforeAll(async () => {
+  s = await boot({ rate: { verify: 1000, read: 1000, modelKeys: 1000 } });
+});
+afterAll(async () => s?.stop());
+
+function ownBundle(answer: string, prompt?: string) {
+  const ring = Keyring.load(`${s.dir}/keys`).ring;
+  return new Issuer(ring, namesFor('svc'), null).issue({ answer, ...(prompt ? { prompt } : {}) });
+}
+
+describe('POST /api/v1/verify', () => {
+  it('verifies and recognises a bundle signed with the server\'s own keys', async () => {
+    const r = await call(s.url, '/api/v1/verify', { json: ownBundle('Paris.', 'Capital?') });
+    expect(r.status).toBe(200);
+    expectSchema(schemas.VerifyResponse, r.body);
+    expect(r.body.verdict.overallOk).toBe(true);
+    expect(r.body.signerRecognized).toBe(true);
+    expect(r.body.verdict.bridge.secondaryOk).toBe(true);
+    expect(r.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('a foreign signature verifies but is not recognised; a failing bundle is a 200 verdict', async () => {
+    const foreign = issueProof({ answer: 'x', model: 'm', ts: 1 }, { receipt: K.answer });
+    const a = await call(s.url, '/api/v1/verify', { json: foreign });
+    expect(a.status).toBe(200);
+    expect(a.body.verdict.overallOk).toBe(true);
+    expect(a.body.signerRecognized).toBe(false);
+    const b = await call(s.url, '/api/v1/verify', { json: { ...foreign, answer: 'y' } });
+    expect(b.status).toBe(200);
+    expectSchema(schemas.VerifyResponse, b.body);
+    expect(b.body.verdict.overallOk).toBe(false);
+  });
+
+  it('400 invalid JSON, 422 unknown kind / wrapper / too many turns, each with {error}', async () => {
+    const bad = await call(s.url, '/api/v1/verify', { method: 'POST', body: '{"kind":', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expectSchema(schemas.ErrorBody, bad.body);
+    for (const [doc, code] of [
+      [{ kind: 'nope' }, 'unknown_kind'],
+      [{ signed_tree_head: signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth) }, 'sth_wrapper'],
+      [{ kind: 'svc-transcript', turns: Array(201).fill({}) }, 'too_many_turns'],
+    ] as const) {
+      const r = await call(s.url, '/api/v1/verify', { json: doc });
+      expect(r.status).toBe(422);
+      expect(r.body.code).toBe(code);
+      expect(typeof r.body.error).toBe('string');
+    }
+  });
+
+  it('413 for 2 MB + 1 byte, refused from Content-Length before the body is read', async () => {
+    const big = 'x'.repeat(2 * 1024 * 1024 + 1);
+    const r = await call(s.url, '/api/v1/verify', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(413);
+    expectSchema(schemas.ErrorBody, r.body);
+    // Declared too large, body never sent: the answer still comes, so nothing waited for the body.
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(s.url);
+      const req = request({ host: u.hostname, port: u.port, path: '/api/v1/verify', method: 'POST', headers: { 'content-length': String(2 * 1024 * 1024 + 1) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
+  });
+
+  it('a chunked body that grows past 2 MB is cut off with 413', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const u = new URL(s.url);
+      const req = request({ host: u.hostname, port: u.port, path: '/api/v1/verify', method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', () => {});
+      const chunk = Buffer.alloc(256 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 16 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+      setTimeout(() => reject(new Error('no answer')), 20_000).unref();
+    });
+    expect(status).toBe(413);
+  });
+});
+
+describe('POST /api/v1/evidence', () => {
+  it('returns an AI Provenance Record with the org stamped in', async () => {
+    const r = await call(s.url, '/api/v1/evidence?org=' + encodeURIComponent('Example GmbH'), { json: ownBundle('Rome.') });
+    expect(r.status).toBe(200);
+    expectSchema(schemas.AiProvenanceRecord, r.body);
+    expect(r.body.subject).toEqual({ organisation: 'Example GmbH' });
+    expect(r.body.attested.signed).toBe(true);
+    expect(r.body.attested.signer_recognized).toBe(true);
+    // E5: the record re-verifies unchanged.
+    const v = await call(s.url, '/api/v1/verify', { json: r.body });
+    expect(v.status).toBe(200);
+    expect(v.body.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true });
+  });
+
+  it('E2: a failing bundle still gets a record with signed:false; E3: run records', async () => {
+    const r = await call(s.url, '/api/v1/evidence', { json: { ...ownBundle('A.'), answer: 'B.' } });
+    expect(r.status).toBe(200);
+    expect(r.body.attested.signed).toBe(false);
+    const run = issueRun({ id: 'r', goal: 'g', steps: [] }, { model: 'm', ts: 1 }, { receipt: K.autopilot });
+    const rr = await call(s.url, '/api/v1/evidence', { json: run });
+    expect(rr.body.record_type).toBe('autopilot_run');
+  });
+
+  it('422 for org over 200 characters and for kinds a record is not made from; 400 invalid JSON', async () => {
+    const long = await call(s.url, '/api/v1/evidence?org=' + 'x'.repeat(201), { json: ownBundle('C.') });
+    expect(long.status).toBe(422);
+    expect(long.body.code).toBe('invalid_org');
+    const ok200 = await call(s.url, '/api/v1/evidence?org=' + 'x'.repeat(200), { json: ownBundle('C.') });
+    expect(ok200.status).toBe(200);
+    const sth = await call(s.url, '/api/v1/evidence', { json: signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth) });
+    expect(sth.status).toBe(422);
+    const bad = await call(s.url, '/api/v1/evidence', { method: 'POST', body: 'nope' });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('key endpoints, CBOM, OpenAPI', () => {
+  it('GET /api/provenance/pubkey: every context, cached one hour', async () => {
+    const r = await call(s.url, '/api/provenance/pubkey');
+    expect(r.status).toBe(200);
+    expectSchema(schemas.PubkeysResponse, r.body);
+    expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(r.body.configured).toBe(true);
+    expect(r.body.context).toBe('svc-provenance-v1');
+    expect(new Set(r.body.keys.map((k: any) => k.context))).toEqual(new Set(['svc-provenance-v1', 'svc-autopilot-v1', 'svc-export-v1', 'svc-sth-v1']));
+  });
+
+  it('GET /v1/provenance/pubkeys: model-plane keys with 8-byte key ids', async () => {
+    const r = await call(s.url, '/v1/provenance/pubkeys');
+    expect(r.status).toBe(200);
+    expectSchema(schemas.ModelPlaneKeys, r.body);
+    expect(r.body.keys.map((k: any) => [k.role, k.alg])).toEqual([
+      ['primary', 'ML-DSA-87'],
+      ['cosign', 'Falcon-1024'],
+    ]);
+    for (const k of r.body.keys) expect(k.key_id).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('GET /api/v1/evidence-signer: fingerprints and a self-attestation notice', async () => {
+    const r = await call(s.url, '/api/v1/evidence-signer');
+    expect(r.status).toBe(200);
+    expectSchema(schemas.EvidenceSigner, r.body);
+    expect(r.body.notice).toMatch(/not a certification/);
+    for (const k of Object.values(r.body.keys) as any[]) expect(k.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('GET /api/cbom: CycloneDX 1.6 that validates against the official schema', async () => {
+    const r = await call(s.url, '/api/cbom');
+    expect(r.status).toBe(200);
+    expectSchema(schemas.Cbom, r.body);
+    expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(r.body.cryptography.map((c: any) => c.name)).toEqual(expect.arrayContaining(['ML-DSA-87', 'SLH-DSA-SHA2-256f', 'Falcon-1024', 'SHA-256']));
+    expect(r.body.disclaimer).toMatch(/not a certification/);
+    // The interface adds three top-level members the CycloneDX schema does not define; the rest,
+    // components included, must validate strictly.
+    const { cryptography, posture, disclaimer, ...cdx } = r.body;
+    expect([cryptography, posture, disclaimer].every(Boolean)).toBe(true);
+    const CDX = await import('@cyclonedx/cyclonedx-library');
+    const errors = await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(JSON.stringify(cdx));
+    expect(errors).toBeNull();
+    expect(cdx.components.every((c: any) => c.type === 'cryptographic-asset')).toBe(true);
+    // A broken component is caught by the same validator, so the check can fail.
+    const broken = JSON.parse(JSON.stringify(cdx));
+    broken.components[0].cryptoProperties.assetType = 'not-an-asset';
+    expect(await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(JSON.stringify(broken))).not.toBeNull();
+  });
+
+  it('GET /openapi.json is a valid OpenAPI 3.1 document listing every endpoint', async () => {
+    const r = await call(s.url, '/openapi.json');
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toBe('3.1.0');
+    const v = new Validator();
+    const res = await v.validate(r.body);
+    expect(res.valid, String(JSON.stringify(res.errors)).slice(0, 800)).toBe(true);
+    expect(Object.keys(r.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/verify', '/api/v1/evidence', '/api/provenance/pubkey', '/v1/provenance/pubkeys', '/api/v1/evidence-signer', '/api/cbom',
+        '/api/status/council', '/api/transparency/ledger', '/api/transparency/ledger/inclusion', '/api/transparency/ledger/consistency',
+        '/api/transparency/ledger/history',
+      ]),
+    );
+  });
+});
+
+describe('HTTP conventions', () => {
+  it('OPTIONS preflight is 204 with no body on every POST and ledger path', async () => {
+    for (const p of ['/api/v1/verify', '/api/v1/evidence', '/api/transparency/ledger', '/api/transparency/ledger/inclusion', '/api/transparency/ledger/consistency', '/api/transparency/ledger/history']) {
+      const r = await fetch(s.url + p, { method: 'OPTIONS' });
+      expect(r.status, p).toBe(204);
+      expect(await r.text()).toBe('');
+      expect(r.headers.get('access-control-allow-origin')).toBe('*');
+      expect(r.headers.get('access-control-allow-methods')).toContain('POST');
+    }
+  });
+
+  it('405 with Allow for other methods, 404 for unknown paths, CORS everywhere', async () => {
+    const r = await call(s.url, '/api/v1/verify');
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toContain('POST');
+    expectSchema(schemas.ErrorBody, r.body);
+    const d = await call(s.url, '/api/cbom', { method: 'DELETE' });
+    expect(d.status).toBe(405);
+    const n = await call(s.url, '/nope');
+    expect(n.status).toBe(404);
+    expect(n.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('rate limits', () => {
+  it('429 with Retry-After past the per-IP limit, per endpoint group', async () => {
+    const t = await boot({ rate: { verify: 3, read: 5, modelKeys: 2 } });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 5; i++) codes.push((await call(t.url, '/api/v1/verify', { json: { kind: 'x' } })).status);
+      expect(codes).toEqual([422, 422, 422, 429, 429]);
+      const limited = await call(t.url, '/api/v1/verify', { json: {} });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expectSchema(schemas.ErrorBody, limited.body);
+      // Other groups keep their own budget.
+      expect((await call(t.url, '/v1/provenance/pubkeys')).status).toBe(200);
+      expect((await call(t.url, '/v1/provenance/pubkeys')).status).toBe(200);
+      expect((await call(t.url, '/v1/provenance/pubkeys')).status).toBe(429);
+      expect((await call(t.url, '/api/cbom')).status).toBe(200);
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+describe('keyring', () => {
+  it('dev keys are written with 0600 secrets; rotation keeps historic keys published and recognised', async () => {
+    const { statSync } = await import('node:fs');
+    expect(statSync(`${s.dir}/keys/answer.secret`).mode & 0o777).toBe(0o600);
+    const t = await boot();
+    try {
+      const before = ownBundleFrom(t.dir, 'old');
+      Keyring.generate(`${t.dir}/keys`, { roles: ['answer'], rotate: true });
+      const t2 = await boot({ dataDir: t.dir });
+      try {
+        const keys = (await call(t2.url, '/api/provenance/pubkey')).body.keys.filter((k: any) => k.context === 'svc-provenance-v1');
+        expect(keys).toHaveLength(2);
+        const r = await call(t2.url, '/api/v1/verify', { json: before });
+        expect(r.body.signerRecognized).toBe(true);
+      } finally {
+        await t2.close();
+      }
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+function ownBundleFrom(dir: string, answer: string) {
+  return new Issuer(Keyring.load(`${dir}/keys`).ring, namesFor('svc'), null).issue({ answer });
+}
+
+// Keep the import used for type-only packages resolvable under vitest.
+void readFileSync;
+void createRequire;
