@@ -1,0 +1,142 @@
+// The svc binary as a person runs it: exit codes, summaries, key pinning, ledger client and monitor.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { issueProof, signTreeHead } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import { SqliteStore } from '../dist/index.js';
+import { boot, call, type Booted } from './harness.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const K = testKeys('cli-tests');
+let s: Booted;
+let work: string;
+
+/** Async on purpose: the server under test runs in this process, so a blocking spawn would stall it. */
+function svc(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_DATA_DIR: s.dir, ...opts.env } });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
+    child.on('close', (code) => resolve({ code, out, err }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+beforeAll(async () => {
+  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+  work = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  writeFileSync(join(work, 'keys.json'), JSON.stringify((await call(s.url, '/api/provenance/pubkey')).body));
+}, 60_000);
+afterAll(async () => s?.stop());
+
+describe('svc --help', () => {
+  it('lists every command, and each command has its own help', async () => {
+    const r = await svc(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['serve', 'keygen', 'issue', 'verify', 'record', 'ledger']) {
+      expect(r.out).toMatch(new RegExp(`^  ${c} `, 'm'));
+      const h = await svc([c, '--help']);
+      expect(h.code, c).toBe(0);
+      expect(h.out).toContain(`svc ${c}`);
+    }
+    const bad = await svc(['frobnicate']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown command/);
+  });
+});
+
+describe('svc issue / verify / record', () => {
+  it('issue prints a bundle that verify accepts with pinned keys (exit 0, origin recognised)', async () => {
+    const i = await svc(['issue', '--answer', 'Berlin is the capital of Germany.', '--prompt', 'Capital of Germany?']);
+    expect(i.code).toBe(0);
+    const file = join(work, 'proof.json');
+    writeFileSync(file, i.out);
+    const v = await svc(['verify', file, '--keys', join(work, 'keys.json')]);
+    expect(v.code).toBe(0);
+    expect(v.out).toMatch(/Integrity: PASS/);
+    expect(v.out).toMatch(/Origin: RECOGNISED/);
+    expect(v.out).toMatch(/question: attested \(entire-input\)/);
+    expect(v.out).toMatch(/never that the content is accurate/);
+    const unpinned = await svc(['verify', file]);
+    expect(unpinned.code).toBe(0);
+    expect(unpinned.out).toMatch(/Origin: not checked/);
+    const url = await svc(['verify', file, '--keys-url', s.url, '--json']);
+    expect(url.code).toBe(0);
+    expect(JSON.parse(url.out).signerRecognized).toBe(true);
+  });
+
+  it('exit 1 when it does not verify, 2 when unreadable or not a bundle, stdin with -', async () => {
+    const b = issueProof({ answer: 'x', model: 'm', ts: 1 }, { receipt: K.answer });
+    const bad = await svc(['verify', '-'], { input: JSON.stringify({ ...b, answer: 'y' }) });
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/Integrity: FAIL/);
+    const json = await svc(['verify', '-', '--json'], { input: JSON.stringify({ ...b, answer: 'y' }) });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out).verdict.overallOk).toBe(false);
+    const missing = await svc(['verify', join(work, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err.trim().split('\n')).toHaveLength(1);
+    const garbage = await svc(['verify', '-'], { input: 'not json' });
+    expect(garbage.code).toBe(2);
+    expect(garbage.err).toMatch(/invalid_json/);
+    const wrapper = await svc(['verify', '-'], { input: JSON.stringify({ signed_tree_head: {} }) });
+    expect(wrapper.code).toBe(2);
+    const badKeys = await svc(['verify', '-', '--keys', join(work, 'proof.json')], { input: JSON.stringify(b) });
+    expect(badKeys.code).toBe(2);
+  });
+
+  it('record prints an AI Provenance Record offline', async () => {
+    const file = join(work, 'proof.json');
+    const r = await svc(['record', file, '--org', 'Example Org', '--keys', join(work, 'keys.json')]);
+    expect(r.code).toBe(0);
+    const rec = JSON.parse(r.out);
+    expect(rec.schema).toBe('svc-ai-provenance-record');
+    expect(rec.subject).toEqual({ organisation: 'Example Org' });
+    expect(rec.attested.signer_recognized).toBe(true);
+    const back = await svc(['verify', '-', '--keys', join(work, 'keys.json')], { input: r.out });
+    expect(back.code).toBe(0);
+    expect(back.out).toMatch(/Record: summary recomputed/);
+    const sth = signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth);
+    expect((await svc(['record', '-'], { input: JSON.stringify(sth) })).code).toBe(2);
+  });
+});
+
+describe('svc ledger', () => {
+  it('prove verifies the inclusion path against the signed root', async () => {
+    await svc(['issue', '--answer', 'ledger answer']);
+    const p = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'ledger answer']);
+    expect(p.code).toBe(0);
+    expect(p.out).toMatch(/Included: leaf \d+ of \d+, path verified against the signed root/);
+    const n = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'never issued']);
+    expect(n.code).toBe(1);
+    expect(n.out).toMatch(/Not found/);
+  });
+
+  it('audit records state, follows growth, and exits 3 on a rollback', async () => {
+    const state = join(work, 'audit.json');
+    const first = await svc(['ledger', 'audit', '--url', s.url, '--state', state]);
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/first run/);
+    await svc(['issue', '--answer', 'grow 1']);
+    await svc(['issue', '--answer', 'grow 2']);
+    const second = await svc(['ledger', 'audit', '--url', s.url, '--state', state, '--keys', join(work, 'keys.json')]);
+    expect(second.code, second.out + second.err).toBe(0);
+    expect(second.out).toMatch(/consistent with size/);
+    const store = new SqliteStore(`${s.dir}/ledger.sqlite`);
+    const size = store.size();
+    store.db.prepare('DELETE FROM leaves WHERE idx >= ?').run(size - 1);
+    store.close();
+    const third = await svc(['ledger', 'audit', '--url', s.url, '--state', state]);
+    expect(third.code).toBe(3);
+    expect(third.out).toMatch(/AUDIT FAILED/);
+    expect(third.out).toMatch(/rollback/);
+    const unreachable = await svc(['ledger', 'audit', '--url', 'http://127.0.0.1:9']);
+    expect(unreachable.code).toBe(2);
+  });
+});
