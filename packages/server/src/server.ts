@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
 import { nodeHandler } from './http/node.js';
 import { Keyring } from './keys/keyring.js';
-import { pinnedKeys } from './keys/publish.js';
+import { pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
 import { WorkerPool, type Executor } from './verify/pool.js';
@@ -32,11 +32,15 @@ export function ensureKeys(cfg: Config, log: Logger): Keyring {
   return Keyring.load(dir).ring;
 }
 
-function pageLoader(): () => string | null {
+/** The verifier page with this server's published keys embedded, so it pins them offline. */
+function pageLoader(keys: unknown): () => string | null {
   const file = fileURLToPath(new URL('./page.html', import.meta.url));
   let cached: string | null = null;
+  const embedded = JSON.stringify(keys).replace(/</g, '\\u003c');
   return () => {
-    if (cached === null && existsSync(file)) cached = readFileSync(file, 'utf8');
+    if (cached === null && existsSync(file)) {
+      cached = readFileSync(file, 'utf8').replace('<script type="application/json" id="pinned-keys">null</script>', () => `<script type="application/json" id="pinned-keys">${embedded}</script>`);
+    }
     return cached;
   };
 }
@@ -55,7 +59,7 @@ export async function startServer(
   if (cfg.ledger) {
     ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).openLedger(cfg, names, ring, log);
   }
-  const app = createApp({ cfg, names, ring, executor, council, ledger, log, version: VERSION, page: pageLoader() });
+  const app = createApp({ cfg, names, ring, executor, council, ledger, log, version: VERSION, page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)) });
   const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 30_000 }, nodeHandler(app.handle, { trustedProxies: cfg.trustedProxies, log }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,96 @@
+// The verifier page in headless Debian chromium (playwright, no browser download): valid, failing
+// and malformed inputs, served by the server and opened as a local file, and no request leaves the
+// page while it verifies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright';
+import { issueProof } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import { Issuer, Keyring } from '../dist/index.js';
+import { namesFor } from '@svc/core';
+import { boot, type Booted } from './harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PAGE_FILE = fileURLToPath(new URL('../dist/page.html', import.meta.url));
+let s: Booted;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  s = await boot();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+  });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.stop();
+});
+
+async function verifyIn(page: Page, text: string): Promise<{ requests: string[] }> {
+  await page.waitForFunction(() => (window as any).__verifierReady === true);
+  await page.fill('#bundle', text);
+  const requests: string[] = [];
+  const onReq = (r: { url(): string }) => requests.push(r.url());
+  page.on('request', onReq);
+  await page.click('#verify');
+  await page.waitForSelector('#result #summary, #result.error', { timeout: 30_000 });
+  page.off('request', onReq);
+  return { requests };
+}
+
+describe('verifier page', () => {
+  it('served at GET /: a bundle of this server verifies and its origin is recognised, with no request', async () => {
+    const bundle = new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({ answer: 'Madrid.', prompt: 'Capital of Spain?' });
+    const page = await browser.newPage();
+    const res = await page.goto(s.url + '/');
+    expect(res?.status()).toBe(200);
+    const { requests } = await verifyIn(page, JSON.stringify(bundle));
+    expect(requests).toEqual([]);
+    expect(await page.textContent('#integrity')).toMatch(/Integrity: PASS/);
+    expect(await page.textContent('#origin')).toMatch(/Origin: recognised/);
+    expect(await page.textContent('#layers')).toMatch(/Question: attested \(entire-input\)/);
+    expect(await page.textContent('#result')).toMatch(/never that the content is accurate/);
+    await page.close();
+  });
+
+  it('a failing bundle shows FAIL layer by layer; malformed input shows a clear error', async () => {
+    const K = testKeys('page');
+    const b = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
+    const page = await browser.newPage();
+    await page.goto(s.url + '/');
+    await verifyIn(page, JSON.stringify({ ...b, answer: 'b' }));
+    expect(await page.textContent('#integrity')).toMatch(/Integrity: FAIL/);
+    expect(await page.textContent('#layers')).toMatch(/Answer hash: does NOT match/);
+    expect(await page.textContent('#origin')).toMatch(/NOT recognised/);
+    await page.fill('#bundle', '{"not": "json"');
+    await page.click('#verify');
+    await page.waitForSelector('#result.error');
+    expect(await page.textContent('#result')).toMatch(/Not verifiable: .*invalid_json/);
+    await page.fill('#bundle', '{"kind": "something-else"}');
+    await page.click('#verify');
+    await page.waitForSelector('#result.error');
+    expect(await page.textContent('#result')).toMatch(/unknown_kind/);
+    await page.close();
+  });
+
+  it('opened as a local file: verifies with no keys pinned (origin not checked), or with pasted keys', async () => {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto('file://' + PAGE_FILE);
+    const K = testKeys('page');
+    const b = issueProof({ answer: 'local', model: 'm', ts: 1 }, { receipt: K.answer });
+    await verifyIn(page, JSON.stringify(b));
+    expect(await page.textContent('#integrity')).toMatch(/PASS/);
+    expect(await page.textContent('#origin')).toMatch(/not checked/);
+    await page.click('details summary');
+    await page.fill('#keys', JSON.stringify({ keys: K.trustedKeys }));
+    await page.click('#verify');
+    await page.waitForFunction(() => /recognised/.test(document.querySelector('#origin')?.textContent ?? '') && !/NOT/.test(document.querySelector('#origin')?.textContent ?? ''));
+    expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    await page.close();
+  });
+});
