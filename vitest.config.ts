@@ -10,6 +10,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'examples', include: ['examples/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
+        extends: true,
         test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
       },
     ],

@@ -1,0 +1,60 @@
+// Every example runs as part of the test command.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright';
+import { issueProof } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import { boot, type Booted } from './harness.js';
+
+const ex = (p: string) => fileURLToPath(new URL(`../../../examples/${p}`, import.meta.url));
+let s: Booted;
+
+function run(file: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [file], { env: { ...process.env, ...env } });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (out += d));
+    c.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+beforeAll(async () => {
+  s = await boot();
+}, 60_000);
+afterAll(async () => s?.stop());
+
+describe('examples', () => {
+  it('node-verify.mjs verifies in a Node app', async () => {
+    const r = await run(ex('node-verify.mjs'));
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('integrity (overallOk): true');
+    expect(r.out).toContain('origin (signerRecognized): true');
+  });
+
+  it('issue-and-verify.mjs issues and verifies against a running server', async () => {
+    const r = await run(ex('issue-and-verify.mjs'), { SVC_URL: s.url, SVC_DATA_DIR: s.dir });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/server verdict: overallOk=true signerRecognized=true/);
+    expect(r.out).toMatch(/included at leaf \d+: true/);
+  });
+
+  it('browser/app.mjs verifies in a browser page', async () => {
+    const out = await build({ entryPoints: [ex('browser/app.mjs')], bundle: true, format: 'iife', platform: 'browser', write: false });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<textarea id="doc"></textarea><button id="go">Verify</button><p id="out"></p>');
+      await page.addScriptTag({ content: out.outputFiles[0]!.text });
+      const b = issueProof({ answer: 'in the browser', model: 'm', ts: 1 }, { receipt: testKeys('example').answer });
+      await page.fill('#doc', JSON.stringify(b));
+      await page.click('#go');
+      await page.waitForSelector('#out[data-done="1"]');
+      expect(await page.textContent('#out')).toBe('integrity: PASS; origin: not recognised (no keys pinned)');
+    } finally {
+      await browser.close();
+    }
+  });
+});
