@@ -21,17 +21,32 @@ export function isHex(s: unknown, byteLength?: number): s is string {
   return byteLength === undefined || s.length === byteLength * 2;
 }
 
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 export function toHex(b: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < b.length; i++) out += (b[i]! < 16 ? '0' : '') + b[i]!.toString(16);
+  for (let i = 0; i < b.length; i++) out += HEX_BYTE[b[i]!]!;
   return out;
 }
 
+// Nibble values by char code; -1 for anything that is not a lowercase hex digit.
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
+for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
+
 /** Lowercase hex only; returns null on anything else so callers map it to a failed check. */
 export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
-  if (!isHex(s, byteLength)) return null;
+  if (typeof s !== 'string' || s.length % 2 !== 0) return null;
+  if (byteLength !== undefined && s.length !== byteLength * 2) return null;
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
+    const a = s.charCodeAt(j);
+    const b = s.charCodeAt(j + 1);
+    const hi = a < 128 ? NIBBLE[a]! : -1;
+    const lo = b < 128 ? NIBBLE[b]! : -1;
+    if ((hi | lo) < 0) return null;
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 

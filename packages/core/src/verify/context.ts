@@ -1,4 +1,4 @@
-import { fromHex, isHex } from '../encoding/bytes.js';
+import { decodeKeyHex } from '../encoding/keycache.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../crypto/algorithms.js';
 import { namesFor, type Names } from '../names.js';
 
@@ -31,13 +31,16 @@ export interface VerifyContext {
   pinned: PinnedKey[];
 }
 
-export function makeContext(options: VerifyOptions = {}): VerifyContext {
-  const names = namesFor(options.service);
+function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
   const pinned: PinnedKey[] = [];
-  for (const k of options.trustedKeys ?? []) {
-    if (!k || typeof k !== 'object' || typeof k.context !== 'string' || !isHex(k.public_key_hex)) continue;
-    const pk = fromHex(k.public_key_hex);
+  for (const k of keys) {
+    if (!k || typeof k !== 'object' || typeof k.context !== 'string' || typeof k.public_key_hex !== 'string') continue;
+    const pk = decodeKeyHex(k.public_key_hex)?.bytes;
     if (pk) pinned.push({ algo: k.algo === SLH_DSA_SHA2_256F ? SLH_DSA_SHA2_256F : ML_DSA_87, context: k.context, publicKey: pk });
   }
-  return { names, pinned };
+  return pinned;
+}
+
+export function makeContext(options: VerifyOptions = {}): VerifyContext {
+  return { names: namesFor(options.service), pinned: decodePinned(options.trustedKeys ?? []) };
 }

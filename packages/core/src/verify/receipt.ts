@@ -2,6 +2,7 @@
 // core, checked against the bundle's own key under the context the verifier pins for the kind.
 import { bytesEqual, fromHex, isHex, utf8 } from '../encoding/bytes.js';
 import { sha256Hex } from '../encoding/hash.js';
+import { decodeKeyHex } from '../encoding/keycache.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../crypto/algorithms.js';
 import type { VerifyContext } from './context.js';
@@ -65,7 +66,7 @@ function wellFormed(r: Obj): boolean {
     typeof r.model === 'string' &&
     isHex(r.answer_sha256, 32) &&
     isInt(r.ts) &&
-    isHex(r.sig) &&
+    typeof r.sig === 'string' &&
     isHex(r.key_id, 32) &&
     typeof r.context === 'string' &&
     r.algo === ML_DSA_87 &&
@@ -76,12 +77,10 @@ function wellFormed(r: Obj): boolean {
 
 function keyBytes(key: unknown, keyId: unknown): Uint8Array | null {
   if (!isObj(key) || key.algo !== ML_DSA_87) return null;
-  const pk = fromHex(key.public_key_hex, 2592);
-  if (!pk) return null;
-  const id = sha256Hex(pk);
+  const pk = decodeKeyHex(key.public_key_hex, 2592);
   // A key_id is never trusted: both the key's and the receipt's must equal the recomputed one.
-  if (key.key_id !== id || keyId !== id) return null;
-  return pk;
+  if (!pk || key.key_id !== pk.id || keyId !== pk.id) return null;
+  return pk.bytes;
 }
 
 function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, context: string, vc: VerifyContext): DiversityVerdict {

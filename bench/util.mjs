@@ -1,0 +1,42 @@
+// Benchmark helpers: machine description, timing loops, percentiles.
+import os from 'node:os';
+
+export function machine() {
+  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
+  return `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
+}
+
+/** Median per-op milliseconds of `fn` over `rounds` rounds of `n` calls (sync or async). */
+export async function perOp(fn, { n = 20, rounds = 7, warmup = 5 } = {}) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = performance.now();
+    for (let i = 0; i < n; i++) await fn();
+    samples.push((performance.now() - t) / n);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)];
+}
+
+/** Interleaved comparison so drift affects both sides alike: returns median ms of a and b. */
+export async function compare(a, b, opts = {}) {
+  const ra = [];
+  const rb = [];
+  for (let i = 0; i < (opts.pairs ?? 5); i++) {
+    ra.push(await perOp(a, { ...opts, rounds: 3 }));
+    rb.push(await perOp(b, { ...opts, rounds: 3 }));
+  }
+  const med = (x) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
+  return { a: med(ra), b: med(rb) };
+}
+
+export function percentiles(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { p50: q(0.5), p99: q(0.99) };
+}
+
+export function line(name, value, goal) {
+  console.log(`${name.padEnd(64)} ${value}${goal ? `   (goal ${goal})` : ''}`);
+}
