@@ -102,8 +102,11 @@ describe('appends, heads and proofs', () => {
     expect(ledger.audit.withheld()).toBeNull();
     // A leaf rewritten after the check but before the incremental pass reaches it is caught.
     ledger.append([h('z')]);
-    store.db.prepare('UPDATE leaves SET data = ? WHERE idx = ?').run(Buffer.from(h('evil')), store.size() - 1);
-    ledger.head();
+    // Another process (its own connection) rewrites the newest leaf.
+    const other = new SqliteStore(store.db.name);
+    other.db.prepare('UPDATE leaves SET data = ? WHERE idx = ?').run(Buffer.from(h('evil')), store.size() - 1);
+    other.close();
+    expect(() => ledger.append([h('after')])).toThrowError(expect.objectContaining({ code: 'unavailable' }));
     expect(ledger.audit.withheld()).toBe('fork');
   });
 });

@@ -53,13 +53,32 @@ export class Ledger implements LedgerApi {
     if (this.o.store.headCount() === 0 && this.o.store.size() === 0) this.append([]);
   }
 
+  private seen: string | null = null;
+  private rootCache: { size: number; version: string; root: string } | null = null;
+
+  /** Run the incremental audit, skipped when the store has not changed since the last run. */
   private checked(): Withheld | null {
     try {
-      this.audit.refresh();
+      const v = this.o.store.version();
+      if (v !== this.seen || !this.audit.fullCheckDone) {
+        this.audit.refresh();
+        this.seen = v;
+      }
     } catch {
+      this.seen = null;
       throw unavailable();
     }
     return this.audit.withheld();
+  }
+
+  /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
+  private root(size: number): string {
+    const v = this.seen ?? '';
+    const c = this.rootCache;
+    if (c && c.size === size && c.version === v) return c.root;
+    const root = toHex(treeRoot(this.o.store, size));
+    if (size === this.o.store.size()) this.rootCache = { size, version: v, root };
+    return root;
   }
 
   /** Append answer hashes (32 bytes each) and seal them with a new signed head, atomically. */
@@ -94,7 +113,7 @@ export class Ledger implements LedgerApi {
     let root: string;
     try {
       size = this.o.store.size();
-      root = toHex(treeRoot(this.o.store, size));
+      root = this.root(size);
     } catch {
       throw unavailable();
     }
@@ -146,7 +165,7 @@ export class Ledger implements LedgerApi {
         leaf: toHex(data ? leafHash(data) : leaf!),
         index,
         tree_size: treeSize,
-        root_hash: toHex(treeRoot(store, treeSize)),
+        root_hash: this.root(treeSize),
         proof: inclusionProof(store, index, treeSize).map(toHex),
       };
     } catch (e) {
@@ -173,7 +192,7 @@ export class Ledger implements LedgerApi {
         first,
         second: b,
         old_root: toHex(treeRoot(store, first)),
-        new_root: toHex(treeRoot(store, b)),
+        new_root: this.root(b),
         proof: proof.map(toHex),
       };
       if (w) plain.sth_withheld = w;

@@ -23,6 +23,8 @@ export interface LedgerStore extends TreeReader {
   findByLeafHash(hash: Uint8Array): number | undefined;
   /** Append leaves and their complete subtrees, then run `seal` (which records the head) in the same transaction. */
   appendAndSeal<T>(data: Uint8Array[], seal: (newSize: number) => T): T;
+  /** Changes whenever the stored log may have changed (any writer, any process). */
+  version(): string;
   heads(afterId: number, limit: number): HeadRow[];
   latestHeads(limit: number): HeadRow[];
   headAtSize(size: number): HeadRow | undefined;
@@ -64,6 +66,7 @@ export class SqliteStore implements LedgerStore {
       atSize: db.prepare('SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
       count: db.prepare('SELECT COUNT(*) AS n FROM heads'),
       maxSize: db.prepare('SELECT COALESCE(MAX(tree_size), 0) AS n FROM heads'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       insHead: db.prepare('INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES (?, ?, ?, ?, ?, ?, ?)'),
     };
   }
@@ -96,9 +99,18 @@ export class SqliteStore implements LedgerStore {
     return (this.q.byHash.get(hash) as { idx: number } | undefined)?.idx;
   }
 
+  private writes = 0;
+
+  version(): string {
+    // data_version moves on commits by other connections; `writes` on this connection's own.
+    return `${this.q.dataVersion.get() as number}:${this.writes}`;
+  }
+
   appendAndSeal<T>(data: Uint8Array[], seal: (newSize: number) => T): T {
     const tx = this.db.transaction(() => {
       let n = this.size();
+      // Subtrees completed in this batch are kept at hand; older left siblings are read once.
+      const made = new Map<string, Uint8Array>();
       for (const d of data) {
         const idx = n++;
         let h = leafHash(d);
@@ -106,14 +118,17 @@ export class SqliteStore implements LedgerStore {
         let level = 0;
         let i = idx;
         while (i % 2 === 1) {
-          h = nodeHash(this.subtree(level, i - 1), h);
+          h = nodeHash(made.get(`${level}:${i - 1}`) ?? this.subtree(level, i - 1), h);
           level++;
           i = (i - 1) / 2;
           this.q.insNode.run(level, i, h);
+          made.set(`${level}:${i}`, h);
         }
+        if (level === 0) made.set(`0:${idx}`, h);
       }
       return seal(n);
     });
+    this.writes++;
     // IMMEDIATE: take the write lock up front so concurrent writers in other processes queue.
     return tx.immediate();
   }
