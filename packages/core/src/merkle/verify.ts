@@ -7,6 +7,15 @@ function allHashes(proof: readonly Uint8Array[]): boolean {
   return Array.isArray(proof) && proof.every((p) => p instanceof Uint8Array && p.length === 32);
 }
 
+/** RFC 9162: "right-shift both fn and sn equally until either LSB(fn) is set or fn is 0". */
+function shiftToOdd(fn: number, sn: number): [number, number] {
+  while (!isOdd(fn) && fn !== 0) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  return [fn, sn];
+}
+
 /** Root an inclusion path leads to, or null if the path cannot fit (index, size). */
 export function rootFromInclusionProof(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[]): Uint8Array | null {
   if (!isTreeSize(index) || !isTreeSize(size) || index >= size || !allHashes(proof) || leaf.length !== 32) return null;
@@ -17,12 +26,7 @@ export function rootFromInclusionProof(index: number, size: number, leaf: Uint8A
     if (sn === 0) return null;
     if (isOdd(fn) || fn === sn) {
       r = nodeHash(p, r);
-      if (!isOdd(fn)) {
-        while (!isOdd(fn) && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
+      [fn, sn] = shiftToOdd(fn, sn);
     } else {
       r = nodeHash(r, p);
     }
@@ -72,12 +76,7 @@ export function verifyConsistency(
       if (isOdd(fn) || fn === sn) {
         fr = nodeHash(c, fr);
         sr = nodeHash(c, sr);
-        if (!isOdd(fn)) {
-          while (!isOdd(fn) && fn !== 0) {
-            fn = half(fn);
-            sn = half(sn);
-          }
-        }
+        [fn, sn] = shiftToOdd(fn, sn);
       } else {
         sr = nodeHash(sr, c);
       }

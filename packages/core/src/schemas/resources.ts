@@ -4,7 +4,7 @@
 import Type from 'typebox';
 
 const Hex = Type.String({ pattern: '^([0-9a-f]{2})*$' });
-const Nullable = <T extends Type.TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends Type.TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const ReceiptKey = Type.Object({
   key_id: Type.String(),

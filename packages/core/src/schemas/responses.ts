@@ -1,7 +1,5 @@
 import Type from 'typebox';
-import { ReceiptKey, SthBundle } from './resources.js';
-
-const Nullable = <T extends Type.TSchema>(t: T) => Type.Union([t, Type.Null()]);
+import { Nullable, ReceiptKey, SthBundle } from './resources.js';
 
 export const ReceiptVerdict = Type.Object({
   present: Type.Boolean(),
