@@ -46,6 +46,27 @@ describe('GET /api/transparency/ledger', () => {
   });
 });
 
+describe('several issuing processes, one log', () => {
+  it('concurrent svc issue processes all append, each under its own signed head, with no fork', async () => {
+    const { spawn } = await import('node:child_process');
+    const before = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
+    const run = (i: number) =>
+      new Promise<number | null>((resolve) => {
+        const c = spawn(process.execPath, [CLI, 'issue', '--answer', `concurrent ${i}`], { env: { ...process.env, SVC_DATA_DIR: s.dir }, stdio: 'ignore' });
+        c.on('exit', resolve);
+      });
+    const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => run(i)));
+    expect(codes).toEqual([0, 0, 0, 0, 0, 0]);
+    const head = (await call(s.url, '/api/transparency/ledger')).body;
+    expect(head.tree_size).toBe(before + 6);
+    expect(head.sth_withheld).toBeUndefined();
+    for (let i = 0; i < 6; i++) expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: `concurrent ${i}` } })).body.found).toBe(true);
+    const hist = (await call(s.url, '/api/transparency/ledger/history')).body;
+    expect(hist.forked_sizes).toEqual([]);
+    expect(hist.inconsistent_sizes).toEqual([]);
+  }, 60_000);
+});
+
 describe('POST /api/transparency/ledger/inclusion', () => {
   it('finds by answer, answer_sha256 or leaf; the path verifies against the signed root', async () => {
     const head = (await call(s.url, '/api/transparency/ledger')).body;
