@@ -94,6 +94,7 @@ write('transcript.json', 'TranscriptBundle (V2): every turn verifies as a ProofB
   await vector('three turns, all verify', issueTranscript([turn('one'), turn('two'), turn('three')], 'chat')),
   await vector('one altered turn fails the transcript', m(issueTranscript([turn('one'), turn('two')]), (x) => (x.turns[1].answer = 'TWO'))),
   await vector('no turns does not pass', { kind: 'svc-transcript', turns: [] }),
+  await vector('a turn naming another kind fails', m(issueTranscript([turn('one')]), (x) => (x.turns[0].kind = 'svc-autopilot-run'))),
   await vector('201 turns: 422', { kind: 'svc-transcript', turns: Array.from({ length: 201 }, () => ({})) }),
 ]);
 

@@ -62,6 +62,15 @@ describe('TranscriptBundle (V2)', () => {
     await expectSvcError(verifyBundle({ kind: 'svc-transcript', turns: Array(201).fill(one) }), 'too_many_turns', 422);
   });
 
+  it('a turn naming another kind fails; a turn without kind is an answer turn', async () => {
+    const x = clone(t) as any;
+    x.turns[0].kind = 'svc-autopilot-run';
+    expect((await verifyBundle(x, trusted)).verdict.overallOk).toBe(false);
+    const y = clone(t) as any;
+    delete y.turns[0].kind;
+    expect((await verifyBundle(y, trusted)).verdict.overallOk).toBe(true);
+  });
+
   it('empty or malformed turns never pass', async () => {
     for (const turns of [[], 'x', null, [1, 'a']]) {
       const r = await verifyBundle({ kind: 'svc-transcript', turns }, trusted);

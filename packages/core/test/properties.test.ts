@@ -5,7 +5,7 @@ import { verifyBundle } from '../src/verify/bundle.js';
 import { SvcError } from '../src/errors.js';
 import { issueProof, issueTranscript, signTreeHead, consistencyBundle } from '../src/issue/bundles.js';
 import { buildRecord } from '../src/record/build.js';
-import { proofInput, proofBundle, runBundle, exportArchive, mutated, leafPaths } from '../src/testing/arbitraries.js';
+import { proofInput, proofBundle, runBundle, exportArchive, transcriptBundle, consistencyBundleArb, sthBundle, provenanceRecord, mutated, leafPaths } from '../src/testing/arbitraries.js';
 import { K, trusted } from './helpers.js';
 
 /** A verdict, or the typed refusal: both mean "does not pass". Anything else is a bug. */
@@ -18,6 +18,28 @@ async function outcome(doc: unknown): Promise<{ ok: boolean; refused?: string }>
     throw e;
   }
 }
+
+describe('property: every valid bundle of every kind verifies and is recognised', () => {
+  for (const [name, arb] of [
+    ['transcript', transcriptBundle()],
+    ['signed tree head', sthBundle()],
+    ['consistency bundle', consistencyBundleArb()],
+    ['run evidence pack', runBundle()],
+    ['export archive', exportArchive()],
+    ['AI Provenance Record', provenanceRecord()],
+  ] as const) {
+    it(name, async () => {
+      await fc.assert(
+        fc.asyncProperty(arb, async (b) => {
+          const r = await verifyBundle(b, trusted);
+          expect(r.verdict.overallOk).toBe(true);
+          expect(r.signerRecognized).toBe(true);
+        }),
+        { numRuns: 15 },
+      );
+    });
+  }
+});
 
 describe('property: sign then verify', () => {
   it('holds for arbitrary answers, prompts, excerpts and framing flags', async () => {
@@ -48,6 +70,9 @@ describe('property: tamper evidence', () => {
     ['proof bundle', proofBundle(), 120],
     ['run evidence pack', runBundle(), 60],
     ['export archive', exportArchive(), 60],
+    ['transcript', transcriptBundle(), 40],
+    ['signed tree head', sthBundle(), 40],
+    ['consistency bundle', consistencyBundleArb(), 40],
   ] as const) {
     it(`changing any signed byte or field, or swapping two fields, fails a ${name}`, async () => {
       await fc.assert(

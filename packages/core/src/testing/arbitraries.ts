@@ -1,7 +1,11 @@
 // fast-check arbitraries for valid bundles and their mutations, so an application can
 // property-test its own integration: every valid bundle must pass, every mutation must fail.
 import fc from 'fast-check';
-import { issueProof, issueRun, issueExport, type ProofInput } from '../issue/bundles.js';
+import { consistencyBundle, issueProof, issueRun, issueExport, issueTranscript, signTreeHead, type ProofInput } from '../issue/bundles.js';
+import { buildRecord } from '../record/build.js';
+import { MemoryTree } from '../merkle/memory.js';
+import { consistencyProof, treeRoot } from '../merkle/prove.js';
+import { toHex } from '../encoding/bytes.js';
 import type { Obj } from '../verify/util.js';
 import { testKeys, type TestKeys } from './keys.js';
 
@@ -72,6 +76,35 @@ export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc
   return fc.array(conv, { maxLength: 3 }).map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, service));
 }
 
+export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  return fc.array(proofBundle(keys, service), { minLength: 1, maxLength: 4 }).map((turns) => issueTranscript(turns, 'chat', service));
+}
+
+/** Signed tree heads and consistency bundles over one random log (sizes up to `maxLeaves`). */
+export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: string, maxLeaves = 64): fc.Arbitrary<Obj> {
+  return fc
+    .tuple(fc.integer({ min: 1, max: maxLeaves }), fc.integer({ min: 1, max: maxLeaves }), fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }), fc.nat({ max: 10_000_000 }))
+    .map(([a, b, t0, dt]) => {
+      const [m, n] = a <= b ? [a, b] : [b, a];
+      const tree = new MemoryTree();
+      for (let i = 0; i < n; i++) tree.appendData(new Uint8Array([i & 255, i >> 8, m & 255]));
+      const head = (size: number, timestamp: number) =>
+        signTreeHead({ log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, keys.sth, service);
+      return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), service);
+    });
+}
+
+export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  return consistencyBundleArb(keys, service).map((c) => c.new as Obj);
+}
+
+/** AI Provenance Records of valid proof bundles, as the evidence endpoint makes them. */
+export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+  return fc
+    .tuple(proofBundle(keys, service), fc.option(fc.string({ maxLength: 40 }), { nil: undefined }))
+    .map(([b, org]) => buildRecord(b, { trustedKeys: keys.trustedKeys, service, generated: 1_800_000_000, ...(org !== undefined ? { org } : {}) }) as unknown as Obj);
+}
+
 /** Paths to every scalar leaf of a JSON value. */
 export function leafPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(v)) return v.flatMap((x, i) => leafPaths(x, [...prefix, i]));
@@ -133,11 +166,14 @@ export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)
 
 const UNSIGNED = new Set(['created', 'title', 'exported', 'service', 'signed_manifest']);
 
-function defaultSkip(path: (string | number)[]): boolean {
+function defaultSkip(full: (string | number)[]): boolean {
+  // A transcript turn is a ProofBundle: the same members are unsigned inside it.
+  const path = full[0] === 'turns' && typeof full[1] === 'number' ? full.slice(2) : full;
   const top = path[0];
   if (path.length === 1 && (top === 'v' || UNSIGNED.has(String(top)))) return true;
   if (top === 'proof' && (path[1] === 'context' || path[1] === 'created' || path[1] === 'v') && path.length === 2) return true;
-  // The receipt's `context` string is signed data; the receiptKey's is a label the verifier ignores.
-  if ((top === 'receiptKey' || path[1] === 'receiptKey') && path[path.length - 1] === 'context') return true;
+  // The receipt's `context` string is signed data; a key's is a label the verifier ignores.
+  const parent = path[path.length - 2];
+  if ((parent === 'receiptKey' || parent === 'key') && path[path.length - 1] === 'context') return true;
   return false;
 }

@@ -1,3 +1,16 @@
 // @svc/core/testing: deterministic keys and fast-check arbitraries for property tests.
 export { testKeys, seededBytes, seededRandom, type TestKeys } from './keys.js';
-export { anyText, proofInput, proofBundle, runBundle, exportArchive, mutated, leafPaths, type Mutation } from './arbitraries.js';
+export {
+  anyText,
+  proofInput,
+  proofBundle,
+  runBundle,
+  exportArchive,
+  transcriptBundle,
+  sthBundle,
+  consistencyBundleArb as consistencyBundle,
+  provenanceRecord,
+  mutated,
+  leafPaths,
+  type Mutation,
+} from './arbitraries.js';

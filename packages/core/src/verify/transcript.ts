@@ -19,6 +19,11 @@ export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
   const out: TranscriptVerdict = { overallOk: turns.length > 0, checks: 0, turns: [], signerRecognized: turns.length > 0 };
   turns.forEach((turn: unknown, index: number) => {
     const { verdict } = verifyProofBundle(isObj(turn) ? turn : {}, vc);
+    // `kind` is optional on a turn, but a turn that names another kind is not an answer turn.
+    if (isObj(turn) && turn.kind !== undefined && turn.kind !== vc.names.kinds.proof) {
+      verdict.overallOk = false;
+      verdict.signerRecognized = false;
+    }
     out.turns.push({ index, verdict });
     out.checks += verdict.checks;
     out.overallOk &&= verdict.overallOk;
