@@ -89,7 +89,7 @@ async function run() {
       keys.length === 0
         ? 'Origin: not checked. No keys are pinned, so nothing here says who signed it.'
         : r.signerRecognized
-          ? 'Origin: recognised. It was signed with a key the service publishes.'
+          ? 'Origin: recognised. It was signed with one of the pinned keys (the keys the service publishes).'
           : 'Origin: NOT recognised. The signing key is not one of the pinned keys.';
     head.append(integrity, origin);
     if (r.record) {
