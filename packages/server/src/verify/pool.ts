@@ -51,13 +51,22 @@ export class WorkerPool implements Executor {
       }
       this.release(w);
     });
+    // A worker that dies (out of memory, a native fault) fails its task and is replaced, so the
+    // pool keeps its size; an idle one is dropped from the idle list first.
+    let failed: Error | null = null;
     w.on('error', (e) => {
+      failed = e;
+    });
+    w.on('exit', () => {
+      if (this.closed) return;
       const p = this.busy.get(w);
       this.busy.delete(w);
-      p?.reject(e);
-      if (!this.closed) this.spawn();
+      const i = this.idle.indexOf(w);
+      if (i >= 0) this.idle.splice(i, 1);
+      p?.reject(failed ?? new Error('verification worker exited'));
+      this.spawn();
     });
-    this.idle.push(w);
+    this.release(w);
   }
 
   private release(w: Worker): void {
