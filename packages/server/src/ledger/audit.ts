@@ -28,8 +28,16 @@ export class Auditor {
 
   constructor(private readonly store: LedgerStore) {}
 
-  /** Incremental checks: new heads, rollback, and (after the full check) new leaves. */
+  /**
+   * Incremental checks: new heads, rollback, and (after the full check) new leaves. All reads see
+   * one snapshot: a head committed by another process between two reads must never look like a
+   * rollback or a fork.
+   */
   refresh(): void {
+    this.store.snapshot(() => this.refreshInSnapshot());
+  }
+
+  private refreshInSnapshot(): void {
     let live: number;
     try {
       live = this.store.size();

@@ -25,6 +25,8 @@ export interface LedgerStore extends TreeReader {
   appendAndSeal<T>(data: Uint8Array[], seal: (newSize: number) => T): T;
   /** Changes whenever the stored log may have changed (any writer, any process). */
   version(): string;
+  /** Run reads against one consistent snapshot, so a concurrent writer is never half-seen. */
+  snapshot<T>(read: () => T): T;
   heads(afterId: number, limit: number): HeadRow[];
   latestHeads(limit: number): HeadRow[];
   headAtSize(size: number): HeadRow | undefined;
@@ -108,6 +110,11 @@ export class SqliteStore implements LedgerStore {
   version(): string {
     // data_version moves on commits by other connections; `writes` on this connection's own.
     return `${this.q.dataVersion.get() as number}:${this.writes}`;
+  }
+
+  snapshot<T>(read: () => T): T {
+    // In WAL mode a deferred transaction pins the snapshot at its first read.
+    return this.db.inTransaction ? read() : this.db.transaction(read).deferred();
   }
 
   appendAndSeal<T>(data: Uint8Array[], seal: (newSize: number) => T): T {
