@@ -80,6 +80,32 @@ describe('POST /api/v1/verify', () => {
     expect(status).toBe(413);
   });
 
+  it('413 on every POST endpoint for 2 MB + 1 byte', async () => {
+    const big = 'x'.repeat(2 * 1024 * 1024 + 1);
+    for (const p of ['/api/v1/evidence', '/api/transparency/ledger/inclusion']) {
+      const r = await call(s.url, p, { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+      expect(r.status, p).toBe(413);
+      expectSchema(schemas.ErrorBody, r.body);
+    }
+  });
+
+  it('the body reader never holds more than the limit', async () => {
+    const { Readable } = await import('node:stream');
+    const { readLimited } = await import('../dist/index.js');
+    let produced = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    const src = new Readable({
+      read() {
+        produced += chunk.length;
+        this.push(produced > 64 * 1024 * 1024 ? null : chunk);
+      },
+    });
+    await expect(readLimited(src, undefined, 1024 * 1024)).rejects.toMatchObject({ code: 'too_large', status: 413 });
+    // Reading stopped right after the limit was crossed, far short of the 64 MiB on offer.
+    expect(produced).toBeLessThan(4 * 1024 * 1024);
+    await expect(readLimited(Readable.from([new Uint8Array(10)]), '99999999', 1024)).rejects.toMatchObject({ code: 'too_large' });
+  });
+
   it('a chunked body that grows past 2 MB is cut off with 413', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(s.url);

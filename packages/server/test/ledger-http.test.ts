@@ -207,6 +207,33 @@ describe('special states', () => {
     }
   });
 
+  it('signed checkpoints carry key:null once their tree-head key is no longer published', async () => {
+    const { readdirSync, rmSync } = await import('node:fs');
+    const t = await boot();
+    try {
+      issue(t.dir, 'before rotation');
+      await t.close();
+      Keyring.generate(`${t.dir}/keys`, { roles: ['sth'], rotate: true });
+      for (const f of readdirSync(`${t.dir}/keys/retired`)) if (f.startsWith('sth-')) rmSync(`${t.dir}/keys/retired/${f}`);
+      const t2 = await boot({ dataDir: t.dir });
+      try {
+        issue(t.dir, 'after rotation');
+        const r = await call(t2.url, '/api/transparency/ledger/history?verifiable=1');
+        const cps = r.body.signed_checkpoints;
+        expect(cps.length).toBe(3);
+        expect(cps[0].key).not.toBeNull();
+        expect(cps[1].key).toBeNull();
+        expect(cps[2].key).toBeNull();
+        const keys = (await call(t2.url, '/api/provenance/pubkey')).body.keys;
+        expect((await verifyBundle(cps[0], { trustedKeys: keys })).signerRecognized).toBe(true);
+      } finally {
+        await t2.close();
+      }
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('the ledger turned off answers {enabled:false}', async () => {
     const t = await boot({ ledger: false });
     try {
