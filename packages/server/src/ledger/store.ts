@@ -61,10 +61,11 @@ export class SqliteStore implements LedgerStore {
     const db = this.db;
     this.q = {
       size: db.prepare('SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM leaves'),
-      leaf: db.prepare('SELECT data, hash FROM leaves WHERE idx = ?'),
-      node: db.prepare('SELECT hash FROM nodes WHERE level = ? AND idx = ?'),
-      byData: db.prepare('SELECT idx FROM leaves WHERE data = ? ORDER BY idx LIMIT 1'),
-      byHash: db.prepare('SELECT idx FROM leaves WHERE hash = ? ORDER BY idx LIMIT 1'),
+      leafData: db.prepare('SELECT data FROM leaves WHERE idx = ?').pluck(),
+      leafHash: db.prepare('SELECT hash FROM leaves WHERE idx = ?').pluck(),
+      node: db.prepare('SELECT hash FROM nodes WHERE level = ? AND idx = ?').pluck(),
+      byData: db.prepare('SELECT idx FROM leaves WHERE data = ? ORDER BY idx LIMIT 1').pluck(),
+      byHash: db.prepare('SELECT idx FROM leaves WHERE hash = ? ORDER BY idx LIMIT 1').pluck(),
       insLeaf: db.prepare('INSERT INTO leaves(idx, data, hash) VALUES (?, ?, ?)'),
       insNode: db.prepare('INSERT OR REPLACE INTO nodes(level, idx, hash) VALUES (?, ?, ?)'),
       heads: db.prepare('SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
@@ -81,28 +82,28 @@ export class SqliteStore implements LedgerStore {
     return (this.q.size.get() as { n: number }).n;
   }
 
+  // Rows come back as Buffers, which are Uint8Arrays: returned as they are, without copies, since
+  // proof reads sit on the hot path.
   leafData(index: number): Uint8Array | undefined {
-    const r = this.q.leaf.get(index) as { data: Buffer } | undefined;
-    return r ? new Uint8Array(r.data) : undefined;
+    return this.q.leafData.get(index) as Buffer | undefined;
   }
 
   leafHashAt(index: number): Uint8Array | undefined {
-    const r = this.q.leaf.get(index) as { hash: Buffer } | undefined;
-    return r ? new Uint8Array(r.hash) : undefined;
+    return this.q.leafHash.get(index) as Buffer | undefined;
   }
 
   subtree(level: number, index: number): Uint8Array {
-    const r = (level === 0 ? this.q.leaf.get(index) : this.q.node.get(level, index)) as { hash: Buffer } | undefined;
-    if (!r) throw new Error(`ledger store is missing subtree (${level}, ${index})`);
-    return new Uint8Array(r.hash);
+    const h = (level === 0 ? this.q.leafHash.get(index) : this.q.node.get(level, index)) as Buffer | undefined;
+    if (!h) throw new Error(`ledger store is missing subtree (${level}, ${index})`);
+    return h;
   }
 
   findByData(data: Uint8Array): number | undefined {
-    return (this.q.byData.get(data) as { idx: number } | undefined)?.idx;
+    return this.q.byData.get(data) as number | undefined;
   }
 
   findByLeafHash(hash: Uint8Array): number | undefined {
-    return (this.q.byHash.get(hash) as { idx: number } | undefined)?.idx;
+    return this.q.byHash.get(hash) as number | undefined;
   }
 
   private writes = 0;
