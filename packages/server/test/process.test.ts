@@ -41,6 +41,18 @@ describe('svc serve', () => {
   }, 60_000);
 });
 
+describe('packaging', () => {
+  it('CommonJS code can require @svc/core on this Node', async () => {
+    const out = await new Promise<string>((resolve) => {
+      const c = spawn(process.execPath, ['-e', "const c = require('@svc/core'); process.stdout.write(typeof c.verifyBundle + ' ' + typeof c.schemas.ProofBundle)"], { cwd: fileURLToPath(new URL('..', import.meta.url)) });
+      let o = '';
+      c.stdout.on('data', (d) => (o += d));
+      c.on('close', () => resolve(o));
+    });
+    expect(out).toBe('function object');
+  });
+});
+
 describe('client IP', () => {
   it('comes from the socket unless the socket is a trusted proxy', () => {
     expect(clientIp('::ffff:10.0.0.5', '1.2.3.4', [])).toBe('10.0.0.5');
