@@ -1,8 +1,6 @@
 // Integration over real HTTP: every stateless endpoint, status, header and limit of interface.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { issueProof, issueRun, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
@@ -306,6 +304,3 @@ function ownBundleFrom(dir: string, answer: string) {
   return new Issuer(Keyring.load(`${dir}/keys`).ring, namesFor('svc'), null).issue({ answer });
 }
 
-// Keep the import used for type-only packages resolvable under vitest.
-void readFileSync;
-void createRequire;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { fromHex, leafHash, sha256, signTreeHead, toHex, treeRoot, utf8, verifyBundle, verifyInclusion, namesFor } from '@svc/core';
+import { fromHex, leafHash, sha256, signTreeHead, toHex, treeRoot, utf8, verifyBundle, verifyInclusion } from '@svc/core';
 import { Keyring, SqliteStore } from '../dist/index.js';
 import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
 
@@ -266,4 +266,3 @@ describe('special states', () => {
   });
 });
 
-void namesFor;

@@ -1,7 +1,7 @@
 // `svc ledger prove` and `svc ledger audit`: a client and a monitor of a remote log. Both check
 // paths against the signed root and never trust an unsigned response's root.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fromHex, parseTreeHead, sha256, utf8, leafHash, toHex, verifyBundle, verifyInclusion, type ReceiptKey } from '@svc/core';
+import { fromHex, parseTreeHead, sha256, utf8, leafHash, verifyBundle, verifyInclusion, type ReceiptKey } from '@svc/core';
 import { CliError, fetchJson, fetchKeys, loadKeysFile } from './common.js';
 
 const base = (u: string) => u.replace(/\/+$/, '');
@@ -125,4 +125,3 @@ async function catchUp(url: string, prev: AuditState, now: { tree_size: number; 
   return [];
 }
 
-export { toHex };

@@ -67,9 +67,6 @@ export class Keyring {
     return [...(cur ? [cur.publicKey] : []), ...this.retired.filter((r) => r.role === role).map((r) => r.publicKey)];
   }
 
-  isRetiredOrCurrent(role: Role, publicKey: Uint8Array): boolean {
-    return this.publicKeys(role).some((p) => toHex(p) === toHex(publicKey));
-  }
 
   /** Load every key present. Returns the roles that are missing. */
   static load(dir: string): { ring: Keyring; missing: Role[] } {

@@ -7,9 +7,9 @@ import {
   consistencyProof,
   fromHex,
   inclusionProof,
-  isHex,
   leafHash,
   sha256,
+  sha256Hex,
   signTreeHead,
   toHex,
   treeRoot,
@@ -103,7 +103,7 @@ export class Ledger implements LedgerApi {
 
   private sthOf(h: HeadRow, withKey: boolean): Record<string, unknown> {
     const keyHex = h.key_hex;
-    const key = withKey || this.o.isPublished(keyHex) ? { key_id: toHex(sha256(fromHex(keyHex)!)), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth } : null;
+    const key = withKey || this.o.isPublished(keyHex) ? { key_id: sha256Hex(fromHex(keyHex)!), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth } : null;
     return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
   }
 

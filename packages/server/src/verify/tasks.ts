@@ -1,6 +1,6 @@
 // The CPU-bound work the pool runs, kept as plain functions so they run the same in a worker
 // thread or inline.
-import { buildRecord, detectKind, parseDocument, SvcError, verifyBundle, type ReceiptKey } from '@svc/core';
+import { buildRecord, parseDocument, SvcError, verifyBundle, type ReceiptKey } from '@svc/core';
 
 export interface PoolSettings {
   service: string;
@@ -16,13 +16,7 @@ export type TaskResult = { ok: true; value: unknown } | { ok: false; code: SvcEr
 export async function runTask(task: Task, s: PoolSettings): Promise<TaskResult> {
   try {
     if (task.op === 'verify') return { ok: true, value: await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service }) };
-    const doc = parseDocument(task.body);
-    const d = detectKind(doc, s.service);
-    if (d.kind !== 'proof' && d.kind !== 'run') {
-      if (d.kind === 'unknown') throw new SvcError(d.sthWrapper ? 'sth_wrapper' : 'unknown_kind', 'not a recognised bundle');
-      throw new SvcError('unsupported_kind', `an AI Provenance Record is made from a proof bundle or a run evidence pack, not ${d.name}`);
-    }
-    const record = buildRecord(doc, { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org });
+    const record = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org });
     return { ok: true, value: record };
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
