@@ -10,6 +10,7 @@ import type { Logger } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { buildCbom } from './cbom.js';
 import type { Executor } from './verify/pool.js';
+import type { TaskResult } from './verify/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { json, type AppRequest, type AppResponse } from './http/types.js';
 
@@ -39,6 +40,7 @@ const CORS = {
   'access-control-allow-headers': 'content-type',
   'access-control-max-age': '86400',
 };
+const JSON_TYPE = 'application/json; charset=utf-8';
 const HOUR = { 'cache-control': 'public, max-age=3600' };
 const NO_STORE = { 'cache-control': 'no-store' };
 const PREFLIGHT = new Set([
@@ -65,9 +67,11 @@ export function createApp(d: AppDeps) {
   const now = d.now ?? Date.now;
   const cbomSerial = crypto.randomUUID();
   const cbomTime = new Date(now()).toISOString();
-  const settled = (r: { ok: true; value: unknown } | { ok: false; code: SvcError['code']; message: string }) => {
-    if (!r.ok) throw new SvcError(r.code, r.message);
-    return json(200, r.value);
+  // Task results arrive as JSON text; refusals keep their status, and overload says when to retry.
+  const settled = (r: TaskResult): AppResponse => {
+    if (r.ok) return { status: 200, body: r.json, headers: { 'content-type': JSON_TYPE } };
+    const e = new SvcError(r.code, r.message);
+    return { status: e.status, body: e.toJSON(), headers: r.retryAfter !== undefined ? { ...NO_STORE, 'retry-after': String(r.retryAfter) } : {} };
   };
   const ledger = () => d.ledger;
   const disabled = { enabled: false };
@@ -156,8 +160,9 @@ export function createApp(d: AppDeps) {
     const entry = routes[req.path];
     if (!entry) throw new SvcError('not_found', `no such endpoint: ${req.path}`);
     if (req.method === 'OPTIONS' && PREFLIGHT.has(req.path)) return { status: 204 };
-    const allowed = Object.keys(entry);
-    const route = entry[req.method as 'GET' | 'POST'];
+    // RFC 9110 s.9.3.2: HEAD is allowed wherever GET is, and answers GET's headers without a body.
+    const allowed = Object.keys(entry).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
+    const route = entry[(req.method === 'HEAD' ? 'GET' : req.method) as 'GET' | 'POST'];
     if (!route) {
       const e = new SvcError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
       return { status: 405, body: e.toJSON(), headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') } };
@@ -182,7 +187,14 @@ export function createApp(d: AppDeps) {
         res = { status: 500, body: { error: 'internal error' } };
       }
     }
-    return { ...res, headers: { ...CORS, ...(res.headers ?? {}) } };
+    const headers: Record<string, string> = { ...CORS, ...(res.headers ?? {}) };
+    if (req.method === 'HEAD' && res.body !== undefined) {
+      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      headers['content-type'] ??= JSON_TYPE;
+      headers['content-length'] = String(new TextEncoder().encode(text).length);
+      return { status: res.status, headers };
+    }
+    return { ...res, headers };
   }
 
   return { handle };

@@ -29,6 +29,10 @@ export interface Config {
   /** Whether the model-plane (bridge) keys are published and used. */
   bridge: boolean;
   log: boolean;
+  /** Graceful shutdown deadline: requests still open after it are cut. */
+  shutdownMs: number;
+  /** Verification queue bounds and the per-task deadline (see verify/pool.ts for defaults). */
+  pool: { maxQueuedCost?: number; taskTimeoutMs?: number };
 }
 
 function int(v: string | undefined, d: number, name: string): number {
@@ -36,6 +40,13 @@ function int(v: string | undefined, d: number, name: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+function seconds(v: string | undefined, d: number, name: string): number {
+  if (v === undefined || v === '') return d;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n > 86_400) throw new Error(`${name} must be a number of seconds from 0 to 86400, got ${JSON.stringify(v)}`);
+  return Math.round(n * 1000);
 }
 
 function bool(v: string | undefined, d: boolean): boolean {
@@ -64,6 +75,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     slhDiversity: bool(env.SVC_SLH_DIVERSITY, false),
     bridge: bool(env.SVC_BRIDGE, true),
     log: bool(env.SVC_LOG, true),
+    shutdownMs: seconds(env.SVC_SHUTDOWN_SECONDS, 10_000, 'SVC_SHUTDOWN_SECONDS'),
+    pool: {
+      ...(env.SVC_QUEUE_SIGNATURES ? { maxQueuedCost: int(env.SVC_QUEUE_SIGNATURES, 0, 'SVC_QUEUE_SIGNATURES') } : {}),
+      ...(env.SVC_TASK_TIMEOUT_SECONDS ? { taskTimeoutMs: seconds(env.SVC_TASK_TIMEOUT_SECONDS, 30_000, 'SVC_TASK_TIMEOUT_SECONDS') } : {}),
+    },
   };
   return { ...cfg, ...overrides, dataDir };
 }

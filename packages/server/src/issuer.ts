@@ -1,7 +1,7 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
 // server runs: the ledger's appends serialise on SQLite's write lock across processes.
 import { randomBytes } from 'node:crypto';
-import { issueProof, sha256, utf8, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import { issueProof, textSha256, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
 import type { Keyring } from './keys/keyring.js';
 import type { Ledger } from './ledger/ledger.js';
 
@@ -61,7 +61,8 @@ export class Issuer {
         this.names.service,
       ),
     );
-    this.ledger?.append(inputs.map((i) => sha256(utf8(i.answer))));
+    // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
+    this.ledger?.append(inputs.map((i) => textSha256(i.answer)!));
     return bundles;
   }
 }

@@ -53,14 +53,19 @@ export async function startServer(
   const names = namesFor(cfg.service);
   const ring = ensureKeys(cfg, log);
   const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
-  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys });
+  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys }, cfg.pool, log);
   const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
   let ledger: LedgerApi | null = null;
   if (cfg.ledger) {
-    ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).openLedger(cfg, names, ring, log);
+    // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
+    ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
   }
   const app = createApp({ cfg, names, ring, executor, council, ledger, log, version: VERSION, page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)) });
-  const server = createServer({ keepAliveTimeout: 5000, requestTimeout: 30_000 }, nodeHandler(app.handle, { trustedProxies: cfg.trustedProxies, log }));
+  let shuttingDown = false;
+  const server = createServer(
+    { keepAliveTimeout: 5000, requestTimeout: 30_000 },
+    nodeHandler(app.handle, { trustedProxies: cfg.trustedProxies, log, closing: () => shuttingDown }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(cfg.port, cfg.host, () => resolve());
@@ -76,13 +81,23 @@ export async function startServer(
     app,
     close: () =>
       (closing ??= (async () => {
-        await new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeIdleConnections();
-        });
+        const started = performance.now();
+        log('shutdown_started', { deadlineMs: cfg.shutdownMs });
+        shuttingDown = true;
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        // Idle keep-alive sockets go at once, and so does each one as its last answer is sent.
+        server.closeIdleConnections();
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const deadline = new Promise<'deadline'>((r) => (timer = setTimeout(() => r('deadline'), cfg.shutdownMs)));
+        const forced = (await Promise.race([closed, deadline])) === 'deadline';
+        if (forced) server.closeAllConnections();
+        await closed;
+        clearInterval(sweep);
+        clearTimeout(timer);
         await executor.close();
         ledger?.close();
-        log('stopped', {});
+        log('stopped', { ms: Math.round(performance.now() - started), forced });
       })()),
   };
 }

@@ -1,4 +1,4 @@
-// Worker-thread entry: runs verification tasks off the event loop.
+// Worker-thread entry: runs verification tasks off the event loop. Replies carry JSON text only.
 import { parentPort, workerData } from 'node:worker_threads';
 import { runTask, type PoolSettings, type Task } from './verify/tasks.js';
 

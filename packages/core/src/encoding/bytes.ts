@@ -12,6 +12,16 @@ export function utf8(s: string): Uint8Array {
   return encoder.encode(s);
 }
 
+// A lone surrogate has no UTF-8 encoding: TextEncoder would silently write U+FFFD in its place, so
+// two different strings would hash alike. Text that is hashed or signed must pass this first.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `s` is well-formed Unicode (no lone surrogates), so its UTF-8 encoding is exact. */
+export function isWellFormedText(s: string): boolean {
+  const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
+}
+
 export function fromUtf8(b: Uint8Array): string {
   return decoder.decode(b);
 }

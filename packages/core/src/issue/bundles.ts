@@ -1,10 +1,11 @@
 // Building bundles of every kind from secret keys. Deterministic for given keys and inputs unless
 // a random source is handed in (Falcon always needs one).
 import { toHex, utf8 } from '../encoding/bytes.js';
-import { sha256Hex } from '../encoding/hash.js';
+import { sha256Hex, textSha256Hex } from '../encoding/hash.js';
 import { canonicalize } from '../encoding/jcs.js';
 import { FALCON_1024, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
+import { SvcError } from '../errors.js';
 import { runHash } from '../verify/run.js';
 import type { FramingFlags } from '../verify/question.js';
 import type { TreeHeadBody } from '../verify/sth.js';
@@ -52,7 +53,7 @@ export function attestBridge(answer: string, model: string, ts: number, keys: { 
   attestation: Obj;
   bridgeKeys: BridgeKey[];
 } {
-  const payload = canonicalize({ answer_sha256: sha256Hex(answer), model, ts });
+  const payload = canonicalize({ answer_sha256: textHash(answer, 'answer'), model, ts });
   const msg = utf8(payload);
   const pk = toBridgeKey(keys.primary);
   const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random)) } };
@@ -67,6 +68,13 @@ export function attestBridge(answer: string, model: string, ts: number, keys: { 
   return { attestation, bridgeKeys };
 }
 
+/** The hash of answer or prompt text; text with a lone surrogate is refused, never signed. */
+function textHash(text: string, what: string): string {
+  const h = typeof text === 'string' ? textSha256Hex(text) : null;
+  if (h === null) throw new SvcError('invalid_request', `${what} must be a string of well-formed Unicode (no lone surrogates)`);
+  return h;
+}
+
 export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string): ProofBundle {
   const n = namesFor(service);
   const bind = input.prompt !== undefined && input.bindQuestion !== false;
@@ -75,11 +83,11 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
     {
       v,
       model: input.model,
-      answer_sha256: sha256Hex(input.answer),
+      answer_sha256: textHash(input.answer, 'answer'),
       ts: input.ts,
       governance_flag: input.governance_flag,
       council_grounded: input.council_grounded,
-      prompt_sha256: bind ? sha256Hex(input.prompt!) : undefined,
+      prompt_sha256: bind ? textHash(input.prompt!, 'prompt') : undefined,
     },
     keys.receipt,
     n.contexts.answer,

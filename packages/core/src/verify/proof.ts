@@ -1,6 +1,6 @@
 // ProofBundle verification: receipt layer, question binding, pinned excerpt and bridge attestation,
 // folded into one verdict by rule V5.
-import { sha256Hex } from '../encoding/hash.js';
+import { textSha256Hex } from '../encoding/hash.js';
 import { checkBridge, type BridgeVerdict } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { applyQuestion } from './question.js';
@@ -41,7 +41,7 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
 }
 
 export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVerdict; facts: ProofFacts } {
-  const answerHash = typeof b.answer === 'string' ? sha256Hex(b.answer) : null;
+  const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
   const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing);
 

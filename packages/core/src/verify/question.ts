@@ -1,7 +1,7 @@
 // Question binding (wire-format s.4): a v:1 receipt binds the question by hash; a v:2 receipt also
 // needs a separately signed framing disclosure saying what else the council read.
 import { fromHex, isHex, utf8 } from '../encoding/bytes.js';
-import { sha256Hex } from '../encoding/hash.js';
+import { textSha256Hex } from '../encoding/hash.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import { verifyMlDsa87 } from '../crypto/algorithms.js';
 import type { FramingVerdict, QuestionBinding, ReceiptCheck } from './receipt.js';
@@ -57,7 +57,7 @@ export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: str
     return true;
   }
   const prompt = bundle.prompt;
-  const hashOk = typeof prompt === 'string' && isHex(r.prompt_sha256, 32) && r.prompt_sha256 === sha256Hex(prompt);
+  const hashOk = typeof prompt === 'string' && isHex(r.prompt_sha256, 32) && r.prompt_sha256 === textSha256Hex(prompt);
   let binding: QuestionBinding = 'entire-input';
   let ok = hashOk;
   if (r.v === 2) {

@@ -1,5 +1,6 @@
 // The node:http adapter: turns IncomingMessage into AppRequest and AppResponse into bytes, logs one
-// line per request, and closes the connection after refusing an oversized body.
+// line per request. Everything from the socket to the response runs inside one error boundary: a
+// request that cannot be parsed is a 400, and nothing a client sends can throw past this function.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES, SvcError } from '@svc/core';
 import type { Logger } from '../log.js';
@@ -7,43 +8,111 @@ import { readLimited } from './body.js';
 import { clientIp } from './ratelimit.js';
 import type { AppRequest, AppResponse } from './types.js';
 
-export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: { trustedProxies: string[]; log: Logger; limit?: number }) {
+export interface AdapterOptions {
+  trustedProxies: string[];
+  log: Logger;
+  limit?: number;
+  /** After a 413, read and discard at most this many more bytes so the client can read the answer. */
+  drainBytes?: number;
+  /** ...and for at most this long. */
+  drainMs?: number;
+  /** True once shutdown began: answers then carry Connection: close. */
+  closing?: () => boolean;
+}
+
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
+/** Path and query of a request target (origin-form only); null for anything else. */
+export function parseTarget(raw: string | undefined): { path: string; query: URLSearchParams } | null {
+  if (!raw || raw[0] !== '/' || raw.startsWith('//')) return null;
+  try {
+    const url = new URL(raw, 'http://localhost');
+    return { path: url.pathname, query: url.searchParams };
+  } catch {
+    return null;
+  }
+}
+
+const BAD_TARGET: AppResponse = { status: 400, body: new SvcError('invalid_request', 'malformed request target').toJSON() };
+
+export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: AdapterOptions) {
+  const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean): void => {
+    const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', ...(out.headers ?? {}) };
+    let payload: string | undefined;
+    if (out.body !== undefined) {
+      payload = typeof out.body === 'string' ? out.body : JSON.stringify(out.body);
+      headers['content-type'] ??= 'application/json; charset=utf-8';
+      headers['content-length'] = String(Buffer.byteLength(payload));
+    }
+    if (tooLarge || opts.closing?.()) headers.connection = 'close';
+    res.writeHead(out.status, headers);
+    res.end(payload);
+    if (tooLarge) drain(req, res, opts.drainBytes ?? DRAIN_BYTES, opts.drainMs ?? DRAIN_MS);
+  };
+
   return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const ip = clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], opts.trustedProxies);
+    let path = '?';
+    let ip = 'unknown';
     let tooLarge = false;
-    const appReq: AppRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      headers: req.headers,
-      ip,
-      body: () =>
-        readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES).catch((e: unknown) => {
-          if (e instanceof SvcError && e.code === 'too_large') tooLarge = true;
-          throw e;
-        }),
+    const done = (out: AppResponse) => {
+      send(req, res, out, tooLarge);
+      opts.log('request', { method: req.method, path, status: out.status, ms: Math.round(performance.now() - started), ip });
     };
-    handle(appReq)
-      .then((out) => {
-        const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', ...(out.headers ?? {}) };
-        let payload: string | undefined;
-        if (out.body !== undefined) {
-          payload = typeof out.body === 'string' ? out.body : JSON.stringify(out.body);
-          headers['content-type'] ??= 'application/json; charset=utf-8';
-        }
-        // An unread oversized body is never drained: the connection is closed after the answer.
-        if (tooLarge) headers.connection = 'close';
-        res.writeHead(out.status, headers);
-        res.end(payload);
-        if (tooLarge) res.once('finish', () => req.destroy());
-        opts.log('request', { method: appReq.method, path: appReq.path, status: out.status, ms: Math.round(performance.now() - started), ip });
-      })
-      .catch((e: unknown) => {
-        opts.log('adapter_error', { path: appReq.path, error: e instanceof Error ? e.message : String(e) });
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-        res.end('{"error":"internal error"}');
-      });
+    const fail = (e: unknown) => {
+      opts.log('adapter_error', { path, error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+      res.end('{"error":"internal error"}');
+    };
+    try {
+      ip = clientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'], opts.trustedProxies);
+      const target = parseTarget(req.url);
+      if (!target) {
+        req.resume();
+        return done(BAD_TARGET);
+      }
+      path = target.path;
+      const appReq: AppRequest = {
+        method: req.method ?? 'GET',
+        path: target.path,
+        query: target.query,
+        headers: req.headers,
+        ip,
+        body: () =>
+          readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES).catch((e: unknown) => {
+            if (e instanceof SvcError && e.code === 'too_large') tooLarge = true;
+            throw e;
+          }),
+      };
+      handle(appReq).then(done).catch(fail);
+    } catch (e) {
+      fail(e);
+    }
   };
+}
+
+/**
+ * Read and discard what a client still sends after its upload was refused, up to a bound: a client
+ * that is still writing when the socket closes sees a reset instead of the 413. The answer carries
+ * Connection: close, so the socket closes once the body ends; past the bound it is cut.
+ */
+function drain(req: IncomingMessage, res: ServerResponse, maxBytes: number, maxMs: number): void {
+  let seen = 0;
+  const cut = () => {
+    clearTimeout(timer);
+    req.off('data', onData);
+    if (res.writableFinished) req.socket.destroy();
+    else res.once('finish', () => req.socket.destroy());
+  };
+  const onData = (c: Uint8Array) => {
+    seen += c.length;
+    if (seen > maxBytes) cut();
+  };
+  const timer = setTimeout(cut, maxMs);
+  timer.unref();
+  req.on('data', onData);
+  req.once('end', () => clearTimeout(timer));
+  req.once('error', cut);
+  req.resume();
 }

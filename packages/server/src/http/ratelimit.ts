@@ -1,30 +1,38 @@
-// Fixed one-minute windows per (client IP, endpoint group). Old windows are swept lazily.
+// Sliding one-minute windows per (client IP, endpoint group): a request is allowed when fewer
+// than the limit were allowed in the 60 seconds before it, so no 60-second span ever holds more
+// than the limit, whatever calendar minute it straddles. Each key keeps the times of its allowed
+// requests (at most the limit); keys idle for a minute are swept, and the table is capped.
+const WINDOW_MS = 60_000;
+
 export class RateLimiter {
-  private readonly hits = new Map<string, { window: number; count: number }>();
+  private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly maxKeys = 100_000,
+  ) {}
 
-  /** Returns 0 when allowed, else the seconds until the window resets (for Retry-After). */
+  /** Returns 0 when allowed, else the whole seconds until a request would be (for Retry-After). */
   take(ip: string, group: string, perMinute: number): number {
     if (perMinute <= 0) return 0;
     const t = this.now();
-    const window = Math.floor(t / 60_000);
-    if (window !== this.lastSweep) this.sweep(window);
+    if (t - this.lastSweep >= WINDOW_MS) this.sweep(t);
     const key = `${group}\u0000${ip}`;
-    const e = this.hits.get(key);
-    if (!e || e.window !== window) {
-      this.hits.set(key, { window, count: 1 });
-      return 0;
+    let times = this.hits.get(key);
+    if (!times) {
+      if (this.hits.size >= this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
+      this.hits.set(key, (times = []));
     }
-    if (e.count >= perMinute) return Math.max(1, Math.ceil(((window + 1) * 60_000 - t) / 1000));
-    e.count++;
+    while (times.length > 0 && times[0]! <= t - WINDOW_MS) times.shift();
+    if (times.length >= perMinute) return Math.max(1, Math.ceil((times[times.length - perMinute]! + WINDOW_MS - t) / 1000));
+    times.push(t);
     return 0;
   }
 
-  private sweep(window: number): void {
-    this.lastSweep = window;
-    for (const [k, e] of this.hits) if (e.window !== window) this.hits.delete(k);
+  private sweep(t: number): void {
+    this.lastSweep = t;
+    for (const [k, times] of this.hits) if (times.length === 0 || times[times.length - 1]! <= t - WINDOW_MS) this.hits.delete(k);
   }
 }
 

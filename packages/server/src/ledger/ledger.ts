@@ -8,18 +8,18 @@ import {
   fromHex,
   inclusionProof,
   leafHash,
-  sha256,
+  textSha256,
   sha256Hex,
   signTreeHead,
   toHex,
   treeRoot,
-  utf8,
   type KeyPair,
   type Names,
 } from '@svc/core';
 import type { LedgerApi } from './api.js';
 import { Auditor, type Withheld } from './audit.js';
 import type { HeadRow, LedgerStore } from './store.js';
+import { MemoryWitness, type Witness } from './witness.js';
 
 export const LEAF_HASHING = 'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
 export const ALGO = 'RFC6962-SHA256';
@@ -32,6 +32,8 @@ export interface LedgerOptions {
   sthKey: KeyPair;
   /** Whether a tree-head public key is still published (current or historic). */
   isPublished: (publicKeyHex: string) => boolean;
+  /** The largest head ever signed, kept outside the store; in memory when not given. */
+  witness?: Witness;
   now?: () => number;
 }
 
@@ -39,18 +41,41 @@ function unavailable(): SvcError {
   return new SvcError('unavailable', 'ledger temporarily unavailable');
 }
 
+/** Damaged or unreadable storage is a 503 on whichever read meets it, never an untyped error. */
+function guard<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    throw unavailable();
+  }
+}
+
 export class Ledger implements LedgerApi {
   readonly audit: Auditor;
   private readonly now: () => number;
 
+  private readonly witness: Witness;
+
   constructor(private readonly o: LedgerOptions) {
-    this.audit = new Auditor(o.store);
+    this.witness = o.witness ?? new MemoryWitness();
+    this.audit = new Auditor(o.store, this.witness);
     this.now = o.now ?? Date.now;
   }
 
-  /** Sign the empty tree once, so a fresh log publishes a head from the start. */
+  /**
+   * Sign the empty tree once, so a fresh log publishes a head from the start. A log with heads but
+   * no witness yet (made before witnesses existed) records its latest head as the witness.
+   */
   init(): void {
-    if (this.o.store.headCount() === 0 && this.o.store.size() === 0) this.append([]);
+    guard(() => {
+      const store = this.o.store;
+      if (this.witness.read() === null && store.headCount() > 0) {
+        const latest = store.latestHeads(1)[0]!;
+        this.witness.advance({ tree_size: latest.tree_size, root_hash: latest.root_hash });
+      }
+      if (this.checked() === null && store.headCount() === 0 && store.size() === 0) this.append([]);
+    });
   }
 
   private seen: string | null = null;
@@ -81,9 +106,14 @@ export class Ledger implements LedgerApi {
     return root;
   }
 
-  /** Append answer hashes (32 bytes each) and seal them with a new signed head, atomically. */
+  /**
+   * Append answer hashes (32 bytes each) and seal them with a new signed head, atomically. Whoever
+   * opened the store, no head is signed before the full check has passed in this process.
+   */
   append(answerHashes: Uint8Array[]): { firstIndex: number; head: HeadRow } {
     for (const d of answerHashes) if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
+    if (!this.audit.fullCheckDone) guard(() => this.audit.fullCheckSync());
+    if (!this.audit.fullCheckDone) throw new SvcError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = this.checked();
     if (w) throw new SvcError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
     const store = this.o.store;
@@ -98,6 +128,11 @@ export class Ledger implements LedgerApi {
       const row = { tree_size: n, root_hash: root, timestamp, signed: sth.signed, receipt: JSON.stringify(sth.receipt), key_hex: sth.key.public_key_hex, recorded: this.now() };
       return { id: store.insertHead(row), ...row };
     });
+    try {
+      this.witness.advance({ tree_size: head.tree_size, root_hash: head.root_hash });
+    } catch {
+      // The head is committed; a witness that could not be written only lags behind it.
+    }
     return { firstIndex, head };
   }
 
@@ -108,6 +143,10 @@ export class Ledger implements LedgerApi {
   }
 
   head(): Record<string, unknown> {
+    return guard(() => this.headUnguarded());
+  }
+
+  private headUnguarded(): Record<string, unknown> {
     const w = this.checked();
     let size: number;
     let root: string;
@@ -138,8 +177,8 @@ export class Ledger implements LedgerApi {
     let data: Uint8Array | null = null;
     let leaf: Uint8Array | null = null;
     if (given[0] === 'answer') {
-      if (typeof r.answer !== 'string') throw new SvcError('invalid_request', 'answer must be a string');
-      data = sha256(utf8(r.answer));
+      data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
+      if (!data) throw new SvcError('invalid_request', 'answer must be a string of well-formed Unicode');
     } else if (given[0] === 'answer_sha256') {
       data = fromHex(r.answer_sha256, 32);
       if (!data) throw new SvcError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters');
@@ -147,7 +186,7 @@ export class Ledger implements LedgerApi {
       leaf = fromHex(r.leaf, 32);
       if (!leaf) throw new SvcError('invalid_request', 'leaf must be 64 lowercase hex characters');
     }
-    this.checked();
+    guard(() => this.checked());
     const store = this.o.store;
     try {
       const size = store.size();
@@ -175,6 +214,10 @@ export class Ledger implements LedgerApi {
   }
 
   consistency(first: number, second: number | undefined, signed: boolean): Record<string, unknown> {
+    return guard(() => this.consistencyUnguarded(first, second, signed));
+  }
+
+  private consistencyUnguarded(first: number, second: number | undefined, signed: boolean): Record<string, unknown> {
     const w = this.checked();
     const store = this.o.store;
     let size: number;
@@ -211,6 +254,10 @@ export class Ledger implements LedgerApi {
   }
 
   history(verifiable: boolean): Record<string, unknown> {
+    return guard(() => this.historyUnguarded(verifiable));
+  }
+
+  private historyUnguarded(verifiable: boolean): Record<string, unknown> {
     this.checked();
     const a = this.audit;
     if (a.historyUnreadable) throw new SvcError('unavailable', 'history temporarily unavailable');
@@ -222,15 +269,16 @@ export class Ledger implements LedgerApi {
     } catch {
       throw new SvcError('unavailable', 'history temporarily unavailable');
     }
-    const evidence = a.rollback || a.forked.size > 0 || a.inconsistent.size > 0 || a.leafMismatch;
+    const inconsistent = a.inconsistent;
+    const evidence = a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch;
     const out: Record<string, unknown> = { enabled: true };
     if (evidence) out.consistent = false;
     else if (a.leavesUnreadable) Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
     else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
     else out.consistent = true;
     out.forked_sizes = [...a.forked].sort((x, y) => x - y);
-    out.append_only_verified = a.inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
-    out.inconsistent_sizes = [...a.inconsistent].sort((x, y) => x - y);
+    out.append_only_verified = inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
+    out.inconsistent_sizes = [...inconsistent];
     out.count = count;
     out.checkpoints = rows.map((h) => ({ tree_size: h.tree_size, root_hash: h.root_hash, signed: h.signed, recorded: h.recorded }));
     if (verifiable) {

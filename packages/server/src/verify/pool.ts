@@ -1,98 +1,223 @@
 // A fixed pool of worker threads for verification, so signature checks use every core and reads
 // on the event loop stay fast while verifies queue. Each worker takes one task at a time.
+//
+// Every task settles exactly once: with the worker's answer, with a refusal when the queue is full
+// (by count, bytes or estimated signatures), when its deadline passes (the worker running it is
+// replaced), when its worker dies, or when its reply cannot be read. Nothing waits forever.
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
-
-interface Pending {
-  id: number;
-  task: Task;
-  resolve: (r: TaskResult) => void;
-  reject: (e: Error) => void;
-}
+import { estimateCost, runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
 
 export interface Executor {
+  /** Resolves with the task's result or a typed refusal; never rejects. */
   run(task: Task): Promise<TaskResult>;
   close(): Promise<void>;
 }
 
+export interface PoolLimits {
+  /** Tasks waiting for a worker, at most. */
+  maxQueued: number;
+  /** Body bytes held by waiting tasks, at most. */
+  maxQueuedBytes: number;
+  /** Estimated signatures waiting, at most (see estimateCost). */
+  maxQueuedCost: number;
+  /** From admission to answer; past it the task is refused and its worker replaced. */
+  taskTimeoutMs: number;
+}
+
+/** About two seconds of queued work per worker on this project's benchmark machine. */
+export function defaultLimits(workers: number): PoolLimits {
+  const n = Math.max(1, workers);
+  return { maxQueued: 64 * n, maxQueuedBytes: 64 * 1024 * 1024, maxQueuedCost: 400 * n, taskTimeoutMs: 30_000 };
+}
+
+// Seconds of work one estimated signature stands for, to tell a refused client when to come back.
+const SECONDS_PER_COST = 0.006;
+
+const crashed: TaskResult = { ok: false, code: 'invalid_request', message: 'the document could not be processed' };
+const unreadable: TaskResult = { ok: false, code: 'invalid_request', message: 'the result could not be returned (document too deeply nested)' };
+const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: false, code: 'unavailable', message, retryAfter });
+
 /** Runs tasks on the calling thread: for tests and single-threaded tools. */
 export function inlineExecutor(settings: PoolSettings): Executor {
-  return { run: (t) => runTask(t, settings), close: async () => {} };
+  return {
+    run: (t) => runTask(t, settings).catch(() => crashed),
+    close: async () => {},
+  };
+}
+
+interface Pending {
+  id: number;
+  task: Task;
+  cost: number;
+  bytes: number;
+  done: boolean;
+  queued: boolean;
+  worker: Worker | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  resolve: (r: TaskResult) => void;
+}
+
+export interface PoolStats {
+  workers: number;
+  busy: number;
+  queued: number;
+  queuedBytes: number;
+  queuedCost: number;
 }
 
 export class WorkerPool implements Executor {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
   private readonly queue: Pending[] = [];
+  private queuedBytes = 0;
+  private queuedCost = 0;
   private nextId = 1;
   private closed = false;
+  private readonly limits: PoolLimits;
 
-  constructor(size: number, private readonly settings: PoolSettings, private readonly script: URL) {
+  constructor(
+    private readonly size: number,
+    private readonly settings: PoolSettings,
+    private readonly script: URL,
+    limits: Partial<PoolLimits> = {},
+    private readonly onEvent: (event: string, fields: Record<string, unknown>) => void = () => {},
+  ) {
+    this.limits = { ...defaultLimits(size), ...limits };
     for (let i = 0; i < size; i++) this.spawn();
   }
 
-  static create(size: number, settings: PoolSettings): Executor {
+  static create(size: number, settings: PoolSettings, limits: Partial<PoolLimits> = {}, onEvent?: (event: string, fields: Record<string, unknown>) => void): Executor {
     const script = new URL('./worker.js', import.meta.url);
     // Running from sources (no built worker next to this module) falls back to inline execution.
     if (size < 1 || !existsSync(fileURLToPath(script))) return inlineExecutor(settings);
-    return new WorkerPool(size, settings, script);
+    return new WorkerPool(size, settings, script, limits, onEvent);
+  }
+
+  stats(): PoolStats {
+    return { workers: this.idle.length + this.busy.size, busy: this.busy.size, queued: this.queue.length, queuedBytes: this.queuedBytes, queuedCost: this.queuedCost };
   }
 
   private spawn(): void {
     const w = new Worker(this.script, { workerData: this.settings });
     w.on('message', (m: { id: number; result?: TaskResult; crash?: string }) => {
       const p = this.busy.get(w);
+      if (!p || p.id !== m?.id) return;
       this.busy.delete(w);
-      if (p) {
-        if (m.result) p.resolve(m.result);
-        else p.reject(new Error(m.crash ?? 'worker failed'));
-      }
+      if (m.crash !== undefined) this.onEvent('task_crash', { error: m.crash });
+      this.settle(p, m.result ?? crashed);
       this.release(w);
     });
-    // A worker that dies (out of memory, a native fault) fails its task and is replaced, so the
-    // pool keeps its size; an idle one is dropped from the idle list first.
-    let failed: Error | null = null;
-    w.on('error', (e) => {
-      failed = e;
-    });
-    w.on('exit', () => {
-      if (this.closed) return;
+    // A reply the structured-clone reader cannot rebuild fails only the task that produced it.
+    w.on('messageerror', () => {
       const p = this.busy.get(w);
       this.busy.delete(w);
+      if (p) this.settle(p, unreadable);
+      this.release(w);
+    });
+    let failure: string | null = null;
+    w.on('error', (e) => {
+      failure = e instanceof Error ? e.message : String(e);
+    });
+    // A worker that dies (out of memory, a native fault, or terminated past a deadline) fails
+    // its task and is replaced, so the pool keeps its size.
+    w.on('exit', () => {
       const i = this.idle.indexOf(w);
       if (i >= 0) this.idle.splice(i, 1);
-      p?.reject(failed ?? new Error('verification worker exited'));
-      this.spawn();
+      const p = this.busy.get(w);
+      this.busy.delete(w);
+      if (p) {
+        this.onEvent('worker_exit', { error: failure ?? 'exited' });
+        this.settle(p, crashed);
+      }
+      if (!this.closed) this.spawn();
     });
     this.release(w);
   }
 
   private release(w: Worker): void {
+    if (this.closed) return;
     const next = this.queue.shift();
-    if (next) this.dispatch(w, next);
-    else this.idle.push(w);
+    if (next) {
+      this.unqueue(next);
+      this.dispatch(w, next);
+    } else this.idle.push(w);
   }
 
   private dispatch(w: Worker, p: Pending): void {
+    p.worker = w;
     this.busy.set(w, p);
     w.postMessage({ id: p.id, task: p.task });
   }
 
+  private unqueue(p: Pending): void {
+    if (!p.queued) return;
+    p.queued = false;
+    this.queuedBytes -= p.bytes;
+    this.queuedCost -= p.cost;
+  }
+
+  private settle(p: Pending, r: TaskResult): void {
+    if (p.done) return;
+    p.done = true;
+    if (p.timer) clearTimeout(p.timer);
+    if (p.queued) {
+      const i = this.queue.indexOf(p);
+      if (i >= 0) this.queue.splice(i, 1);
+      this.unqueue(p);
+    }
+    p.resolve(r);
+  }
+
+  private retryAfter(extraCost = 0): number {
+    return Math.min(60, Math.max(1, Math.ceil(((this.queuedCost + extraCost) * SECONDS_PER_COST) / Math.max(1, this.size))));
+  }
+
+  private expire(p: Pending): void {
+    if (p.done) return;
+    const w = p.worker;
+    this.settle(p, unavailable('verification took too long; retry later', this.retryAfter()));
+    if (w && this.busy.get(w) === p) {
+      // The worker is still computing a result nobody waits for: stop it; exit spawns a new one.
+      this.busy.delete(w);
+      this.onEvent('task_timeout', { ms: this.limits.taskTimeoutMs });
+      void w.terminate();
+    }
+  }
+
   run(task: Task): Promise<TaskResult> {
-    if (this.closed) return Promise.reject(new Error('pool closed'));
-    return new Promise((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, task, resolve, reject };
-      const w = this.idle.pop();
+    if (this.closed) return Promise.resolve(unavailable('shutting down', 1));
+    const cost = estimateCost(task.body);
+    const bytes = task.body.length;
+    const w = this.idle.pop();
+    if (!w) {
+      const l = this.limits;
+      // An empty queue always takes one task, so even the costliest allowed document gets its turn.
+      const full = this.queue.length > 0 && (this.queue.length >= l.maxQueued || this.queuedBytes + bytes > l.maxQueuedBytes || this.queuedCost + cost > l.maxQueuedCost);
+      if (full) return Promise.resolve(unavailable('verification capacity exhausted; retry later', this.retryAfter(cost)));
+    }
+    return new Promise((resolve) => {
+      const p: Pending = { id: this.nextId++, task, cost, bytes, done: false, queued: false, worker: null, timer: null, resolve };
+      p.timer = setTimeout(() => this.expire(p), this.limits.taskTimeoutMs);
       if (w) this.dispatch(w, p);
-      else this.queue.push(p);
+      else {
+        p.queued = true;
+        this.queue.push(p);
+        this.queuedBytes += bytes;
+        this.queuedCost += cost;
+      }
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('pool closed'));
-    await Promise.all([...this.idle, ...this.busy.keys()].map((w) => w.terminate()));
+    const stopped = unavailable('shutting down', 1);
+    for (const p of [...this.queue]) this.settle(p, stopped);
+    const workers = [...this.idle, ...this.busy.keys()];
+    for (const p of this.busy.values()) this.settle(p, stopped);
+    this.busy.clear();
+    this.idle.length = 0;
+    await Promise.all(workers.map((w) => w.terminate()));
   }
 }

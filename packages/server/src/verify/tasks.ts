@@ -1,5 +1,6 @@
 // The CPU-bound work the pool runs, kept as plain functions so they run the same in a worker
-// thread or inline.
+// thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
+// document nested thousands deep would overflow the receiving thread's structured-clone reader.
 import { buildRecord, parseDocument, SvcError, verifyBundle, type ReceiptKey } from '@svc/core';
 
 export interface PoolSettings {
@@ -11,15 +12,47 @@ export type Task =
   | { op: 'verify'; body: Uint8Array }
   | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
 
-export type TaskResult = { ok: true; value: unknown } | { ok: false; code: SvcError['code']; message: string };
+export type TaskResult =
+  | { ok: true; json: string }
+  | { ok: false; code: SvcError['code']; message: string; retryAfter?: number };
+
+const TOO_DEEP: TaskResult = { ok: false, code: 'invalid_request', message: 'document too deeply nested' };
 
 export async function runTask(task: Task, s: PoolSettings): Promise<TaskResult> {
+  let value: unknown;
   try {
-    if (task.op === 'verify') return { ok: true, value: await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service }) };
-    const record = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org });
-    return { ok: true, value: record };
+    if (task.op === 'verify') value = await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service });
+    else value = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
+    if (e instanceof RangeError) return TOO_DEEP;
     throw e;
   }
+  try {
+    return { ok: true, json: JSON.stringify(value) };
+  } catch (e) {
+    // A record embeds its proof, unsigned members included; one nested past the stack is refused.
+    if (e instanceof RangeError) return TOO_DEEP;
+    throw e;
+  }
+}
+
+const SIG = [0x22, 0x73, 0x69, 0x67, 0x22]; // "sig"
+
+// Bytes a signed layer takes at least on the wire (an ML-DSA-87 signature alone is 9,254 hex
+// characters and its key 5,184): the floor of the estimate for bodies that hide their members.
+const BYTES_PER_LAYER = 16_384;
+
+/**
+ * What a task will cost, in signatures to check, read from the raw body without parsing it: every
+ * signature the wire format defines sits in a member named "sig". A body that spells that name
+ * with escapes still pays by its size, so its true cost is at most a few times the estimate.
+ */
+export function estimateCost(body: Uint8Array): number {
+  let n = 1;
+  outer: for (let i = body.indexOf(0x22); i >= 0 && i + SIG.length <= body.length; i = body.indexOf(0x22, i + 1)) {
+    for (let k = 1; k < SIG.length; k++) if (body[i + k] !== SIG[k]) continue outer;
+    n++;
+  }
+  return Math.max(n, Math.ceil(body.length / BYTES_PER_LAYER));
 }
