@@ -1,0 +1,106 @@
+// The verification pool against workers that misbehave: every task settles exactly once with a
+// result or a typed refusal, broken workers are replaced, and the queue stays within its bounds.
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { WorkerPool, estimateCost } from '../dist/index.js';
+
+const script = new URL('./fixtures/hostile-worker.mjs', import.meta.url);
+const settings = { service: 'svc', trustedKeys: [] };
+const task = (cmd: string) => ({ op: 'verify' as const, body: new TextEncoder().encode(cmd) });
+const pools: WorkerPool[] = [];
+function pool(size: number, limits: Record<string, number> = {}) {
+  const p = new WorkerPool(size, settings, script, limits);
+  pools.push(p);
+  return p;
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+async function until(cond: () => boolean) {
+  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+}
+
+describe('worker pool', () => {
+  it('a reply that cannot cross the thread boundary fails that task with a 4xx code, and the worker keeps serving', async () => {
+    const p = pool(1);
+    const r = await p.run(task('deep'));
+    expect(r).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(await p.run(task('ok'))).toEqual({ ok: true, json: '"ok"' });
+  });
+
+  it('a task past its deadline is refused with 503 and Retry-After, and its worker is replaced', async () => {
+    const p = pool(1, { taskTimeoutMs: 200 });
+    const r = await p.run(task('hang'));
+    expect(r).toMatchObject({ ok: false, code: 'unavailable' });
+    expect((r as { retryAfter: number }).retryAfter).toBeGreaterThanOrEqual(1);
+    expect(await p.run(task('ok'))).toEqual({ ok: true, json: '"ok"' });
+    expect(p.stats().workers).toBe(1);
+  });
+
+  it('a worker that exits or throws fails only its own task and is replaced', async () => {
+    const p = pool(2);
+    const [a, b, c] = await Promise.all([p.run(task('exit')), p.run(task('throw')), p.run(task('ok'))]);
+    expect(a).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(b).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(c).toEqual({ ok: true, json: '"ok"' });
+    await until(() => p.stats().workers === 2);
+    expect(await p.run(task('ok'))).toEqual({ ok: true, json: '"ok"' });
+  });
+
+  it('a full queue answers at once with 503 and Retry-After instead of waiting', async () => {
+    const p = pool(1, { maxQueued: 2, taskTimeoutMs: 5000 });
+    const running = p.run(task('slow300'));
+    const queued = [p.run(task('ok')), p.run(task('ok'))];
+    const refused = await p.run(task('ok'));
+    expect(refused).toMatchObject({ ok: false, code: 'unavailable' });
+    expect(p.stats().queued).toBe(2);
+    expect(await running).toEqual({ ok: true, json: '"slow"' });
+    for (const q of await Promise.all(queued)) expect(q).toEqual({ ok: true, json: '"ok"' });
+    expect(p.stats()).toMatchObject({ queued: 0, queuedBytes: 0, queuedCost: 0 });
+  });
+
+  it('the queue is bounded by estimated signatures and by bytes too', async () => {
+    const sig = '{"sig":"00"}'.repeat(50); // 51 estimated signatures
+    const p = pool(1, { maxQueuedCost: 60, maxQueuedBytes: 10_000, taskTimeoutMs: 5000 });
+    const running = p.run(task('slow200'));
+    const first = p.run(task(sig)); // an empty queue always takes one
+    expect(await p.run(task(sig))).toMatchObject({ ok: false, code: 'unavailable' });
+    expect(await p.run(task('x'.repeat(20_000)))).toMatchObject({ ok: false, code: 'unavailable' });
+    await running;
+    await first;
+  });
+
+  it('estimateCost counts "sig" members and floors by size, so escaped names still pay', () => {
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(estimateCost(enc('{}'))).toBe(1);
+    expect(estimateCost(enc('{"sig":"a","b":{"sig":"c"}}'))).toBe(3);
+    expect(estimateCost(enc(`{"\\u0073ig":"${'0'.repeat(200_000)}"}`))).toBeGreaterThanOrEqual(12);
+  });
+
+  it('property: whatever the workers do, every task settles exactly once and the pool recovers its size', async () => {
+    const p = pool(2, { taskTimeoutMs: 250, maxQueued: 4 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('ok', 'deep', 'hang', 'exit', 'throw', 'stale', 'slow20'), { minLength: 1, maxLength: 8 }), async (cmds) => {
+        let settled = 0;
+        const results = await Promise.all(
+          cmds.map((c) =>
+            p.run(task(c)).then((r) => {
+              settled++;
+              return [c, r] as const;
+            }),
+          ),
+        );
+        expect(settled).toBe(cmds.length);
+        for (const [c, r] of results) {
+          if (r.ok) expect(['ok', 'slow20']).toContain(c);
+          else expect(['invalid_request', 'unavailable']).toContain(r.code);
+        }
+        await until(() => p.stats().workers === 2 && p.stats().busy === 0);
+        expect(p.stats()).toMatchObject({ queued: 0, queuedBytes: 0, queuedCost: 0 });
+      }),
+      { numRuns: 12 },
+    );
+  });
+});
