@@ -23,11 +23,16 @@ export interface AdapterOptions {
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5_000;
 
-/** Path and query of a request target (origin-form only); null for anything else. */
+/**
+ * Path and query of a request target in origin-form (`/path?q`) or absolute-form
+ * (`http://host/path`, RFC 9112 s.3.2.2); null for anything else, which is answered 400.
+ */
 export function parseTarget(raw: string | undefined): { path: string; query: URLSearchParams } | null {
-  if (!raw || raw[0] !== '/' || raw.startsWith('//')) return null;
+  if (!raw) return null;
+  const absolute = /^https?:\/\//i.test(raw);
+  if (!absolute && (raw[0] !== '/' || raw.startsWith('//'))) return null;
   try {
-    const url = new URL(raw, 'http://localhost');
+    const url = absolute ? new URL(raw) : new URL(raw, 'http://localhost');
     return { path: url.pathname, query: url.searchParams };
   } catch {
     return null;
