@@ -4,7 +4,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namesFor } from '@svc/core';
+import { namesFor, SvcError } from '@svc/core';
+import type { Ledger } from './ledger/ledger.js';
 import { loadConfig } from './config.js';
 import { ensureKeys, startServer } from './server.js';
 import { Keyring, ROLES, type Role } from './keys/keyring.js';
@@ -44,7 +45,8 @@ Roles: ${Object.keys(ROLES).join(', ')}`,
   issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--data-dir DIR]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
-the ProofBundle JSON on stdout. Safe while the server runs.`,
+the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
+grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.`,
   verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--service NAME]
 
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
@@ -119,7 +121,14 @@ async function main(argv: string[]): Promise<number> {
       const log = jsonLogger(false);
       const names = namesFor(cfg.service);
       const ring = ensureKeys(cfg, (e, f) => process.stderr.write(JSON.stringify({ event: e, ...f }) + '\n'));
-      const ledger = cfg.ledger ? openLedger(cfg, names, ring, log, { background: false }) : null;
+      // Appending runs the full check first: a log that fails it is refused here (exit 3), and
+      // so is a ledger file that cannot be opened at all.
+      let ledger: Ledger | null = null;
+      try {
+        ledger = cfg.ledger ? openLedger(cfg, names, ring, log, { background: false }) : null;
+      } catch (e) {
+        throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
+      }
       try {
         const bundle = new Issuer(ring, names, ledger, { slhDiversity: cfg.slhDiversity, bridge: cfg.bridge }).issue({
           answer,
@@ -127,6 +136,9 @@ async function main(argv: string[]): Promise<number> {
           ...(values.model !== undefined ? { model: values.model as string } : {}),
         });
         out(JSON.stringify(bundle, null, 2));
+      } catch (e) {
+        if (e instanceof SvcError && e.code === 'unavailable') throw new CliError(`nothing was signed: ${e.message}`, 3);
+        throw e;
       } finally {
         ledger?.close();
       }

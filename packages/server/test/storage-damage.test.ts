@@ -1,0 +1,300 @@
+// Damaged storage, one test per damage: what each ledger endpoint and `svc issue` answer. Whatever
+// happens to the ledger file, verification keeps serving; no process signs a head over a log that
+// fails the full check; history loss is a rollback, never a fresh start; the same stored state
+// reports the same findings whether the server saw it happen or started on it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import { ensureKeys, loadConfig, openLedger, serveLedger, SqliteStore, startServer, type Running } from '../dist/index.js';
+import { call } from './harness.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const names = namesFor('svc');
+const quiet = () => {};
+const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('damage').answer });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A data folder with keys and a ledger of `leaves` answers, one signed head per answer. */
+function dataDir(leaves: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+  const ring = ensureKeys(cfg, quiet);
+  const ledger = openLedger(cfg, names, ring, quiet, { background: false });
+  for (let i = 0; i < leaves; i++) ledger.append([sha256(utf8(`answer ${i}`))]);
+  ledger.close();
+  return dir;
+}
+
+const file = (dir: string) => join(dir, 'ledger.sqlite');
+
+function tamper(dir: string, sql: string, ...args: unknown[]): void {
+  const s = new SqliteStore(file(dir));
+  s.db.prepare(sql).run(...args);
+  s.db.pragma('wal_checkpoint(TRUNCATE)');
+  s.close();
+}
+
+async function serve(dir: string): Promise<Running> {
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1' });
+  const r = await startServer(cfg);
+  cleanups.push(() => r.close());
+  return r;
+}
+
+/** Ledger views once the background full check has finished (or the ledger cannot be read). */
+async function views(url: string) {
+  let hist = await call(url, '/api/transparency/ledger/history');
+  for (let i = 0; i < 200 && hist.status === 200 && hist.body.consistent_unknown === 'leaf_check_incomplete'; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    hist = await call(url, '/api/transparency/ledger/history');
+  }
+  const head = await call(url, '/api/transparency/ledger');
+  const cons = await call(url, '/api/transparency/ledger/consistency?first=1');
+  const incl = await call(url, '/api/transparency/ledger/inclusion', { json: { answer: 'answer 0' } });
+  const verify = await call(url, '/api/v1/verify', { json: plain });
+  for (const r of [hist, head, cons, incl, verify]) expect(r.status === 503 || r.status < 500, `status ${r.status}`).toBe(true);
+  return { hist, head, cons, incl, verify };
+}
+
+function issue(dir: string, answer = 'one more answer'): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, [CLI, 'issue', '--answer', answer, '--data-dir', dir], { env: { ...process.env, SVC_LOG: '0' } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+function headCount(dir: string): number {
+  const s = new SqliteStore(file(dir));
+  try {
+    return s.headCount();
+  } finally {
+    s.close();
+  }
+}
+
+async function expectIssueRefused(dir: string, reason: RegExp) {
+  const before = headCount(dir);
+  const r = await issue(dir);
+  expect(r.code).toBe(3);
+  expect(r.err).toMatch(reason);
+  expect(r.out).toBe('');
+  expect(headCount(dir)).toBe(before);
+}
+
+describe('a damaged log is never signed over (spec rule 2), by svc issue or the server', () => {
+  it.each([
+    ['one stored leaf', 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 4'],
+    ['one stored leaf hash', 'UPDATE leaves SET hash = zeroblob(32) WHERE idx = 4'],
+    ['one interior node', 'UPDATE nodes SET hash = zeroblob(32) WHERE level = 2 AND idx = 0'],
+  ])('%s changed: the server says fork and svc issue exits 3 without a new head', async (_what, sql) => {
+    const dir = dataDir(12);
+    tamper(dir, sql);
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.head.body).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null });
+    expect(v.hist.body.consistent).toBe(false);
+    expect(v.verify.status).toBe(200);
+    await expectIssueRefused(dir, /fork/);
+  });
+});
+
+describe('history loss is a rollback, not a fresh start', () => {
+  it.each([
+    ['a zero-length ledger file', (dir: string) => truncateSync(file(dir), 0)],
+    ['DROP TABLE heads', (dir: string) => tamper(dir, 'DROP TABLE heads')],
+    ['the last leaves deleted with their heads', (dir: string) => {
+      tamper(dir, 'DELETE FROM leaves WHERE idx >= 20');
+      tamper(dir, 'DELETE FROM heads WHERE tree_size > 20');
+    }],
+  ])('%s: every ledger view says rollback and svc issue refuses', async (_what, damage) => {
+    const dir = dataDir(27);
+    for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
+    damage(dir);
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.head.status).toBe(200);
+    expect(v.head.body).toMatchObject({ sth_withheld: 'rollback', signed_tree_head: null });
+    expect(v.hist.body.consistent).toBe(false);
+    expect(v.verify.status).toBe(200);
+    await expectIssueRefused(dir, /rollback/);
+  });
+});
+
+describe('rule 1: the same stored state reports the same, however the server got there', () => {
+  it('a log cut from 27 to 20 leaves: the running server and a restarted one list the same sizes', async () => {
+    const dir = dataDir(27);
+    const running = await serve(dir);
+    await views(running.url);
+    tamper(dir, 'DELETE FROM leaves WHERE idx >= 20');
+    const seen = await views(running.url);
+    const restarted = await serve(dir);
+    const fresh = await views(restarted.url);
+    const lists = (v: typeof seen) => ({ inconsistent: v.hist.body.inconsistent_sizes, forked: v.hist.body.forked_sizes, withheld: v.head.body.sth_withheld });
+    expect(lists(seen)).toEqual({ inconsistent: [21, 22, 23, 24, 25, 26, 27], forked: [], withheld: 'rollback' });
+    expect(lists(fresh)).toEqual(lists(seen));
+  });
+
+  it('a rewritten leaf names the head sizes it breaks', async () => {
+    const dir = dataDir(8);
+    tamper(dir, 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 5');
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.hist.body).toMatchObject({ consistent: false, inconsistent_sizes: [6, 7, 8], forked_sizes: [] });
+  });
+
+  it('a garbage head row makes the history unverifiable; no list ever holds anything but sizes', async () => {
+    const dir = dataDir(5);
+    tamper(dir, "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES ('garbage', 'x', 0, '', '', '', 0)");
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.head.body).toMatchObject({ sth_withheld: 'unverifiable', signed_tree_head: null });
+    expect(v.hist.status).toBe(503);
+    expect(v.cons.body.sth_withheld).toBe('unverifiable');
+    await expectIssueRefused(dir, /unverifiable/);
+  });
+});
+
+/** Overwrite the heads table's root page with garbage, as a bad disk sector would. */
+function corruptHeadsPage(dir: string) {
+  const s = new SqliteStore(file(dir));
+  s.db.pragma('wal_checkpoint(TRUNCATE)');
+  const page = s.db.pragma('page_size', { simple: true }) as number;
+  const root = s.db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'heads'").pluck().get() as number;
+  s.close();
+  const fd = openSync(file(dir), 'r+');
+  writeSync(fd, new Uint8Array(page).fill(0xa5), 0, page, (root - 1) * page);
+  closeSync(fd);
+}
+
+describe('unreadable storage: verification keeps serving, the ledger answers 503 or unverifiable', () => {
+  it('the heads page corrupted while the server runs: no crash, no 500', async () => {
+    const dir = dataDir(30);
+    const s = await serve(dir);
+    await views(s.url);
+    corruptHeadsPage(dir);
+    tamper(dir, 'UPDATE leaves SET data = data WHERE idx = 0'); // any commit: other connections re-read
+    const v = await views(s.url);
+    expect([200, 503]).toContain(v.head.status);
+    if (v.head.status === 200) expect(v.head.body.sth_withheld).toBe('unverifiable');
+    expect(v.hist.status).toBe(503);
+    expect(v.verify.status).toBe(200);
+  });
+
+  it('the server starts on a corrupted file, and svc issue refuses it', async () => {
+    const dir = dataDir(30);
+    corruptHeadsPage(dir);
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.verify.status).toBe(200);
+    expect(v.hist.status).toBe(503);
+    expect((await issue(dir)).code).not.toBe(0);
+  });
+
+  it('a truncated file (half of it): the server starts, verifies, and answers 503 on the ledger', async () => {
+    const dir = dataDir(200);
+    truncateSync(file(dir), Math.floor(statSync(file(dir)).size / 2));
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.verify.status).toBe(200);
+    expect(v.head.status === 503 || v.head.body.sth_withheld !== undefined).toBe(true);
+    const r = await issue(dir);
+    expect(r.code).not.toBe(0);
+    expect(r.err).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('a ledger path that is not a file: the server starts and answers 503', async () => {
+    const dir = dataDir(0);
+    rmSync(file(dir), { force: true });
+    for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
+    // A folder where the file should be: it cannot be opened as a database.
+    mkdirSync(file(dir));
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.head.status).toBe(503);
+    expect(v.verify.status).toBe(200);
+  });
+
+  it('a ledger that could not be opened is tried again after 5 s, and serves once the file is fixed', () => {
+    const dir = dataDir(2);
+    rmSync(file(dir), { force: true });
+    mkdirSync(file(dir));
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    let t = 1_000_000;
+    const events: string[] = [];
+    const l = serveLedger(cfg, names, ensureKeys(cfg, quiet), (e) => events.push(e), () => t);
+    cleanups.push(() => l.close());
+    expect(() => l.head()).toThrowError(expect.objectContaining({ code: 'unavailable' }));
+    rmSync(file(dir), { recursive: true });
+    t += 4_999;
+    expect(() => l.head()).toThrowError(expect.objectContaining({ code: 'unavailable' }));
+    t += 1;
+    // The witness remembers 2 answers, so the new empty file is a rollback, served as a 200 view.
+    expect(l.head()).toMatchObject({ enabled: true, sth_withheld: 'rollback' });
+    expect(events).toEqual(['ledger_unavailable', 'ledger_opened']);
+  });
+
+  it('disk full during an append rolls back whole: no leaf without its head, and appends resume after', () => {
+    const dir = dataDir(3);
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    const ledger = openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false });
+    const store = (ledger as unknown as { o: { store: SqliteStore } }).o.store;
+    const pages = store.db.pragma('page_count', { simple: true }) as number;
+    store.db.pragma(`max_page_count = ${pages}`);
+    const big = Array.from({ length: 2000 }, (_, i) => sha256(utf8(`full ${i}`)));
+    expect(() => ledger.append(big)).toThrow();
+    expect(store.size()).toBe(3);
+    expect(store.headCount()).toBe(4);
+    store.db.pragma('max_page_count = 1073741823');
+    ledger.append([sha256(utf8('after'))]);
+    ledger.audit.fullCheckSync();
+    expect(ledger.audit.withheld()).toBeNull();
+    expect(store.size()).toBe(4);
+    ledger.close();
+  });
+});
+
+describe('files the server cannot write or read (as an unprivileged user)', () => {
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  it.each([
+    ['read-only', 0o444, 0o555],
+    ['unreadable', 0o000, 0o755],
+  ])('%s ledger file: svc serve starts, verifies, and answers 503 on the ledger', async (_what, fileMode, dirMode) => {
+    const dir = dataDir(5);
+    for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
+    // Root reads and writes whatever the modes say, so the server runs as nobody here.
+    if ('uid' in asUser) execSync(`chown -R ${asUser.uid}:${asUser.gid} ${JSON.stringify(dir)}`);
+    chmodSync(file(dir), fileMode);
+    chmodSync(dir, dirMode);
+    cleanups.push(() => chmodSync(dir, 0o755));
+    const port = 21000 + Math.floor(Math.random() * 1000);
+    const child = spawn(process.execPath, [CLI, 'serve'], { ...asUser, env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_LOG: '1' } });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    cleanups.push(async () => {
+      child.kill('SIGTERM');
+      await exited;
+    });
+    for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toContain('"listening"');
+    const base = `http://127.0.0.1:${port}`;
+    expect((await call(base, '/api/v1/verify', { json: plain })).status).toBe(200);
+    expect((await call(base, '/api/transparency/ledger')).status).toBe(503);
+    expect(out).toContain('"ledger_unavailable"');
+  }, 30_000);
+});
