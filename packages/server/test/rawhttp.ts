@@ -8,6 +8,8 @@ export interface RawResult {
   text: string;
   /** The server reset or closed before a response was complete. */
   reset: boolean;
+  /** Nothing ended the exchange before the timeout. */
+  timedOut: boolean;
 }
 
 export function rawRequest(port: number, data: Uint8Array | string | (Uint8Array | string)[], opts: { timeoutMs?: number; host?: string; head?: boolean } = {}): Promise<RawResult> {
@@ -15,14 +17,18 @@ export function rawRequest(port: number, data: Uint8Array | string | (Uint8Array
     const chunks: Buffer[] = [];
     let reset = false;
     const sock: Socket = connect(port, opts.host ?? '127.0.0.1');
+    let timedOut = false;
     const finish = () => {
       clearTimeout(timer);
       const text = Buffer.concat(chunks).toString('latin1');
       const m = /^HTTP\/1\.[01] (\d{3})/.exec(text);
       sock.destroy();
-      resolve({ status: m ? Number(m[1]) : null, text, reset });
+      resolve({ status: m ? Number(m[1]) : null, text, reset, timedOut });
     };
-    const timer = setTimeout(finish, opts.timeoutMs ?? 5000);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      finish();
+    }, opts.timeoutMs ?? 5000);
     sock.on('data', (c) => {
       chunks.push(c);
       if (responseComplete(Buffer.concat(chunks).toString('latin1'), opts.head)) finish();

@@ -150,7 +150,7 @@ export interface Mutation {
  * unsigned display data (e.g. `created`, `v`, export `context`) are left alone: changing those
  * must not fail a bundle.
  */
-export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)[]) => boolean = defaultSkip): fc.Arbitrary<Mutation> {
+export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)[]) => boolean = isDisplayOnlyPath): fc.Arbitrary<Mutation> {
   return valid.chain((bundle) => {
     const paths = leafPaths(bundle).filter((p) => !skip(p));
     return fc.tuple(fc.constantFrom(...paths), fc.nat(), fc.boolean(), fc.constantFrom(...paths)).map(([path, salt, swap, other]) => {
@@ -166,7 +166,11 @@ export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)
 
 const UNSIGNED = new Set(['created', 'title', 'exported', 'service', 'signed_manifest']);
 
-function defaultSkip(full: (string | number)[]): boolean {
+/**
+ * Whether a member is display data that no signature covers (interface.md): changing it must not
+ * fail a bundle, and changing anything else must.
+ */
+export function isDisplayOnlyPath(full: (string | number)[]): boolean {
   // A transcript turn is a ProofBundle: the same members are unsigned inside it.
   const path = full[0] === 'turns' && typeof full[1] === 'number' ? full.slice(2) : full;
   const top = path[0];

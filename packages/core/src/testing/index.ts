@@ -11,6 +11,8 @@ export {
   consistencyBundleArb as consistencyBundle,
   provenanceRecord,
   mutated,
+  isDisplayOnlyPath,
   leafPaths,
   type Mutation,
 } from './arbitraries.js';
+export { fuzzVerify, fuzzCorpus, mutate, prng, type FuzzFinding, type FuzzStats, type FuzzOptions, type Mutant } from './fuzz.js';

@@ -1,0 +1,303 @@
+// A structure-aware mutation fuzzer for every bundle kind. It takes valid documents, changes them
+// the way an attacker would (members, types, nesting, Unicode, raw JSON bytes), and checks what
+// must always hold: verification answers with a verdict or the typed refusal and nothing else, no
+// call is slow, and no change to signed content still verifies. Zero I/O: the clock is handed in.
+import fc from 'fast-check';
+import { SvcError } from '../errors.js';
+import { utf8 } from '../encoding/bytes.js';
+import { verifyBundle } from '../verify/bundle.js';
+import type { Obj } from '../verify/util.js';
+import { issueProof } from '../issue/bundles.js';
+import { consistencyBundleArb, exportArchive, isDisplayOnlyPath, leafPaths, proofBundle, provenanceRecord, runBundle, sthBundle, transcriptBundle } from './arbitraries.js';
+import { testKeys, type TestKeys } from './keys.js';
+
+type Path = (string | number)[];
+
+/** A small deterministic PRNG (mulberry32), so every case can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Valid documents of every kind, the same for the same seed. */
+export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: string, perKind = 3): { kind: string; doc: Obj }[] {
+  const out: { kind: string; doc: Obj }[] = [];
+  const take = (kind: string, arb: fc.Arbitrary<Obj>) => {
+    for (const doc of fc.sample(arb, { seed, numRuns: perKind })) out.push({ kind, doc });
+  };
+  take('proof', proofBundle(keys, service));
+  take('transcript', transcriptBundle(keys, service));
+  take('run', runBundle(keys, service));
+  take('export', exportArchive(keys, service));
+  take('sth', sthBundle(keys, service));
+  take('consistency', consistencyBundleArb(keys, service, 40));
+  take('record', provenanceRecord(keys, service));
+  // Every optional layer at once: bridge attestation with a Falcon co-signature, question, framing.
+  const full = issueProof(
+    { answer: 'Total: 100 \uFFFD 🇫🇷', prompt: 'What is the total?', framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 }, excerpt: { start: 0, end: 5 }, model: 'm', ts: 1_700_000_000, council_grounded: true },
+    { receipt: keys.answer, bridge: { primary: keys.bridgePrimary, cosign: keys.bridgeCosign }, random: keys.random },
+    service,
+  );
+  out.push({ kind: 'proof', doc: full as unknown as Obj });
+  return out;
+}
+
+export interface Mutant {
+  /** The document to verify: a JSON value, JSON text, or raw bytes. */
+  input: unknown;
+  description: string;
+  /** True when signed content was changed, so the result must not verify. */
+  mustFail: boolean;
+}
+
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
+/** Whether two JSON values differ; a value too deep to serialise differs from every corpus value. */
+function differ(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) !== JSON.stringify(b) || typeof a !== typeof b;
+  } catch {
+    return true;
+  }
+}
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+function getAt(root: unknown, path: Path): unknown {
+  let cur: any = root;
+  for (const p of path) cur = cur?.[p];
+  return cur;
+}
+
+function setAt(root: unknown, path: Path, value: unknown): void {
+  let cur: any = root;
+  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!];
+  Object.defineProperty(cur, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Every path to a member or element, interior ones included. */
+function allPaths(v: unknown, prefix: Path = []): Path[] {
+  const out: Path[] = prefix.length ? [prefix] : [];
+  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...prefix, i])));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...prefix, k]));
+  return out;
+}
+
+function deep(r: () => number): unknown {
+  const depth = pick(r, [50, 501, 2_000, 20_000, 200_000]);
+  const open = r() < 0.5 ? '[' : '{"a":';
+  const close = open === '[' ? ']' : '}';
+  return JSON.parse(open.repeat(depth) + '0' + close.repeat(depth));
+}
+
+const ODD_NUMBERS = [-1, 0, -0, 1e21, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 1.5, 1e-7, Number.MAX_VALUE];
+const ODD_STRINGS = ['', '\u0000', '\uD800', '\uDC00x', '\uFFFD', '\u202E', '𝟘', 'a'.repeat(10_000), '__proto__', '0'.repeat(64), 'ML-DSA-87', 'svc-proof'];
+const ODD_NAMES = ['__proto__', 'constructor', 'prototype', 'kind', 'sig', 'receipt', 'turns', '', '\uD800'];
+
+function oddValue(r: () => number): unknown {
+  switch (Math.floor(r() * 7)) {
+    case 0:
+      return pick(r, ODD_NUMBERS);
+    case 1:
+      return pick(r, ODD_STRINGS);
+    case 2:
+      return pick(r, [null, true, false]);
+    case 3:
+      return [];
+    case 4:
+      return {};
+    case 5:
+      return deep(r);
+    default:
+      return [pick(r, ODD_STRINGS), pick(r, ODD_NUMBERS)];
+  }
+}
+
+function changedScalar(v: unknown, r: () => number): unknown {
+  if (typeof v === 'string') {
+    if (v.length === 0) return 'x';
+    const i = Math.floor(r() * v.length);
+    const choices = [
+      () => v.slice(0, i) + (v[i] === '0' ? '1' : '0') + v.slice(i + 1),
+      () => v.slice(0, i) + v.slice(i + 1),
+      () => v + pick(r, [' ', '0', '\uFFFD', '\uD800']),
+      () => v.toUpperCase(),
+      () => v.replace('\uFFFD', '\uD800'),
+    ];
+    return pick(r, choices)();
+  }
+  if (typeof v === 'number') return pick(r, [v + 1, v - 1, -v - 1, v * 2 + 1, v + 0.5]);
+  if (typeof v === 'boolean') return !v;
+  return 'x';
+}
+
+// What re-verification of a record checks (V4, V8): its proof, the attested summary (an under-claim
+// of signer_recognized is allowed), and the fixed texts. Its other members are labels.
+const RECORD_CHECKED = new Set(['attested', 'record_type', 'ai_act_support', 'disclaimer', 'schema_version']);
+
+function isSignedPath(kind: string, p: Path): boolean {
+  if (kind !== 'record') return !isDisplayOnlyPath(p);
+  if (p[0] === 'proof') return p.length > 1 && !isDisplayOnlyPath(p.slice(1));
+  if (p[0] === 'attested') return p[1] !== 'signer_recognized';
+  return RECORD_CHECKED.has(String(p[0]));
+}
+
+/** One mutation of a valid document of `kind`, with whether it changed signed content. */
+export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
+  const m = clone(doc);
+  const leaves = leafPaths(m).filter((p) => p.length > 0);
+  const paths = allPaths(m);
+  const signed = (p: Path) => isSignedPath(kind, p);
+  const op = Math.floor(r() * 10);
+  switch (op) {
+    case 0:
+    case 1: {
+      const p = pick(r, leaves);
+      const before = getAt(m, p);
+      const after = changedScalar(before, r);
+      setAt(m, p, after);
+      const differs = differ(before, after);
+      return { input: m, description: `change ${p.join('.')}`, mustFail: differs && signed(p) };
+    }
+    case 2: {
+      const p = pick(r, paths);
+      const v = oddValue(r);
+      const differs = differ(getAt(m, p), v);
+      setAt(m, p, v);
+      return { input: m, description: `replace ${p.join('.')}`, mustFail: differs && signed(p) && leaves.some((l) => l.length >= p.length && p.every((x, i) => l[i] === x)) };
+    }
+    case 3: {
+      const p = pick(r, paths);
+      const parent = getAt(m, p.slice(0, -1)) as any;
+      if (Array.isArray(parent)) parent.splice(p[p.length - 1] as number, 1);
+      else delete parent[p[p.length - 1]!];
+      return { input: m, description: `delete ${p.join('.')}`, mustFail: false };
+    }
+    case 4: {
+      const objs = [[], ...paths].filter((p) => {
+        const v = getAt(m, p);
+        return v !== null && typeof v === 'object' && !Array.isArray(v);
+      });
+      const p = pick(r, objs);
+      const name = pick(r, ODD_NAMES);
+      const target = getAt(m, p) as Obj;
+      const existed = Object.prototype.hasOwnProperty.call(target, name);
+      Object.defineProperty(target, name, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
+      return { input: m, description: `insert ${[...p, name].join('.')}`, mustFail: existed && signed([...p, name]) };
+    }
+    case 5: {
+      const strings = leaves.filter((p) => typeof getAt(m, p) === 'string');
+      const a = pick(r, strings);
+      const b = pick(r, strings);
+      const va = getAt(m, a);
+      const vb = getAt(m, b);
+      setAt(m, a, vb);
+      setAt(m, b, va);
+      return { input: m, description: `swap ${a.join('.')} ${b.join('.')}`, mustFail: va !== vb && (signed(a) || signed(b)) };
+    }
+    case 6: {
+      const arrays = paths.filter((p) => Array.isArray(getAt(m, p)) && (getAt(m, p) as unknown[]).length > 0);
+      if (arrays.length === 0) return { input: m, description: 'unchanged', mustFail: false };
+      const p = pick(r, arrays);
+      const arr = getAt(m, p) as unknown[];
+      const before = JSON.stringify(arr);
+      const how = Math.floor(r() * 3);
+      if (how === 0) arr.reverse();
+      else if (how === 1) arr.push(clone(arr[0]));
+      else arr.unshift(clone(arr[arr.length - 1]));
+      const differs = before !== JSON.stringify(arr);
+      // A transcript's turns are signed one by one, not as a sequence, and key lists are looked up
+      // by key id: neither order is signed.
+      const last = p[p.length - 1];
+      const orderSigned = !((p.length === 1 && last === 'turns') || last === 'bridgeKeys');
+      return { input: m, description: `reorder ${p.join('.')}`, mustFail: differs && orderSigned && signed([...p, 0]) && how === 0 };
+    }
+    case 7:
+      return { input: m, description: 'valid', mustFail: false };
+    default: {
+      // Raw bytes: the JSON text truncated, with a byte flipped, or with bytes spliced in.
+      const text = utf8(JSON.stringify(m));
+      const i = Math.floor(r() * text.length);
+      const how = Math.floor(r() * 4);
+      let out: Uint8Array;
+      if (how === 0) out = text.subarray(0, i);
+      else if (how === 1) {
+        out = text.slice();
+        out[i] = out[i]! ^ (1 << Math.floor(r() * 8));
+      } else if (how === 2) {
+        const ins = pick(r, [utf8('{'), utf8('"'), utf8('\\u'), new Uint8Array([0xff, 0xfe]), new Uint8Array([0xed, 0xa0, 0x80]), utf8(',"kind":"x"')]);
+        out = new Uint8Array(text.length + ins.length);
+        out.set(text.subarray(0, i));
+        out.set(ins, i);
+        out.set(text.subarray(i), i + ins.length);
+      } else out = text;
+      return { input: how === 3 ? new TextDecoder().decode(out) : out, description: `bytes ${['truncate', 'flip', 'splice', 'text'][how]} at ${i}`, mustFail: false };
+    }
+  }
+}
+
+export interface FuzzFinding {
+  kind: 'throw' | 'slow' | 'forgery';
+  seed: number;
+  index: number;
+  description: string;
+  detail: string;
+}
+
+export interface FuzzStats {
+  inputs: number;
+  verdicts: number;
+  passed: number;
+  refusals: Record<string, number>;
+  maxMs: number;
+  findings: FuzzFinding[];
+}
+
+export interface FuzzOptions {
+  seed: number;
+  /** How many inputs; or run until `stop` says so. */
+  inputs?: number;
+  stop?: () => boolean;
+  /** A millisecond clock, for the slow-call check. */
+  now: () => number;
+  slowMs?: number;
+  keys?: TestKeys;
+  service?: string;
+  corpus?: { kind: string; doc: Obj }[];
+}
+
+/** Run the fuzzer; findings are returned, never thrown, so a campaign can count them. */
+export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
+  const keys = o.keys ?? testKeys();
+  const corpus = o.corpus ?? fuzzCorpus(o.seed, keys, o.service);
+  const r = prng(o.seed);
+  const stats: FuzzStats = { inputs: 0, verdicts: 0, passed: 0, refusals: {}, maxMs: 0, findings: [] };
+  const slow = o.slowMs ?? 1000;
+  for (let i = 0; o.inputs === undefined || i < o.inputs; i++) {
+    if (o.stop?.()) break;
+    const { kind, doc } = pick(r, corpus);
+    const m = mutate(doc, r, kind);
+    const t0 = o.now();
+    try {
+      const res = await verifyBundle(m.input, { trustedKeys: keys.trustedKeys, service: o.service });
+      stats.verdicts++;
+      if (res.verdict.overallOk) {
+        stats.passed++;
+        if (m.mustFail) stats.findings.push({ kind: 'forgery', seed: o.seed, index: i, description: m.description, detail: JSON.stringify(m.input).slice(0, 2000) });
+      }
+    } catch (e) {
+      if (e instanceof SvcError) stats.refusals[e.code] = (stats.refusals[e.code] ?? 0) + 1;
+      else stats.findings.push({ kind: 'throw', seed: o.seed, index: i, description: m.description, detail: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+    }
+    const ms = o.now() - t0;
+    stats.maxMs = Math.max(stats.maxMs, ms);
+    if (ms > slow) stats.findings.push({ kind: 'slow', seed: o.seed, index: i, description: m.description, detail: `${Math.round(ms)} ms` });
+    stats.inputs++;
+  }
+  return stats;
+}

@@ -1,0 +1,43 @@
+// A bounded slice of the structure-aware fuzzer in every test run (the long campaign is
+// `npm run fuzz`). What must hold for every input: a verdict or the typed refusal, never another
+// throw; no call over a second; no change to signed content that still verifies.
+import { describe, expect, it } from 'vitest';
+import { fuzzCorpus, fuzzVerify, mutate, prng } from '../src/testing/index.js';
+import { verifyBundle } from '../src/verify/bundle.js';
+import { trusted } from './helpers.js';
+
+const INPUTS = Number(process.env.FUZZ_CORE_INPUTS ?? 400);
+
+describe('core fuzzer (bounded slice)', () => {
+  it(`${INPUTS} mutated documents of every kind: no untyped throw, no slow call, no forgery`, async () => {
+    const stats = await fuzzVerify({ seed: 20261122, inputs: INPUTS, now: () => performance.now() });
+    expect(stats.findings).toEqual([]);
+    expect(stats.inputs).toBe(INPUTS);
+    // The slice exercises verdicts, passes and refusals alike, not only the JSON parser.
+    expect(stats.verdicts).toBeGreaterThan(INPUTS / 2);
+    expect(stats.passed).toBeGreaterThan(INPUTS / 10);
+    expect(Object.keys(stats.refusals).length).toBeGreaterThanOrEqual(2);
+  }, 300_000);
+
+  it('the oracle can fail: every mutant it marks must-fail really is a change to signed content that fails', async () => {
+    const corpus = fuzzCorpus(7);
+    const r = prng(7);
+    let marked = 0;
+    for (let i = 0; i < 150; i++) {
+      const { kind, doc } = corpus[i % corpus.length]!;
+      const m = mutate(doc, r, kind);
+      if (!m.mustFail) continue;
+      marked++;
+      const ok = await verifyBundle(m.input, trusted).then(
+        (v) => v.verdict.overallOk,
+        () => false,
+      );
+      expect(ok, m.description).toBe(false);
+    }
+    expect(marked).toBeGreaterThan(30);
+  });
+
+  it('every corpus document verifies before it is mutated', async () => {
+    for (const { kind, doc } of fuzzCorpus(3)) expect((await verifyBundle(doc, trusted)).verdict.overallOk, kind).toBe(true);
+  });
+});
