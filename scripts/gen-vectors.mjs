@@ -47,6 +47,7 @@ const framedZero = issueProof({ ...base, prompt: 'Where is it?', framing: { pers
 const legacy = issueProof({ ...base, prompt: 'Where?', bindQuestion: false }, { receipt: K.answer });
 const bridged = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
 const diverse = issueProof(base, { receipt: K.answer, slh: K.slh });
+const replacement = issueProof({ ...base, answer: 'Total: 100 \uFFFD', prompt: 'Sum \uFFFD?' }, { receipt: K.answer });
 const ungrounded = issueProof({ ...base, council_grounded: false, governance_flag: 'review' }, { receipt: K.answer });
 
 const m = (b, f) => {
@@ -87,6 +88,9 @@ write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (
   await vector('SLH diversity signature altered fails the receipt layer', m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200)))),
   await vector('no layer at all does not pass', { kind: 'svc-proof', answer: 'x' }),
   await vector('a deployment named acme verifies its own kind and contexts', issueProof(base, { receipt: K.answer }, 'acme'), { service: 'acme', trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)] }),
+  await vector('an answer holding U+FFFD verifies', replacement),
+  await vector('the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)', m(replacement, (x) => (x.answer = x.answer.replace('\uFFFD', '\uD800')))),
+  await vector('a bound prompt with U+FFFD replaced by a lone surrogate fails', m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00')))),
 ]);
 
 const turn = (a) => issueProof({ ...base, answer: a }, { receipt: K.answer });
