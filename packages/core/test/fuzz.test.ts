@@ -6,7 +6,8 @@ import { fuzzCorpus, fuzzVerify, mutate, prng } from '../src/testing/index.js';
 import { verifyBundle } from '../src/verify/bundle.js';
 import { trusted } from './helpers.js';
 
-const INPUTS = Number(process.env.FUZZ_CORE_INPUTS ?? 400);
+// The browser run has no process object; the default applies there.
+const INPUTS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.FUZZ_CORE_INPUTS ?? 400);
 
 describe('core fuzzer (bounded slice)', () => {
   it(`${INPUTS} mutated documents of every kind: no untyped throw, no slow call, no forgery`, async () => {
