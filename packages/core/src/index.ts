@@ -14,10 +14,13 @@ export {
   verifyFalcon1024,
   verifyWith,
   falconMessage,
+  syncVerifier,
   type AlgorithmName,
   type KeyPair,
   type RandomSource,
+  type SyncVerify,
 } from './crypto/algorithms.js';
+export { nobleBackend, webCryptoBackend, defaultCrypto, backendFor, type CryptoBackend, type BackendAlgorithm } from './crypto/backend.js';
 export { detectKind, type Kind, type Detection } from './detect.js';
 export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './verify/bundle.js';
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';

@@ -2,13 +2,13 @@
 // validates lengths and types first and turns any throw from the library into `false`.
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { slh_dsa_sha2_256f } from '@noble/post-quantum/slh-dsa.js';
+import { backendFor, nobleBackend, type BackendAlgorithm, type CryptoBackend } from './backend.js';
 import { falcon1024 } from '@noble/post-quantum/falcon.js';
 import { concatBytes, utf8 } from '../encoding/bytes.js';
 
-export const ML_DSA_87 = 'ML-DSA-87';
-export const SLH_DSA_SHA2_256F = 'SLH-DSA-SHA2-256f';
-export const FALCON_1024 = 'Falcon-1024';
-export type AlgorithmName = typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F | typeof FALCON_1024;
+import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName } from './ids.js';
+
+export { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName };
 
 export const LENGTHS = {
   [ML_DSA_87]: { publicKey: 2592, secretKey: 4896, signatureMin: 4627, signatureMax: 4627, seed: 32 },
@@ -44,26 +44,38 @@ function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): b
   );
 }
 
-/** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
-export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
+/**
+ * One signature check computed synchronously, already past the shape checks. The verify path is
+ * written against this, so a backend (or a plan of calls answered later) can stand behind it.
+ */
+export type SyncVerify = (alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Uint8Array) => boolean;
+
+/** A SyncVerify over a synchronous backend, falling back to noble for what it does not compute. */
+export function syncVerifier(backend?: CryptoBackend): SyncVerify {
+  if (backend && !backend.sync) throw new TypeError(`the ${backend.name} backend is asynchronous; use verifyBundle`);
+  return (alg, pk, msg, sig, ctx) => backendFor(backend, alg).verify(alg, pk, msg, sig, ctx) === true;
+}
+
+const nobleVerify = syncVerifier();
+
+function checked(alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify): boolean {
   const ctx = contextBytes(context);
-  if (!ctx || !shapeOk(ML_DSA_87, publicKey, signature, message)) return false;
+  if (!ctx || !shapeOk(alg, publicKey, signature, message)) return false;
   try {
-    return ml_dsa87.verify(signature, message, publicKey, { context: ctx }) === true;
+    return compute(alg, publicKey, message, signature, ctx) === true;
   } catch {
     return false;
   }
 }
 
+/** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
+export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
+  return checked(ML_DSA_87, publicKey, message, signature, context, compute);
+}
+
 /** FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context). */
-export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
-  const ctx = contextBytes(context);
-  if (!ctx || !shapeOk(SLH_DSA_SHA2_256F, publicKey, signature, message)) return false;
-  try {
-    return slh_dsa_sha2_256f.verify(signature, message, publicKey, { context: ctx }) === true;
-  } catch {
-    return false;
-  }
+export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
+  return checked(SLH_DSA_SHA2_256F, publicKey, message, signature, context, compute);
 }
 
 /**
@@ -87,12 +99,12 @@ export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, sig
   }
 }
 
-export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
+export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
   switch (alg) {
     case ML_DSA_87:
-      return verifyMlDsa87(publicKey, message, signature, context);
+      return verifyMlDsa87(publicKey, message, signature, context, compute);
     case SLH_DSA_SHA2_256F:
-      return verifySlhDsa(publicKey, message, signature, context);
+      return verifySlhDsa(publicKey, message, signature, context, compute);
     case FALCON_1024:
       return verifyFalcon1024(publicKey, message, signature, context);
   }
@@ -116,17 +128,21 @@ export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
 }
 
 /**
- * Sign under a context. ML-DSA and SLH-DSA sign deterministically unless `random` is handed in
- * (hedged mode); Falcon needs randomness by construction, so it requires `random`.
+ * Sign under a context. ML-DSA and SLH-DSA sign deterministically with noble unless `random` is
+ * handed in (hedged mode); a native `backend` may hedge always. Falcon needs randomness by
+ * construction, so it requires `random`.
  */
-export function sign(key: KeyPair, message: Uint8Array, context: Context, random?: RandomSource): Uint8Array {
+export function sign(key: KeyPair, message: Uint8Array, context: Context, random?: RandomSource, backend?: CryptoBackend): Uint8Array {
   const ctx = contextBytes(context);
   if (!ctx) throw new TypeError('context longer than 255 bytes');
   switch (key.alg) {
     case ML_DSA_87:
-      return ml_dsa87.sign(message, key.secretKey, { context: ctx, extraEntropy: random ? random(32) : false });
-    case SLH_DSA_SHA2_256F:
-      return slh_dsa_sha2_256f.sign(message, key.secretKey, { context: ctx, extraEntropy: random ? random(32) : false });
+    case SLH_DSA_SHA2_256F: {
+      const b = backendFor(backend, key.alg);
+      const sig = (b.sign ?? nobleBackend.sign!)(key.alg, key, message, ctx, random ? random(32) : undefined);
+      if (!(sig instanceof Uint8Array)) throw new TypeError(`the ${b.name} backend cannot sign synchronously`);
+      return sig;
+    }
     case FALCON_1024: {
       if (!random) throw new TypeError('Falcon-1024 signing needs a random source');
       // The exported Signer type omits Falcon's `random` option, which the implementation honours.

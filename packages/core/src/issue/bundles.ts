@@ -4,6 +4,7 @@ import { toHex, utf8 } from '../encoding/bytes.js';
 import { sha256Hex, textSha256Hex } from '../encoding/hash.js';
 import { canonicalize } from '../encoding/jcs.js';
 import { FALCON_1024, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
+import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor } from '../names.js';
 import { SvcError } from '../errors.js';
 import { runHash } from '../verify/run.js';
@@ -23,6 +24,8 @@ export interface IssuerKeys {
   /** Optional model-plane keys (ML-DSA-87 primary, Falcon-1024 co-sign). */
   bridge?: { primary: KeyPair; cosign?: KeyPair };
   random?: RandomSource;
+  /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with; noble when absent. */
+  crypto?: CryptoBackend;
 }
 
 export interface ProofInput {
@@ -49,14 +52,14 @@ export interface ProofBundle extends Obj {
   receiptKey: ReceiptKey;
 }
 
-export function attestBridge(answer: string, model: string, ts: number, keys: { primary: KeyPair; cosign?: KeyPair }, context: string, random?: RandomSource): {
+export function attestBridge(answer: string, model: string, ts: number, keys: { primary: KeyPair; cosign?: KeyPair }, context: string, random?: RandomSource, crypto?: CryptoBackend): {
   attestation: Obj;
   bridgeKeys: BridgeKey[];
 } {
   const payload = canonicalize({ answer_sha256: textHash(answer, 'answer'), model, ts });
   const msg = utf8(payload);
   const pk = toBridgeKey(keys.primary);
-  const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random)) } };
+  const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random, crypto)) } };
   const bridgeKeys = [pk];
   if (keys.cosign) {
     if (keys.cosign.alg !== FALCON_1024) throw new TypeError('the co-signature is Falcon-1024');
@@ -91,9 +94,9 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
     },
     keys.receipt,
     n.contexts.answer,
-    { slh: keys.slh, random: keys.random },
+    { slh: keys.slh, random: keys.random, crypto: keys.crypto },
   );
-  if (v === 2) receipt = signFraming(receipt, input.framing!, keys.receipt, n.contexts.framing, keys.random);
+  if (v === 2) receipt = signFraming(receipt, input.framing!, keys.receipt, n.contexts.framing, keys.random, keys.crypto);
   const bundle: ProofBundle = {
     v: 1,
     kind: n.kinds.proof,
@@ -103,7 +106,7 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
     receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh),
   };
   if (input.prompt !== undefined) bundle.prompt = input.prompt;
-  if (keys.bridge) Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random));
+  if (keys.bridge) Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random, keys.crypto));
   if (input.excerpt) {
     const { start, end } = input.excerpt;
     bundle.excerpt = { start, end, quote: input.excerpt.quote ?? Array.from(input.answer).slice(start, end).join('') };
@@ -121,7 +124,7 @@ export function issueRun(run: Obj, meta: { model: string; ts: number; created?: 
   const n = namesFor(service);
   const hash = runHash(run);
   if (hash === null) throw new TypeError('run is not canonicalisable JSON');
-  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, { slh: keys.slh, random: keys.random });
+  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, { slh: keys.slh, random: keys.random, crypto: keys.crypto });
   return {
     v: 1,
     kind: n.kinds.run,
@@ -137,7 +140,7 @@ export function issueExport(conversations: Obj[], meta: { model: string; ts: num
   const messages = countMessages(conversations);
   if (messages === null) throw new TypeError('every conversation needs a messages array');
   const manifest = canonicalize({ payload_sha256: sha256Hex(canonicalize(conversations)), conversations: conversations.length, messages });
-  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts }, keys.receipt, n.contexts.export, { slh: keys.slh, random: keys.random });
+  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts }, keys.receipt, n.contexts.export, { slh: keys.slh, random: keys.random, crypto: keys.crypto });
   return {
     service: n.service,
     ...(meta.exported !== undefined ? { exported: meta.exported } : {}),
@@ -163,14 +166,14 @@ export interface SthBundle extends Obj {
 }
 
 /** Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds. */
-export function signTreeHead(body: TreeHeadBody, key: KeyPair, service?: string, random?: RandomSource): SthBundle {
+export function signTreeHead(body: TreeHeadBody, key: KeyPair, service?: string, random?: RandomSource, crypto?: CryptoBackend): SthBundle {
   const n = namesFor(service);
   const signed = canonicalize({ log: body.log, tree_size: body.tree_size, root_hash: body.root_hash, timestamp: body.timestamp });
   const receipt = signReceipt(
     { v: 1, model: body.log, answer_sha256: sha256Hex(signed), ts: Math.floor(body.timestamp / 1000) },
     key,
     n.contexts.sth,
-    { random },
+    { random, crypto },
   );
   return { signed, receipt, key: toReceiptKey(key, n.contexts.sth) };
 }

@@ -1,6 +1,7 @@
 // The pure signing side of receipts: the exact inverse of verify/receipt.ts and verify/question.ts.
 import { toHex } from '../encoding/bytes.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
+import type { CryptoBackend } from '../crypto/backend.js';
 import { framingMessage, type FramingFlags } from '../verify/question.js';
 import { receiptMessage } from '../verify/receipt.js';
 import type { Obj } from '../verify/util.js';
@@ -31,8 +32,10 @@ export interface ReceiptEnvelope extends Obj {
 export interface SignOptions {
   /** Adds the SLH-DSA-SHA2-256f diversity signature (wire-format s.3b). */
   slh?: KeyPair;
-  /** Hedged signing randomness; deterministic signing when absent. */
+  /** Hedged signing randomness; deterministic signing when absent (with noble). */
   random?: RandomSource;
+  /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with (the server's node:crypto). */
+  crypto?: CryptoBackend;
 }
 
 export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string, opts: SignOptions = {}): ReceiptEnvelope {
@@ -46,17 +49,17 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
   core.algo = ML_DSA_87;
   const msg = receiptMessage(core);
   if (!msg) throw new TypeError('receipt fields are not canonicalisable JSON');
-  const out = { ...core, sig: toHex(sign(key, msg, context, opts.random)) } as ReceiptEnvelope;
+  const out = { ...core, sig: toHex(sign(key, msg, context, opts.random, opts.crypto)) } as ReceiptEnvelope;
   if (opts.slh) {
     if (opts.slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity signatures are SLH-DSA-SHA2-256f');
-    out.slh = { key_id: receiptKeyId(opts.slh.publicKey), sig: toHex(sign(opts.slh, msg, context, opts.random)) };
+    out.slh = { key_id: receiptKeyId(opts.slh.publicKey), sig: toHex(sign(opts.slh, msg, context, opts.random, opts.crypto)) };
   }
   return out;
 }
 
 /** Attach the v:2 framing disclosure, signed with the receipt key under the framing context. */
-export function signFraming(receipt: ReceiptEnvelope, flags: FramingFlags, key: KeyPair, framingContext: string, random?: RandomSource): ReceiptEnvelope {
+export function signFraming(receipt: ReceiptEnvelope, flags: FramingFlags, key: KeyPair, framingContext: string, random?: RandomSource, crypto?: CryptoBackend): ReceiptEnvelope {
   const msg = framingMessage(receipt, flags);
   if (!msg) throw new TypeError('receipt is not canonicalisable');
-  return { ...receipt, framing: { ...flags, sig: toHex(sign(key, msg, framingContext, random)) } };
+  return { ...receipt, framing: { ...flags, sig: toHex(sign(key, msg, framingContext, random, crypto)) } };
 }

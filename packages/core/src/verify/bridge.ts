@@ -2,7 +2,7 @@
 // diversity co-signature. Falcon never makes a bundle pass on its own.
 import { fromBase64, fromHex, toHex, utf8 } from '../encoding/bytes.js';
 import { sha256 } from '../encoding/hash.js';
-import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87 } from '../crypto/algorithms.js';
+import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import { isObj, parseObject } from './util.js';
 
 export interface BridgeVerdict {
@@ -33,7 +33,7 @@ function sigOf(part: unknown): { keyId: unknown; sig: Uint8Array | null } {
   return isObj(part) ? { keyId: part.key_id, sig: fromHex(part.sig) } : { keyId: undefined, sig: null };
 }
 
-export function checkBridge(attestation: unknown, bridgeKeys: unknown, answerHash: string | null, context: string): {
+export function checkBridge(attestation: unknown, bridgeKeys: unknown, answerHash: string | null, context: string, compute: SyncVerify): {
   verdict: BridgeVerdict;
   layerOk: boolean;
   algorithms: string[];
@@ -53,7 +53,7 @@ export function checkBridge(attestation: unknown, bridgeKeys: unknown, answerHas
   if (a.v === 1 && payload !== null && body && answerHash !== null && body.answer_sha256 === answerHash) {
     const msg = utf8(payload);
     const pk = findKey(bridgeKeys, 'primary', ML_DSA_87, primary.keyId);
-    verdict.primaryOk = !!pk && !!primary.sig && verifyMlDsa87(pk, msg, primary.sig, context);
+    verdict.primaryOk = !!pk && !!primary.sig && verifyMlDsa87(pk, msg, primary.sig, context, compute);
     if (cosignPresent) {
       const cosign = sigOf(a.cosign);
       const ck = findKey(bridgeKeys, 'cosign', FALCON_1024, cosign.keyId);

@@ -5,7 +5,9 @@ import { SvcError } from '../errors.js';
 import { fromUtf8, utf8 } from '../encoding/bytes.js';
 import { verifyRecord } from '../record/verify.js';
 import { VERIFY_DISCLAIMER } from '../text.js';
-import { makeContext, type VerifyOptions } from './context.js';
+import { makeContext, type VerifyContext, type VerifyOptions } from './context.js';
+import { defaultCrypto } from '../crypto/backend.js';
+import { CallPlan } from './plan.js';
 import { verifyExport, type ExportVerdict } from './export.js';
 import { verifyProofBundle, type ProofVerdict } from './proof.js';
 import { verifyRun, type RunVerdict } from './run.js';
@@ -60,9 +62,7 @@ function createdOf(o: unknown): number | null {
   return isObj(o) && isInt(o.created) ? o.created : null;
 }
 
-function verifySync(input: unknown, options: VerifyOptions): VerifyResponse {
-  const doc = parseDocument(input);
-  const vc = makeContext(options);
+function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
   const d = detectKind(doc, vc.names.service);
   const base = { service: vc.names.service, kind: d.name, disclaimer: VERIFY_DISCLAIMER };
   const o = doc as Obj;
@@ -102,19 +102,46 @@ function verifySync(input: unknown, options: VerifyOptions): VerifyResponse {
   }
 }
 
-/**
- * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError.
- * Async on purpose, so a runtime's native ML-DSA can be used later without an API change.
- */
-export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
+/** Only the typed refusal leaves verification: an exhausted stack on hostile input becomes one. */
+function typed<T>(run: () => T): T {
   try {
-    return verifySync(input, options);
+    return run();
   } catch (e) {
     if (e instanceof SvcError) throw e;
-    // Anything else is a bug or an exhausted stack on hostile input; it must not escape untyped.
     if (e instanceof RangeError) throw new SvcError('invalid_request', 'document too deeply nested');
     throw e;
   }
 }
 
-export { verifySync as verifyBundleSync };
+/** Verify with a synchronous backend (noble by default). Returns the body or throws SvcError. */
+export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): VerifyResponse {
+  return typed(() => verifyIn(parseDocument(input), makeContext(options)));
+}
+
+/**
+ * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError. With an
+ * asynchronous backend (WebCrypto) the checks the document needs are planned by a synchronous
+ * pass, computed together, and the verdict assembled by a pass that reads their results.
+ */
+export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
+  const backend = options.crypto ?? (await defaultCrypto());
+  const doc = typed(() => parseDocument(input));
+  if (backend.sync) return typed(() => verifyIn(doc, makeContext({ ...options, crypto: backend })));
+  const plan = new CallPlan(backend);
+  for (;;) {
+    // A pass that meets an unanswered check may refuse (a record's summary cannot match a
+    // placeholder): only a pass whose every check was answered decides.
+    let res: VerifyResponse | undefined;
+    let refusal: unknown;
+    try {
+      res = typed(() => verifyIn(doc, makeContext(options, plan.compute)));
+    } catch (e) {
+      refusal = e;
+    }
+    if (!plan.unresolved()) {
+      if (res === undefined) throw refusal;
+      return res;
+    }
+    await plan.settle();
+  }
+}

@@ -1,5 +1,6 @@
 import { decodeKeyHex } from '../encoding/keycache.js';
-import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../crypto/algorithms.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, syncVerifier, type SyncVerify } from '../crypto/algorithms.js';
+import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 
 /** A published receipt public key (interface.md ReceiptKey). */
@@ -17,6 +18,11 @@ export interface VerifyOptions {
   trustedKeys?: readonly ReceiptKey[];
   /** Deployment name; kinds and contexts derive from it. Default `svc`. */
   service?: string;
+  /**
+   * Where ML-DSA-87 and SLH-DSA are computed. Default: WebCrypto where the runtime has ML-DSA-87,
+   * else noble. Synchronous entry points (verifyBundleSync, buildRecord) need a synchronous one.
+   */
+  crypto?: CryptoBackend;
 }
 
 interface PinnedKey {
@@ -29,6 +35,8 @@ interface PinnedKey {
 export interface VerifyContext {
   names: Names;
   pinned: PinnedKey[];
+  /** Computes every ML-DSA-87 and SLH-DSA check of the run. */
+  compute: SyncVerify;
 }
 
 function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
@@ -41,6 +49,6 @@ function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
   return pinned;
 }
 
-export function makeContext(options: VerifyOptions = {}): VerifyContext {
-  return { names: namesFor(options.service), pinned: decodePinned(options.trustedKeys ?? []) };
+export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): VerifyContext {
+  return { names: namesFor(options.service), pinned: decodePinned(options.trustedKeys ?? []), compute: compute ?? syncVerifier(options.crypto) };
 }

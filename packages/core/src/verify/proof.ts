@@ -43,7 +43,7 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
 export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVerdict; facts: ProofFacts } {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
-  const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing);
+  const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing, vc.compute);
 
   let checks = 0;
   let layersOk = true;
@@ -54,7 +54,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
   }
   const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt: rc.verdict, signerRecognized: rc.recognized };
   if (has(b, 'attestation')) {
-    const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge);
+    const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge, vc.compute);
     verdict.bridge = br.verdict;
     checks++;
     layersOk &&= br.layerOk;

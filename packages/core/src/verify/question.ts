@@ -3,7 +3,7 @@
 import { fromHex, isHex, utf8 } from '../encoding/bytes.js';
 import { textSha256Hex } from '../encoding/hash.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
-import { verifyMlDsa87 } from '../crypto/algorithms.js';
+import { verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import type { FramingVerdict, QuestionBinding, ReceiptCheck } from './receipt.js';
 import { has, isNonNegInt, isObj, type Obj } from './util.js';
 
@@ -30,7 +30,7 @@ export function framingMessage(receipt: Obj, flags: FramingFlags): Uint8Array | 
   return text === null ? null : utf8(text);
 }
 
-function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: string): FramingVerdict {
+function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: string, compute: SyncVerify): FramingVerdict {
   const f = receipt.framing;
   if (!has(receipt, 'framing')) return { present: false, ok: false };
   if (!isObj(f) || !bit(f.persona) || !bit(f.voice) || !bit(f.attachment) || !isNonNegInt(f.history_turns)) {
@@ -39,7 +39,7 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
   const flags: FramingFlags = { persona: f.persona, voice: f.voice, attachment: f.attachment, history_turns: f.history_turns };
   const msg = framingMessage(receipt, flags);
   const sig = fromHex(f.sig);
-  const ok = !!publicKey && !!msg && !!sig && verifyMlDsa87(publicKey, msg, sig, context);
+  const ok = !!publicKey && !!msg && !!sig && verifyMlDsa87(publicKey, msg, sig, context, compute);
   if (!ok) return { present: true, ok: false };
   return { present: true, ok: true, persona: flags.persona, voice: flags.voice, attachment: flags.attachment, historyTurns: flags.history_turns };
 }
@@ -48,7 +48,7 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
  * Fill promptOk / questionBinding / framing on a checked receipt. Returns whether the question is
  * unverified (no signature covers the question shown).
  */
-export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string): boolean {
+export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string, compute: SyncVerify): boolean {
   if (!has(bundle, 'prompt')) return false;
   const v = rc.verdict;
   const r = rc.receipt;
@@ -61,7 +61,7 @@ export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: str
   let binding: QuestionBinding = 'entire-input';
   let ok = hashOk;
   if (r.v === 2) {
-    const framing = checkFraming(r, rc.publicKey, framingContext);
+    const framing = checkFraming(r, rc.publicKey, framingContext, compute);
     v.framing = framing;
     ok = hashOk && framing.ok;
     if (framing.ok && (framing.persona || framing.voice || framing.attachment || framing.historyTurns)) binding = 'current-message';

@@ -92,7 +92,7 @@ function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, contex
   const own = isObj(key) ? fromHex(key.slh_public_key_hex, 64) : null;
   if (own) candidates.push(own);
   const pk = candidates.find((c) => sha256Hex(c) === slh.key_id);
-  const ok = !!pk && !!sig && verifySlhDsa(pk, message, sig, context);
+  const ok = !!pk && !!sig && verifySlhDsa(pk, message, sig, context, vc.compute);
   return { present: true, ok, keyId };
 }
 
@@ -121,7 +121,7 @@ export function checkReceipt(receipt: unknown, key: unknown, expectedHash: strin
   if (wellFormed(r) && message) {
     pk = keyBytes(key, r.key_id);
     const sig = fromHex(r.sig);
-    sigOk = !!pk && !!sig && verifyMlDsa87(pk, message, sig, context);
+    sigOk = !!pk && !!sig && verifyMlDsa87(pk, message, sig, context, vc.compute);
   }
   const verdict: ReceiptVerdict = {
     present: true,
