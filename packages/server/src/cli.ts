@@ -11,6 +11,7 @@ import { ensureKeys, startServer } from './server.js';
 import { Keyring, ROLES, type Role } from './keys/keyring.js';
 import { jsonLogger } from './log.js';
 import { Issuer } from './issuer.js';
+import { nativeCrypto } from './crypto/node.js';
 import { openLedger } from './ledger/open.js';
 import { CliError } from './cli/common.js';
 import { recordCommand, verifyCommand } from './cli/verify.js';
@@ -130,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
         throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
       }
       try {
-        const bundle = new Issuer(ring, names, ledger, { slhDiversity: cfg.slhDiversity, bridge: cfg.bridge }).issue({
+        const bundle = new Issuer(ring, names, ledger, { slhDiversity: cfg.slhDiversity, bridge: cfg.bridge, ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}) }).issue({
           answer,
           ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
           ...(values.model !== undefined ? { model: values.model as string } : {}),

@@ -20,3 +20,4 @@ export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead
 export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { jsonLogger, type Logger } from './log.js';
+export { nodeCryptoBackend, nativeCrypto, backendReport } from './crypto/node.js';

@@ -1,7 +1,7 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
 // server runs: the ledger's appends serialise on SQLite's write lock across processes.
 import { randomBytes } from 'node:crypto';
-import { issueProof, textSha256, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import { issueProof, textSha256, type CryptoBackend, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
 import type { Keyring } from './keys/keyring.js';
 import type { Ledger } from './ledger/ledger.js';
 
@@ -18,6 +18,8 @@ export interface IssuerOptions {
   slhDiversity?: boolean;
   bridge?: boolean;
   now?: () => number;
+  /** Signs ML-DSA-87 and SLH-DSA natively where present (see crypto/node.ts). */
+  crypto?: CryptoBackend;
 }
 
 export class Issuer {
@@ -57,6 +59,7 @@ export class Issuer {
             ? { bridge: { primary: this.ring.get('bridge-primary'), cosign: this.ring.get('bridge-cosign') } }
             : {}),
           random,
+          ...(this.opts.crypto ? { crypto: this.opts.crypto } : {}),
         },
         this.names.service,
       ),

@@ -14,6 +14,7 @@ import { pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
 import { WorkerPool, type Executor } from './verify/pool.js';
+import { backendReport, nativeCrypto } from './crypto/node.js';
 
 export const VERSION = '0.1.0';
 
@@ -53,6 +54,7 @@ export async function startServer(
   const names = namesFor(cfg.service);
   const ring = ensureKeys(cfg, log);
   const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
+  log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
   const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys }, cfg.pool, log);
   const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
   let ledger: LedgerApi | null = null;

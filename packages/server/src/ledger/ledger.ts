@@ -13,6 +13,7 @@ import {
   signTreeHead,
   toHex,
   treeRoot,
+  type CryptoBackend,
   type KeyPair,
   type Names,
 } from '@svc/core';
@@ -35,6 +36,8 @@ export interface LedgerOptions {
   /** The largest head ever signed, kept outside the store; in memory when not given. */
   witness?: Witness;
   now?: () => number;
+  /** Signs tree heads natively where present; noble otherwise. */
+  crypto?: CryptoBackend;
 }
 
 function unavailable(): SvcError {
@@ -124,7 +127,7 @@ export class Ledger implements LedgerApi {
       // Heads are never dated before their predecessor, so timestamp order follows size order.
       const timestamp = Math.max(this.now(), last?.timestamp ?? 0);
       const root = toHex(treeRoot(store, n));
-      const sth = signTreeHead({ log: this.o.log, tree_size: n, root_hash: root, timestamp }, this.o.sthKey, this.o.names.service);
+      const sth = signTreeHead({ log: this.o.log, tree_size: n, root_hash: root, timestamp }, this.o.sthKey, this.o.names.service, undefined, this.o.crypto);
       const row = { tree_size: n, root_hash: root, timestamp, signed: sth.signed, receipt: JSON.stringify(sth.receipt), key_hex: sth.key.public_key_hex, recorded: this.now() };
       return { id: store.insertHead(row), ...row };
     });

@@ -10,6 +10,7 @@ import type { LedgerApi } from './api.js';
 import { Ledger } from './ledger.js';
 import { SqliteStore } from './store.js';
 import { FileWitness, witnessFile } from './witness.js';
+import { nativeCrypto } from '../crypto/node.js';
 
 export function ledgerFile(cfg: Config): string {
   return join(cfg.dataDir, 'ledger.sqlite');
@@ -34,6 +35,7 @@ export function openLedger(cfg: Config, names: Names, ring: Keyring, log: Logger
       sthKey: ring.get('sth'),
       isPublished: (hex) => ring.publicKeys('sth').some((pk) => toHex(pk) === hex),
       witness: new FileWitness(witnessFile(cfg.dataDir)),
+      ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     });
     ledger.init();
     if (opts.background !== false) {

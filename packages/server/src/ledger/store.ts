@@ -41,7 +41,10 @@ export class SqliteStore implements LedgerStore {
   private readonly q;
 
   constructor(file: string) {
-    this.db = new Database(file, { timeout: 10_000 });
+    // SVC_SQLITE_BINDING names an addon built for this runtime's ABI when it is not the one npm
+    // built (scripts/start.mjs builds one for Node 24 and sets it).
+    const binding = process.env.SVC_SQLITE_BINDING;
+    this.db = new Database(file, { timeout: 10_000, ...(binding ? { nativeBinding: binding } : {}) });
     this.db.pragma('journal_mode = WAL');
     // FULL: an acknowledged append survives power loss, not only a process crash.
     this.db.pragma('synchronous = FULL');

@@ -7,6 +7,8 @@
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { CryptoBackend } from '@svc/core';
+import { nativeCrypto } from '../crypto/node.js';
 import { estimateCost, runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
 
 export interface Executor {
@@ -40,9 +42,9 @@ const unreadable: TaskResult = { ok: false, code: 'invalid_request', message: 't
 const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: false, code: 'unavailable', message, retryAfter });
 
 /** Runs tasks on the calling thread: for tests and single-threaded tools. */
-export function inlineExecutor(settings: PoolSettings): Executor {
+export function inlineExecutor(settings: PoolSettings, crypto?: CryptoBackend): Executor {
   return {
-    run: (t) => runTask(t, settings).catch(() => crashed),
+    run: (t) => runTask(t, settings, crypto).catch(() => crashed),
     close: async () => {},
   };
 }
@@ -91,7 +93,7 @@ export class WorkerPool implements Executor {
   static create(size: number, settings: PoolSettings, limits: Partial<PoolLimits> = {}, onEvent?: (event: string, fields: Record<string, unknown>) => void): Executor {
     const script = new URL('./worker.js', import.meta.url);
     // Running from sources (no built worker next to this module) falls back to inline execution.
-    if (size < 1 || !existsSync(fileURLToPath(script))) return inlineExecutor(settings);
+    if (size < 1 || !existsSync(fileURLToPath(script))) return inlineExecutor(settings, nativeCrypto() ?? undefined);
     return new WorkerPool(size, settings, script, limits, onEvent);
   }
 

@@ -1,7 +1,7 @@
 // The CPU-bound work the pool runs, kept as plain functions so they run the same in a worker
 // thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
 // document nested thousands deep would overflow the receiving thread's structured-clone reader.
-import { buildRecord, parseDocument, SvcError, verifyBundle, type ReceiptKey } from '@svc/core';
+import { buildRecord, nobleBackend, parseDocument, SvcError, verifyBundle, type CryptoBackend, type ReceiptKey } from '@svc/core';
 
 export interface PoolSettings {
   service: string;
@@ -18,11 +18,12 @@ export type TaskResult =
 
 const TOO_DEEP: TaskResult = { ok: false, code: 'invalid_request', message: 'document too deeply nested' };
 
-export async function runTask(task: Task, s: PoolSettings): Promise<TaskResult> {
+/** Run one task; `crypto` is the synchronous backend of this thread (node:crypto or noble). */
+export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend = nobleBackend): Promise<TaskResult> {
   let value: unknown;
   try {
-    if (task.op === 'verify') value = await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service });
-    else value = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org });
+    if (task.op === 'verify') value = await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service, crypto });
+    else value = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org, crypto });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
     if (e instanceof RangeError) return TOO_DEEP;

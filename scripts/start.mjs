@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// npm start: the reference server on embedded defaults, on a runtime with native ML-DSA-87 and
+// SLH-DSA (Node >= 24, OpenSSL 3.5). On an older system Node it runs the server under Node 24 from
+// the npm registry (installed once into node_modules/.cache), with better-sqlite3 compiled once for
+// it. If either cannot be had, it says so and serves on the system Node with noble instead.
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureNode24, ensureSqliteBinding } from './node24.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'packages', 'server', 'dist', 'cli.js');
+const args = ['serve', ...process.argv.slice(2)];
+let node = process.execPath;
+const env = { ...process.env };
+
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  const n24 = ensureNode24();
+  const binding = n24 && ensureSqliteBinding(n24);
+  if (n24 && binding) {
+    node = n24;
+    env.SVC_SQLITE_BINDING = binding;
+  } else {
+    console.error(`svc: Node 24 ${n24 ? 'is here but better-sqlite3 could not be built for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
+  }
+}
+
+const child = spawn(node, [cli, ...args], { stdio: 'inherit', env });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
