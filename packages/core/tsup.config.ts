@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  // TypeBox lives only behind the schemas entry, so verify-only bundles do not carry it.
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', schemas: 'src/schemas/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,

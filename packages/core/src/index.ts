@@ -57,4 +57,3 @@ export {
   type ProofBundle,
   type SthBundle,
 } from './issue/bundles.js';
-export * as schemas from './schemas/index.js';

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of every endpoint, generated from the core's TypeBox schemas so the
 // published shapes and the validated shapes cannot drift apart.
-import { schemas } from '@svc/core';
+import * as schemas from '@svc/core/schemas';
 
 /** TypeBox schemas are JSON Schema; drop `$id` so nested schemas stay plain inline objects. */
 function plain(s: unknown): unknown {

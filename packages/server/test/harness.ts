@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { expect } from 'vitest';
-import { schemas } from '@svc/core';
+import * as schemas from '@svc/core/schemas';
 import { loadConfig, startServer, type Config, type Running } from '../dist/index.js';
 
 export interface Booted extends Running {
