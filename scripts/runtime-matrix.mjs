@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// The runtime matrix, as a user would install the library: `npm pack` of @svc/core, installed into
+// a temporary consumer outside the repository, then every test vector replayed in Node 20 (this
+// one), Node 24, Bun, Deno, workerd and headless Chromium, each printing the crypto backend it
+// picked and its per-verify time against noble. Bun, Deno and workerd come from the npm registry
+// into node_modules/.cache/runtimes. Exits 1 when any runtime disagrees with a vector.
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { ensureNode24 } from './node24.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNTIMES = ['bun@1.4.5', 'deno@2.9.6', 'workerd@1.20261117.1'];
+const sh = (cmd, args, opts = {}) => {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+};
+
+// 1. Pack and install as a stranger would.
+const work = mkdtempSync(join(tmpdir(), 'svc-matrix-'));
+const tarball = join(work, sh('npm', ['pack', '-w', '@svc/core', '--pack-destination', work, '--silent'], { cwd: root }).trim().split('\n').pop());
+const consumer = join(work, 'consumer');
+mkdirSync(consumer);
+writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+sh('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: consumer });
+const vectors = readdirSync(join(root, 'test-vectors')).filter((f) => f.endsWith('.json')).flatMap((f) => JSON.parse(readFileSync(join(root, 'test-vectors', f), 'utf8')).cases);
+writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\n`);
+for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs']) writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
+
+// 2. The runtimes.
+const rtDir = join(root, 'node_modules', '.cache', 'runtimes');
+const bin = (n) => join(rtDir, 'node_modules', '.bin', n);
+if (!RUNTIMES.every((r) => existsSync(bin(r.split('@')[0])))) {
+  mkdirSync(rtDir, { recursive: true });
+  sh('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', rtDir, ...RUNTIMES]);
+}
+
+const results = [];
+function parse(label, out) {
+  const line = out.split('\n').find((l) => l.startsWith('SMOKE ')) ?? (out.trim().startsWith('{') ? 'SMOKE ' + out.trim() : null);
+  const r = line ? JSON.parse(line.slice(6)) : { passed: 0, total: vectors.length, error: out.slice(-1500) };
+  results.push({ runtime: label, ...r });
+}
+function runCli(label, cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: consumer, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  parse(label, `${r.stdout}\n${r.status !== 0 ? r.stderr : ''}`);
+}
+
+runCli(`Node ${process.versions.node}`, process.execPath, ['run-node.mjs']);
+const n24 = ensureNode24({ quiet: true });
+runCli(`Node ${spawnSync(n24, ['--version'], { encoding: 'utf8' }).stdout.trim().slice(1)}`, n24, ['--no-warnings', 'run-node.mjs']);
+runCli(`Bun ${sh(bin('bun'), ['--version']).trim()}`, bin('bun'), ['run-node.mjs']);
+runCli(`Deno ${sh(bin('deno'), ['--version']).split('\n')[0].split(' ')[1]}`, bin('deno'), ['run', '--allow-read', '--allow-env', 'run-node.mjs']);
+
+// workerd: one bundled module behind a socket on loopback.
+await build({ entryPoints: [join(consumer, 'worker.mjs')], bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], outfile: join(consumer, 'worker-bundle.js'), logLevel: 'error' });
+const port = 25000 + Math.floor(Math.random() * 1000);
+writeFileSync(
+  join(consumer, 'config.capnp'),
+  `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .w) ],
+  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+);
+const w :Workerd.Worker = (
+  modules = [ (name = "worker", esModule = embed "worker-bundle.js") ],
+  compatibilityDate = "2026-11-01",
+);
+`,
+);
+const wd = spawn(bin('workerd'), ['serve', 'config.capnp'], { cwd: consumer, stdio: ['ignore', 'ignore', 'pipe'] });
+let wdErr = '';
+wd.stderr.on('data', (c) => (wdErr += c));
+let wdOut = null;
+for (let i = 0; i < 100 && wdOut === null; i++) {
+  await new Promise((r) => setTimeout(r, 200));
+  wdOut = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text(), () => null);
+}
+wd.kill();
+parse(`workerd ${sh(bin('workerd'), ['--version']).trim().split(' ').pop()}`, wdOut ?? wdErr);
+
+// Chromium: the same module bundled for the browser, served from loopback (a secure context).
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (existsSync(chromium)) {
+  await build({ entryPoints: [join(consumer, 'smoke.mjs')], bundle: true, format: 'esm', platform: 'browser', outfile: join(consumer, 'browser-bundle.js'), logLevel: 'error' });
+  const js = readFileSync(join(consumer, 'browser-bundle.js'));
+  const server = createServer((req, res) => {
+    if (req.url === '/smoke.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module">import { smoke } from "/smoke.js"; window.result = smoke();</script>');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { chromium: pw } = await import('playwright');
+  const browser = await pw.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    const r = await page.evaluate(() => window.result);
+    parse(`Chromium ${browser.version()}`, 'SMOKE ' + JSON.stringify(r));
+  } catch (e) {
+    parse('Chromium', String(e));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+} else {
+  results.push({ runtime: 'Chromium', passed: 0, total: vectors.length, error: `${chromium} missing (apt-get install -y chromium)` });
+}
+
+console.log(`\n== runtime matrix: @svc/core from ${tarball.split('/').pop()}, ${vectors.length} vectors`);
+for (const r of results) {
+  const ms = r.msPerVerify ? Object.entries(r.msPerVerify).map(([k, v]) => `${k} ${v} ms`).join(', ') : '';
+  console.log(`${r.passed === r.total ? 'ok  ' : 'FAIL'} ${r.runtime.padEnd(18)} backend ${String(r.backend ?? '-').padEnd(10)} ${r.passed}/${r.total} vectors   per verify: ${ms}${r.error ? `\n     ${r.error}` : ''}${r.failed?.length ? `\n     failed: ${r.failed.join('; ')}` : ''}`);
+}
+if (process.argv.includes('--json')) writeFileSync(join(root, 'node_modules', '.cache', 'runtime-matrix.json'), JSON.stringify(results, null, 1));
+process.exit(results.every((r) => r.passed === r.total && r.total > 0) ? 0 : 1);
