@@ -44,18 +44,28 @@ const NIBBLE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
 for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
 
+// Byte values of every pair of lowercase hex digits, indexed by (first << 7) | second; -1 elsewhere.
+const PAIR = new Int16Array(128 * 128).fill(-1);
+for (let a = 0; a < 128; a++) for (let b = 0; b < 128; b++) if (NIBBLE[a]! >= 0 && NIBBLE[b]! >= 0) PAIR[(a << 7) | b] = (NIBBLE[a]! << 4) | NIBBLE[b]!;
+
+// Signatures arrive as 9 KB hex strings on every verify: encoding the text to bytes natively first
+// and reading pairs from a table is about twice as fast as charCodeAt per digit.
+let scratch = new Uint8Array(16 * 1024);
+
 /** Lowercase hex only; returns null on anything else so callers map it to a failed check. */
 export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
   if (typeof s !== 'string' || s.length % 2 !== 0) return null;
   if (byteLength !== undefined && s.length !== byteLength * 2) return null;
-  const out = new Uint8Array(s.length / 2);
+  const n = s.length;
+  const text = n <= 1024 * 1024 ? (scratch.length >= n ? scratch : (scratch = new Uint8Array(n))) : new Uint8Array(n);
+  const r = encoder.encodeInto(s, text);
+  // Any character outside ASCII takes more than one byte, so the text is not read whole.
+  if (r.read !== n || r.written !== n) return null;
+  const out = new Uint8Array(n >> 1);
   for (let i = 0, j = 0; i < out.length; i++, j += 2) {
-    const a = s.charCodeAt(j);
-    const b = s.charCodeAt(j + 1);
-    const hi = a < 128 ? NIBBLE[a]! : -1;
-    const lo = b < 128 ? NIBBLE[b]! : -1;
-    if ((hi | lo) < 0) return null;
-    out[i] = (hi << 4) | lo;
+    const v = PAIR[(text[j]! << 7) | text[j + 1]!]!;
+    if (v < 0) return null;
+    out[i] = v;
   }
   return out;
 }

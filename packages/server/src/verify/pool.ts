@@ -150,7 +150,10 @@ export class WorkerPool implements Executor {
   private dispatch(w: Worker, p: Pending): void {
     p.worker = w;
     this.busy.set(w, p);
-    w.postMessage({ id: p.id, task: p.task });
+    // A body that owns its whole buffer moves to the worker instead of being copied.
+    const b = p.task.body;
+    const whole = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+    w.postMessage({ id: p.id, task: p.task }, whole ? [b.buffer as ArrayBuffer] : []);
   }
 
   private unqueue(p: Pending): void {
