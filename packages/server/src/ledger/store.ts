@@ -1,6 +1,7 @@
 // SQLite storage for the log: leaves (answer hash and leaf hash), the hash of every complete
 // subtree, and every signed head as a checkpoint. Any proof at any size costs O(log n) point reads.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { leafHash, nodeHash, type TreeReader } from '@svc/core';
 
 export interface HeadRow {
@@ -36,15 +37,22 @@ export interface LedgerStore extends TreeReader {
   close(): void;
 }
 
+/**
+ * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
+ * scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
+ * aborts the process when a prepared statement is garbage collected.
+ */
+function sqliteDriver(): typeof Database {
+  const require = createRequire(import.meta.url);
+  return require(process.env.SVC_SQLITE_MODULE || 'better-sqlite3') as typeof Database;
+}
+
 export class SqliteStore implements LedgerStore {
   readonly db: Database.Database;
   private readonly q;
 
   constructor(file: string) {
-    // SVC_SQLITE_BINDING names an addon built for this runtime's ABI when it is not the one npm
-    // built (scripts/start.mjs builds one for Node 24 and sets it).
-    const binding = process.env.SVC_SQLITE_BINDING;
-    this.db = new Database(file, { timeout: 10_000, ...(binding ? { nativeBinding: binding } : {}) });
+    this.db = new (sqliteDriver())(file, { timeout: 10_000 });
     this.db.pragma('journal_mode = WAL');
     // FULL: an acknowledged append survives power loss, not only a process crash.
     this.db.pragma('synchronous = FULL');
