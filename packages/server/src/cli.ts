@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { namesFor, SvcError } from '@svc/core';
 import type { Ledger } from './ledger/ledger.js';
 import { loadConfig } from './config.js';
-import { ensureKeys, startServer } from './server.js';
+import { ensureKeys, startServer, VERSION } from './server.js';
 import { Keyring, ROLES, type Role } from './keys/keyring.js';
 import { jsonLogger } from './log.js';
 import { Issuer } from './issuer.js';
@@ -30,7 +30,7 @@ Commands:
   record    make an AI Provenance Record from a bundle, offline
   ledger    prove inclusion against, or audit, a server's transparency log
 
-Run svc <command> --help for its options. A passing verdict attests origin and integrity, never accuracy.`,
+Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR]
 
 Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
@@ -66,6 +66,12 @@ the state file); exits 3 with a report on rollback, fork or a bad signature.`,
 };
 
 const out = (s: string) => process.stdout.write(s + '\n');
+
+function portFlag(v: string): number {
+  const n = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 0 && n <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(v)}`, 2);
+  return n;
+}
 const progress = (s: string) => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${s}`);
 };
@@ -74,6 +80,10 @@ async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     out(HELP.main!);
+    return 0;
+  }
+  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+    out(VERSION);
     return 0;
   }
   if (!(cmd in HELP) || cmd === 'main') throw new CliError(`unknown command ${JSON.stringify(cmd)}; see svc --help`, 2);
@@ -92,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
     case 'serve': {
       const { values } = parse({ port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } });
       const cfg = loadConfig(process.env, {
-        ...(values.port ? { port: Number(values.port) } : {}),
+        ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
         ...(values.host ? { host: values.host as string } : {}),
         ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
       });

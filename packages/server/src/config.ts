@@ -49,9 +49,25 @@ function seconds(v: string | undefined, d: number, name: string): number {
   return Math.round(n * 1000);
 }
 
-function bool(v: string | undefined, d: boolean): boolean {
+const TRUE = ['1', 'true', 'on', 'yes'];
+const FALSE = ['0', 'false', 'off', 'no'];
+
+/** A boolean setting; anything but the listed words is refused (a typo must not mean "on"). */
+function bool(v: string | undefined, d: boolean, name: string): boolean {
   if (v === undefined || v === '') return d;
-  return !['0', 'false', 'off', 'no'].includes(v.toLowerCase());
+  const w = v.trim().toLowerCase();
+  if (TRUE.includes(w)) return true;
+  if (FALSE.includes(w)) return false;
+  throw new Error(`${name} must be one of ${[...TRUE, ...FALSE].join(', ')}, got ${JSON.stringify(v)}`);
+}
+
+/** Checked after flags are layered on, before anything is created on disk. */
+function validate(c: Config): Config {
+  if (!Number.isSafeInteger(c.port) || c.port < 0 || c.port > 65535) throw new Error(`the port must be an integer from 0 to 65535, got ${JSON.stringify(c.port)}`);
+  if (!c.host || /\s/.test(c.host)) throw new Error(`the host must be an address, got ${JSON.stringify(c.host)}`);
+  if (!Number.isSafeInteger(c.workers) || c.workers > 1024) throw new Error(`SVC_WORKERS must be an integer from 0 to 1024, got ${JSON.stringify(c.workers)}`);
+  for (const p of c.trustedProxies) if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
+  return c;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -69,17 +85,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       modelKeys: int(env.SVC_RATE_MODEL_KEYS, 120, 'SVC_RATE_MODEL_KEYS'),
     },
     trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    ledger: bool(env.SVC_LEDGER, true),
+    ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
     workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),
-    slhDiversity: bool(env.SVC_SLH_DIVERSITY, false),
-    bridge: bool(env.SVC_BRIDGE, true),
-    log: bool(env.SVC_LOG, true),
+    slhDiversity: bool(env.SVC_SLH_DIVERSITY, false, 'SVC_SLH_DIVERSITY'),
+    bridge: bool(env.SVC_BRIDGE, true, 'SVC_BRIDGE'),
+    log: bool(env.SVC_LOG, true, 'SVC_LOG'),
     shutdownMs: seconds(env.SVC_SHUTDOWN_SECONDS, 10_000, 'SVC_SHUTDOWN_SECONDS'),
     pool: {
       ...(env.SVC_QUEUE_SIGNATURES ? { maxQueuedCost: int(env.SVC_QUEUE_SIGNATURES, 0, 'SVC_QUEUE_SIGNATURES') } : {}),
       ...(env.SVC_TASK_TIMEOUT_SECONDS ? { taskTimeoutMs: seconds(env.SVC_TASK_TIMEOUT_SECONDS, 30_000, 'SVC_TASK_TIMEOUT_SECONDS') } : {}),
     },
   };
-  return { ...cfg, ...overrides, dataDir };
+  return validate({ ...cfg, ...overrides, dataDir });
 }

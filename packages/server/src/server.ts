@@ -1,6 +1,7 @@
 // Assembling and running the reference server: configuration, keyring (dev keys on first run),
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,8 @@ import { jsonLogger, type Logger } from './log.js';
 import { WorkerPool, type Executor } from './verify/pool.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
-export const VERSION = '0.1.0';
+/** The package's version, read from its package.json (one place for it). */
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 export interface Running {
   server: Server;

@@ -209,6 +209,10 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     const errors = await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(JSON.stringify(cdx));
     expect(errors).toBeNull();
     expect(cdx.components.every((c: any) => c.type === 'cryptographic-asset')).toBe(true);
+    // OIDs as NIST's Computer Security Objects Register assigns them (id-ml-dsa-87 = ...3.19,
+    // id-slh-dsa-sha2-256f = ...3.25; ...3.26 is SLH-DSA-SHAKE-128s), from the register, not the code.
+    const oids = Object.fromEntries(cdx.components.map((c: any) => [c.name, c.cryptoProperties?.oid]));
+    expect(oids).toMatchObject({ 'ML-DSA-87': '2.16.840.1.101.3.4.3.19', 'SLH-DSA-SHA2-256f': '2.16.840.1.101.3.4.3.25', 'SHA-256': '2.16.840.1.101.3.4.2.1' });
     // A broken component is caught by the same validator, so the check can fail.
     const broken = JSON.parse(JSON.stringify(cdx));
     broken.components[0].cryptoProperties.assetType = 'not-an-asset';
