@@ -65,7 +65,17 @@ signed root. audit: verifies the signed head and its consistency with the last h
 the state file); exits 3 with a report on rollback, fork or a bad signature.`,
 };
 
-const out = (s: string) => process.stdout.write(s + '\n');
+// A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
+// result never lands on the end of it.
+let progressShown = false;
+const clearProgress = () => {
+  if (progressShown) process.stderr.write('\r\x1b[K');
+  progressShown = false;
+};
+const out = (s: string) => {
+  clearProgress();
+  process.stdout.write(s + '\n');
+};
 
 function portFlag(v: string): number {
   const n = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
@@ -73,7 +83,9 @@ function portFlag(v: string): number {
   return n;
 }
 const progress = (s: string) => {
-  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${s}`);
+  if (!process.stderr.isTTY) return;
+  process.stderr.write(`\r\x1b[K${s}`);
+  progressShown = true;
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -175,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
       }
       if (sub === 'audit') {
         const code = await auditCommand(values as never, out, progress);
-        if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+        clearProgress();
         return code;
       }
       throw new CliError(`unknown ledger command ${JSON.stringify(sub)}\n\n${HELP.ledger}`, 2);

@@ -1,7 +1,8 @@
 // The svc binary as a person runs it: exit codes, summaries, key pinning, ledger client and monitor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,5 +139,48 @@ describe('svc ledger', () => {
     expect(third.out).toMatch(/rollback/);
     const unreachable = await svc(['ledger', 'audit', '--url', 'http://127.0.0.1:9']);
     expect(unreachable.code).toBe(2);
+  });
+});
+
+describe('svc on a terminal and on a broken network', () => {
+  it('names the cause of a network failure: refused, DNS', async () => {
+    const free = await new Promise<number>((resolve) => {
+      const srv = createNetServer().listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(port));
+      });
+    });
+    const refused = await svc(['ledger', 'audit', '--url', `http://127.0.0.1:${free}`]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/connection refused/);
+    const dns = await svc(['ledger', 'audit', '--url', 'http://no-such-host.invalid']);
+    expect(dns.code).toBe(2);
+    expect(dns.err).toMatch(/host name not found/);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, the progress line is cleared before the result is printed', async () => {
+    const t = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+    try {
+      const state = join(work, 'tty-audit.json');
+      expect((await svc(['ledger', 'audit', '--url', t.url, '--state', state])).code).toBe(0);
+      for (const a of ['tty 1', 'tty 2', 'tty 3']) expect((await svc(['issue', '--answer', a], { env: { SVC_DATA_DIR: t.dir } })).code).toBe(0);
+      // script(1) gives the command a pseudo-terminal, so the catch-up draws its progress line.
+      const cmd = `${process.execPath} ${CLI} ledger audit --url ${t.url} --state ${state}`;
+      const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const c = spawn('script', ['-qec', cmd, '/dev/null']);
+        let stdout = '';
+        c.stdout.on('data', (d) => (stdout += d));
+        c.on('close', (status) => resolve({ status, stdout }));
+      });
+      expect(r.status, r.stdout).toBe(0);
+      expect(r.stdout).toMatch(/checking consistency/);
+      const result = r.stdout.indexOf('AUDIT OK');
+      expect(result).toBeGreaterThan(0);
+      // What precedes the result on its line is a cleared line, never progress text.
+      const lineStart = Math.max(r.stdout.lastIndexOf('\n', result), r.stdout.lastIndexOf('\r', result - 4)) + 1;
+      expect(r.stdout.slice(lineStart, result).replace(/\r?\x1b\[K/g, '')).toBe('');
+    } finally {
+      await t.stop();
+    }
   });
 });

@@ -37,12 +37,37 @@ export function loadKeysFile(file: string): ReceiptKey[] {
   return keysFromPubkeyResponse(doc, file);
 }
 
+/** Why a request failed, in words: fetch itself says only "fetch failed" and hides the cause. */
+export function networkCause(e: unknown): string {
+  const err = e as Error & { cause?: { code?: string; message?: string; cause?: { code?: string } } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timed out after 30 s';
+  const code = err?.cause?.code ?? err?.cause?.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running on that port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found (DNS)';
+    case 'ECONNRESET':
+      return 'connection reset by the server';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connection timed out';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'network unreachable';
+  }
+  if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `TLS error (${code})`;
+  if (err instanceof TypeError && /Invalid URL|Failed to parse URL/i.test(err.message + (err.cause?.message ?? ''))) return 'not a valid URL';
+  return code ? `${err?.cause?.message ?? err.message} (${code})` : (err?.cause?.message ?? err?.message ?? String(e));
+}
+
 export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
   let res: Response;
   try {
     res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
   } catch (e) {
-    throw new CliError(`cannot reach ${url}: ${(e as Error).message}`, 2);
+    throw new CliError(`cannot reach ${url}: ${networkCause(e)}`, 2);
   }
   const text = await res.text();
   try {
