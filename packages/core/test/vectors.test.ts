@@ -6,6 +6,7 @@ import { ourVectors } from './vectors-fs.js';
 
 interface Case {
   description: string;
+  intent: { overallOk?: boolean; signerRecognized?: boolean; status?: number; code?: string };
   input?: unknown;
   inputText?: string;
   service?: string;
@@ -30,6 +31,9 @@ describe('test-vectors/', () => {
       for (const c of f.data.cases) {
         it(c.description, async () => {
           expect(c.trustedKeys).toBeInstanceOf(Array);
+          // The recorded answer must say what the case declares it shows.
+          if (c.intent.status !== undefined) expect({ status: c.expected.status, code: c.expected.code }).toEqual({ status: c.intent.status, code: c.intent.code });
+          else expect({ overallOk: (c.expected.response as any).verdict.overallOk, signerRecognized: (c.expected.response as any).signerRecognized }).toEqual(c.intent);
           const input = c.inputText ?? c.input;
           let got: { status: number; response?: unknown; code?: string };
           try {
