@@ -25,6 +25,7 @@ export { detectKind, type Kind, type Detection } from './detect.js';
 export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './verify/bundle.js';
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
+export type { BaseVerdict } from './verify/verdict.js';
 export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';
 export type { BridgeVerdict } from './verify/bridge.js';
 export type { TranscriptVerdict } from './verify/transcript.js';

@@ -5,13 +5,11 @@ import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from './util.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
-export interface ExportVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface ExportVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
-  signerRecognized: boolean;
 }
 
 export function countMessages(conversations: unknown[]): number | null {
@@ -47,12 +45,6 @@ export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
     (!has(b, 'count') || b.count === convs.length);
   const rc = checkReceipt(proof.receipt, proof.receiptKey, manifestText === null ? null : sha256Hex(manifestText), vc.names.contexts.export, vc);
   const checks = rc.verdict.present ? 1 : 0;
-  const overallOk = checks > 0 && rc.layerOk && manifestOk && payloadOk && countsOk;
-  return {
-    overallOk,
-    checks,
-    receipt: rc.verdict,
-    export: { manifestOk, payloadOk, countsOk },
-    signerRecognized: overallOk && rc.recognized,
-  };
+  const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, manifestOk, payloadOk, countsOk);
+  return { overallOk, checks, receipt: rc.verdict, export: { manifestOk, payloadOk, countsOk }, signerRecognized };
 }

@@ -6,20 +6,18 @@ import type { VerifyContext } from './context.js';
 import { applyQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from './util.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface ExcerptVerdict {
   present: boolean;
   ok: boolean;
 }
 
-export interface ProofVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface ProofVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   promptUnverified?: true;
   excerpt?: ExcerptVerdict;
   bridge?: BridgeVerdict;
-  signerRecognized: boolean;
 }
 
 /** What a record needs beyond the verdict, computed once during verification. */
@@ -60,17 +58,12 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
     layersOk &&= br.layerOk;
     algorithms.push(...br.algorithms);
   }
-  let ok = checks > 0 && layersOk;
-  // V5/V6: a bound question must match; an unbound one is reported, not failed.
-  if (has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk) ok = false;
+  // V6: a bound question must match; an unbound one is reported, not failed.
+  const questionOk = !(has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk);
   if (promptUnverified) verdict.promptUnverified = true;
-  if (has(b, 'excerpt')) {
-    verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) };
-    ok &&= verdict.excerpt.ok; // V7
-  }
-  verdict.overallOk = ok;
+  if (has(b, 'excerpt')) verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) }; // V7
   verdict.checks = checks;
-  verdict.signerRecognized = rc.recognized && ok;
+  Object.assign(verdict, foldVerdict(checks, layersOk, rc.recognized, questionOk, verdict.excerpt?.ok ?? true));
   return {
     verdict,
     facts: {

@@ -5,13 +5,11 @@ import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isInt, isObj, type Obj } from './util.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
-export interface RunVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface RunVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   run: { hashOk: boolean; steps: number; budgetOk: boolean };
-  signerRecognized: boolean;
 }
 
 export function runHash(run: unknown): string | null {
@@ -48,9 +46,9 @@ export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; alg
   const rc = checkReceipt(b.receipt, b.receiptKey, hash, vc.names.contexts.autopilot, vc);
   const runV = { hashOk: rc.verdict.answerHashOk, steps: run && Array.isArray(run.steps) ? run.steps.length : 0, budgetOk: !!run && budgetOk(run) };
   const checks = rc.verdict.present ? 1 : 0;
-  const overallOk = checks > 0 && rc.layerOk && shapeOk && runV.budgetOk;
+  const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, shapeOk, runV.budgetOk);
   return {
-    verdict: { overallOk, checks, receipt: rc.verdict, run: runV, signerRecognized: overallOk && rc.recognized },
+    verdict: { overallOk, checks, receipt: rc.verdict, run: runV, signerRecognized },
     algorithms: rc.algorithms,
     answerSha256: hash,
   };

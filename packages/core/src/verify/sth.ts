@@ -6,6 +6,7 @@ import { verifyConsistency } from '../merkle/verify.js';
 import type { VerifyContext } from './context.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from './util.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface TreeHeadBody {
   log: string;
@@ -20,22 +21,16 @@ export interface HeadSummary {
   timestamp: number | null;
 }
 
-export interface SthVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface SthVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   sth: HeadSummary & { bodyOk: boolean; log: string | null };
-  signerRecognized: boolean;
 }
 
-export interface ConsistencyVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface ConsistencyVerdict extends BaseVerdict {
   old: SthVerdict;
   new: SthVerdict;
   consistency: { old: HeadSummary; new: HeadSummary; proofOk: boolean };
   timestampOrderOk?: boolean;
-  signerRecognized: boolean;
 }
 
 /** The tree head body when `signed` is its exact canonical form with well-typed members. */
@@ -54,7 +49,7 @@ export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
   // The receipt's own fields must restate the body (v 1, model = log, ts = floor(timestamp/1000)).
   const bodyOk = !!body && !!r && r.v === 1 && r.model === body.log && r.ts === Math.floor(body.timestamp / 1000);
   const checks = rc.verdict.present ? 1 : 0;
-  const overallOk = checks > 0 && rc.layerOk && bodyOk;
+  const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, bodyOk);
   return {
     overallOk,
     checks,
@@ -66,7 +61,7 @@ export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
       rootHash: body?.root_hash ?? null,
       timestamp: body?.timestamp ?? null,
     },
-    signerRecognized: overallOk && rc.recognized,
+    signerRecognized,
   };
 }
 
@@ -94,7 +89,7 @@ export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyV
     signerRecognized: false,
   };
   if (genuine) verdict.timestampOrderOk = o.timestamp! <= n.timestamp!;
-  verdict.overallOk = genuine && o.log === n.log && proofOk && verdict.timestampOrderOk === true;
-  verdict.signerRecognized = verdict.overallOk && oldV.signerRecognized && newV.signerRecognized;
+  // The two heads are the layers; the proof, one log and the timestamp order are V9's conditions.
+  Object.assign(verdict, foldVerdict(verdict.checks, genuine, oldV.signerRecognized && newV.signerRecognized, o.log === n.log, proofOk, verdict.timestampOrderOk === true));
   return verdict;
 }

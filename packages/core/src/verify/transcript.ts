@@ -3,20 +3,20 @@ import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
 import { verifyProofBundle, type ProofVerdict } from './proof.js';
 import { isObj, type Obj } from './util.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export const MAX_TURNS = 200;
 
-export interface TranscriptVerdict {
-  overallOk: boolean;
-  checks: number;
+export interface TranscriptVerdict extends BaseVerdict {
   turns: { index: number; verdict: ProofVerdict }[];
-  signerRecognized: boolean;
 }
 
 export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
   const turns = Array.isArray(b.turns) ? b.turns : [];
   if (turns.length > MAX_TURNS) throw new SvcError('too_many_turns', `a transcript holds at most ${MAX_TURNS} turns (got ${turns.length})`);
-  const out: TranscriptVerdict = { overallOk: turns.length > 0, checks: 0, turns: [], signerRecognized: turns.length > 0 };
+  const out: TranscriptVerdict = { overallOk: false, checks: 0, turns: [], signerRecognized: false };
+  let allOk = true;
+  let allPinned = true;
   turns.forEach((turn: unknown, index: number) => {
     const { verdict } = verifyProofBundle(isObj(turn) ? turn : {}, vc);
     // `kind` is optional on a turn, but a turn that names another kind is not an answer turn.
@@ -26,8 +26,9 @@ export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
     }
     out.turns.push({ index, verdict });
     out.checks += verdict.checks;
-    out.overallOk &&= verdict.overallOk;
-    out.signerRecognized &&= verdict.signerRecognized;
+    allOk &&= verdict.overallOk;
+    allPinned &&= verdict.signerRecognized;
   });
-  return out;
+  // Each turn is a layer; a transcript with no turn has nothing to pass.
+  return Object.assign(out, foldVerdict(out.checks, allOk, allPinned, turns.length > 0));
 }
