@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The runtime matrix, as a user would install the library: `npm pack` of @svc/core, installed into
-// a temporary consumer outside the repository, then every test vector replayed in Node 20 (this
+// The runtime matrix, as a user would install the library: `npm pack` of @svc/core and
+// @svc/server, installed into a temporary consumer outside the repository; the tarballs' contents,
+// the CLI, CommonJS and TypeScript (node16 and bundler) checked there; then every test vector
+// replayed in Node 20 (this
 // one), Node 24, Bun, Deno, workerd and headless Chromium, each printing the crypto backend it
 // picked and its per-verify time against noble. Bun, Deno and workerd come from the npm registry
 // into node_modules/.cache/runtimes. Exits 1 when any runtime disagrees with a vector.
@@ -21,13 +23,16 @@ const sh = (cmd, args, opts = {}) => {
   return r.stdout;
 };
 
-// 1. Pack and install as a stranger would.
+// 1. Pack and install as a stranger would (the server's better-sqlite3 is not compiled here: the
+// checks below need no ledger, and its build is exercised by the repository's own install).
 const work = mkdtempSync(join(tmpdir(), 'svc-matrix-'));
-const tarball = join(work, sh('npm', ['pack', '-w', '@svc/core', '--pack-destination', work, '--silent'], { cwd: root }).trim().split('\n').pop());
+const pack = (ws) => join(work, sh('npm', ['pack', '-w', ws, '--pack-destination', work, '--silent'], { cwd: root }).trim().split('\n').pop());
+const tarball = pack('@svc/core');
+const serverTarball = pack('@svc/server');
 const consumer = join(work, 'consumer');
 mkdirSync(consumer);
 writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-sh('npm', ['install', '--no-audit', '--no-fund', '--silent', tarball], { cwd: consumer });
+sh('npm', ['install', '--no-audit', '--no-fund', '--silent', '--ignore-scripts', tarball, serverTarball, '@types/node@20', 'fast-check@4'], { cwd: consumer });
 const vectors = readdirSync(join(root, 'test-vectors')).filter((f) => f.endsWith('.json')).flatMap((f) => JSON.parse(readFileSync(join(root, 'test-vectors', f), 'utf8')).cases);
 writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\n`);
 for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs']) writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
@@ -111,10 +116,62 @@ if (existsSync(chromium)) {
   results.push({ runtime: 'Chromium', passed: 0, total: vectors.length, error: `${chromium} missing (apt-get install -y chromium)` });
 }
 
+// 3. The packages as a stranger uses them: what the tarballs hold, the CLI, CommonJS, TypeScript.
+const packaging = [];
+const check = (name, fn) => {
+  try {
+    const detail = fn();
+    packaging.push({ name, ok: true, detail });
+  } catch (e) {
+    packaging.push({ name, ok: false, detail: String(e.message ?? e).slice(0, 600) });
+  }
+};
+const listing = (t) => sh('tar', ['-tzf', t]);
+for (const t of [tarball, serverTarball]) {
+  check(`${t.split('/').pop()} holds LICENSE and README, no src/`, () => {
+    const files = listing(t);
+    if (!files.includes('package/LICENSE') || !files.includes('package/README.md')) throw new Error('LICENSE or README missing');
+    if (/^package\/src\//m.test(files)) throw new Error('src/ shipped');
+    const pkg = JSON.parse(sh('tar', ['-xzOf', t, 'package/package.json']));
+    if (pkg.publishConfig?.access !== 'public') throw new Error('publishConfig.access is not public');
+    return `${files.trim().split('\n').length} files`;
+  });
+}
+const svcBin = join(consumer, 'node_modules', '.bin', 'svc');
+check('svc --version from the installed tarball', () => sh(svcBin, ['--version']).trim());
+const plainCase = vectors.find((c) => c.description === 'plain answer, pinned key: passes and is recognised');
+writeFileSync(join(consumer, 'proof.json'), JSON.stringify(plainCase.input));
+writeFileSync(join(consumer, 'keys.json'), JSON.stringify({ keys: plainCase.trustedKeys }));
+check('svc verify proof.json --keys keys.json exits 0', () => sh(svcBin, ['verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0]);
+check('CommonJS require of @svc/core and @svc/core/schemas', () => sh(process.execPath, ['-e', "const c = require('@svc/core'); const s = require('@svc/core/schemas'); if (typeof c.verifyBundle !== 'function' || !s.ProofBundle) process.exit(1); console.log('ok')"], { cwd: consumer }).trim());
+writeFileSync(
+  join(consumer, 'use.ts'),
+  `import { verifyBundle, type VerifyResponse, type CryptoBackend } from '@svc/core';
+import * as schemas from '@svc/core/schemas';
+import { testKeys } from '@svc/core/testing';
+import { loadConfig, type Config } from '@svc/server';
+export async function check(doc: unknown, crypto?: CryptoBackend): Promise<boolean> {
+  const r: VerifyResponse = await verifyBundle(doc, { trustedKeys: testKeys().trustedKeys, ...(crypto ? { crypto } : {}) });
+  const c: Config = loadConfig({});
+  return r.verdict.overallOk && typeof schemas.ProofBundle === 'object' && c.port > 0;
+}
+`,
+);
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+for (const [mod, res] of [['node16', 'node16'], ['esnext', 'bundler']]) {
+  check(`TypeScript, module ${mod}, moduleResolution ${res}`, () => {
+    sh(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022', '--module', mod, '--moduleResolution', res, '--types', 'node', 'use.ts'], { cwd: consumer });
+    return 'type-checks';
+  });
+}
+
+console.log(`\n== packages from ${tarball.split('/').pop()} and ${serverTarball.split('/').pop()}, installed outside the repository`);
+for (const p of packaging) console.log(`${p.ok ? 'ok  ' : 'FAIL'} ${p.name}${p.detail ? `: ${p.detail}` : ''}`);
+
 console.log(`\n== runtime matrix: @svc/core from ${tarball.split('/').pop()}, ${vectors.length} vectors`);
 for (const r of results) {
   const ms = r.msPerVerify ? Object.entries(r.msPerVerify).map(([k, v]) => `${k} ${v} ms`).join(', ') : '';
   console.log(`${r.passed === r.total ? 'ok  ' : 'FAIL'} ${r.runtime.padEnd(18)} backend ${String(r.backend ?? '-').padEnd(10)} ${r.passed}/${r.total} vectors   per verify: ${ms}${r.error ? `\n     ${r.error}` : ''}${r.failed?.length ? `\n     failed: ${r.failed.join('; ')}` : ''}`);
 }
 if (process.argv.includes('--json')) writeFileSync(join(root, 'node_modules', '.cache', 'runtime-matrix.json'), JSON.stringify(results, null, 1));
-process.exit(results.every((r) => r.passed === r.total && r.total > 0) ? 0 : 1);
+process.exit(results.every((r) => r.passed === r.total && r.total > 0) && packaging.every((p) => p.ok) ? 0 : 1);
