@@ -5,7 +5,16 @@ import { playwright } from '@vitest/browser-playwright';
 
 export default defineConfig({
   server: { fs: { allow: ['..'] } },
-  optimizeDeps: { include: ['fast-check', '@noble/post-quantum/ml-dsa.js', '@noble/post-quantum/slh-dsa.js', '@noble/post-quantum/falcon.js', '@noble/hashes/sha2.js', 'typebox'] },
+  optimizeDeps: {
+    include: [
+      'fast-check',
+      '@noble/post-quantum/ml-dsa.js',
+      '@noble/post-quantum/slh-dsa.js',
+      '@noble/post-quantum/falcon.js',
+      '@noble/hashes/sha2.js',
+      'typebox',
+    ],
+  },
   test: {
     name: 'core-browser',
     include: ['packages/core/test/**/*.test.ts'],
@@ -17,7 +26,16 @@ export default defineConfig({
       provider: playwright({
         launchOptions: {
           executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-quic',
+          ],
         },
       }),
       instances: [{ browser: 'chromium' }],

@@ -14,7 +14,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'server', include: ['packages/server/test/**/*.test.ts'], exclude: ['packages/server/test/native/**'], testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: 'server',
+          include: ['packages/server/test/**/*.test.ts'],
+          exclude: ['packages/server/test/native/**'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         // Run by scripts/test-runtimes.mjs under Node 24: the native crypto backend.

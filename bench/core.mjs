@@ -2,15 +2,30 @@
 // turns, records, and Merkle proof verification at 2^10, 2^20 and 2^30 leaves.
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import {
-  verifyBundle, issueProof, issueTranscript, buildRecord, receiptMessage, fromHex, utf8,
-  inclusionProof, consistencyProof, treeRoot, verifyInclusion, verifyConsistency, leafHash, nodeHash,
+  verifyBundle,
+  issueProof,
+  issueTranscript,
+  buildRecord,
+  receiptMessage,
+  fromHex,
+  utf8,
+  inclusionProof,
+  consistencyProof,
+  treeRoot,
+  verifyInclusion,
+  verifyConsistency,
+  leafHash,
+  nodeHash,
 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { compare, perOp, line } from './util.mjs';
 
 export async function coreBench() {
   const K = testKeys('bench-2026');
-  const bundle = issueProof({ answer: 'The quick brown fox jumps over the lazy dog. '.repeat(20), model: 'bench', ts: 1_767_225_600 }, { receipt: K.answer });
+  const bundle = issueProof(
+    { answer: 'The quick brown fox jumps over the lazy dog. '.repeat(20), model: 'bench', ts: 1_767_225_600 },
+    { receipt: K.answer },
+  );
   const pk = fromHex(bundle.receiptKey.public_key_hex);
   const sig = fromHex(bundle.receipt.sig);
   const msg = receiptMessage(bundle.receipt);
@@ -30,9 +45,12 @@ export async function coreBench() {
 
   const turns = Array.from({ length: 200 }, (_, i) => issueProof({ answer: `turn ${i}`, model: 'bench', ts: 1 }, { receipt: K.answer }));
   const transcript = issueTranscript(turns);
-  const tMs = await perOp(async () => {
-    if (!(await verifyBundle(transcript, opts)).verdict.overallOk) throw new Error('transcript failed');
-  }, { n: 1, rounds: 5, warmup: 1 });
+  const tMs = await perOp(
+    async () => {
+      if (!(await verifyBundle(transcript, opts)).verdict.overallOk) throw new Error('transcript failed');
+    },
+    { n: 1, rounds: 5, warmup: 1 },
+  );
   line('transcript of 200 turns', `${tMs.toFixed(1)} ms`);
   line('ratio transcript / (200 x raw verify)', (tMs / (200 * rawMs)).toFixed(3), '<= 1.05');
 

@@ -18,7 +18,10 @@ if (!native) throw new Error('node:crypto has no ML-DSA-87 here');
 const K = testKeys('bench-2026');
 
 console.log('\n== core, native');
-const bundle = issueProof({ answer: 'The quick brown fox jumps over the lazy dog. '.repeat(20), model: 'bench', ts: 1_767_225_600 }, { receipt: K.answer });
+const bundle = issueProof(
+  { answer: 'The quick brown fox jumps over the lazy dog. '.repeat(20), model: 'bench', ts: 1_767_225_600 },
+  { receipt: K.answer },
+);
 const pkBytes = fromHex(bundle.receiptKey.public_key_hex);
 const key = createPublicKey({ key: Buffer.from(pkBytes), format: 'raw-public', asymmetricKeyType: 'ml-dsa-87' });
 const sig = fromHex(bundle.receipt.sig);
@@ -44,7 +47,10 @@ const nobleMs = await perOp(() => verifyBundle(bundle, { trustedKeys: K.trustedK
 line('verifyBundle with noble on the same runtime', `${nobleMs.toFixed(3)} ms (${(nobleMs / fullMs).toFixed(1)}x native)`);
 
 console.log('\n== server, native (2 worker threads)');
-await serverBench(rawMs, { rawLabel: 'raw node:crypto ML-DSA-87 verifies/s on one core (baseline)', goal: '>= 1.5; 523 req/s with noble before' });
+await serverBench(rawMs, {
+  rawLabel: 'raw node:crypto ML-DSA-87 verifies/s on one core (baseline)',
+  goal: '>= 1.5; 523 req/s with noble before',
+});
 
 console.log('\n== issuing, native signer against noble');
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-native-'));
@@ -56,12 +62,29 @@ try {
   const body = { log: 'svc-ledger', tree_size: 1000, root_hash: '00'.repeat(32), timestamp: 1_767_225_600_000 };
   const headNoble = await perOp(() => signTreeHead(body, K.sth, 'svc'), { n: 10 });
   const headNative = await perOp(() => signTreeHead(body, K.sth, 'svc', undefined, native), { n: 50 });
-  line('tree head signature: noble / node:crypto', `${headNoble.toFixed(2)} ms / ${headNative.toFixed(2)} ms (${(headNoble / headNative).toFixed(1)}x)`);
-  line('head signing cost per leaf at 1,000 leaves per batch: noble / native', `${((headNoble * 1000) / 1000).toFixed(2)} us / ${((headNative * 1000) / 1000).toFixed(2)} us`);
+  line(
+    'tree head signature: noble / node:crypto',
+    `${headNoble.toFixed(2)} ms / ${headNative.toFixed(2)} ms (${(headNoble / headNative).toFixed(1)}x)`,
+  );
+  line(
+    'head signing cost per leaf at 1,000 leaves per batch: noble / native',
+    `${((headNoble * 1000) / 1000).toFixed(2)} us / ${((headNative * 1000) / 1000).toFixed(2)} us`,
+  );
   const rates = {};
-  for (const [label, crypto] of [['noble', undefined], ['node:crypto', native]]) {
+  for (const [label, crypto] of [
+    ['noble', undefined],
+    ['node:crypto', native],
+  ]) {
     const store = new SqliteStore(join(dir, `issue-${label.replace(':', '')}.sqlite`));
-    const ledger = new Ledger({ store, names, log: 'svc-ledger', sthKey: ring.get('sth'), isPublished: () => true, witness: new MemoryWitness(), ...(crypto ? { crypto } : {}) });
+    const ledger = new Ledger({
+      store,
+      names,
+      log: 'svc-ledger',
+      sthKey: ring.get('sth'),
+      isPublished: () => true,
+      witness: new MemoryWitness(),
+      ...(crypto ? { crypto } : {}),
+    });
     ledger.init();
     const issuer = new Issuer(ring, names, ledger, { bridge: false, ...(crypto ? { crypto } : {}) });
     const n = quick ? 20 : 100;
@@ -75,8 +98,14 @@ try {
     rates[`${label} batched`] = ((quick ? 2 : 5) * 100) / ((performance.now() - t2) / 1000);
     store.close();
   }
-  line('signed answers appended per second, one head each: noble / native', `${rates.noble.toFixed(1)} / ${rates['node:crypto'].toFixed(1)} (${(rates['node:crypto'] / rates.noble).toFixed(1)}x)`);
-  line('signed answers appended per second, 100 per head: noble / native', `${rates['noble batched'].toFixed(1)} / ${rates['node:crypto batched'].toFixed(1)} (${(rates['node:crypto batched'] / rates['noble batched']).toFixed(1)}x)`);
+  line(
+    'signed answers appended per second, one head each: noble / native',
+    `${rates.noble.toFixed(1)} / ${rates['node:crypto'].toFixed(1)} (${(rates['node:crypto'] / rates.noble).toFixed(1)}x)`,
+  );
+  line(
+    'signed answers appended per second, 100 per head: noble / native',
+    `${rates['noble batched'].toFixed(1)} / ${rates['node:crypto batched'].toFixed(1)} (${(rates['node:crypto batched'] / rates['noble batched']).toFixed(1)}x)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

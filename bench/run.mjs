@@ -22,7 +22,10 @@ const node24 = ensureNode24();
 const sqliteModule = node24 && ensureSqliteModule(node24);
 if (node24 && sqliteModule) {
   console.log('\n== Node 24');
-  spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], { stdio: 'inherit', env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule } });
+  spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
+    stdio: 'inherit',
+    env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
+  });
 } else console.log('\nNode 24 is not available here: native figures skipped');
 console.log('\n== WebCrypto and noble per runtime (packed tarball)');
 spawnSync(process.execPath, [new URL('../scripts/runtime-matrix.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -14,7 +14,17 @@ const CLI = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.
 
 async function startChild(dir, port, extra = {}) {
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, ...extra, SVC_DATA_DIR: dir, PORT: String(port), SVC_RATE_VERIFY: '0', SVC_RATE_READ: '0', SVC_RATE_MODEL_KEYS: '0', SVC_LOG: '0', SVC_LEDGER: '0' },
+    env: {
+      ...process.env,
+      ...extra,
+      SVC_DATA_DIR: dir,
+      PORT: String(port),
+      SVC_RATE_VERIFY: '0',
+      SVC_RATE_READ: '0',
+      SVC_RATE_MODEL_KEYS: '0',
+      SVC_LOG: '0',
+      SVC_LEDGER: '0',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {
@@ -33,13 +43,22 @@ export async function serverBench(rawMs, { rawLabel = 'raw ML-DSA-87 verifies/s 
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const cfg = loadConfig({ SVC_DATA_DIR: dir });
   const ring = ensureKeys(cfg, () => {});
-  const bundle = new Issuer(Keyring.load(join(dir, 'keys')).ring ?? ring, namesFor('svc'), null, { bridge: false }).issue({ answer: 'Benchmark answer. '.repeat(10) });
+  const bundle = new Issuer(Keyring.load(join(dir, 'keys')).ring ?? ring, namesFor('svc'), null, { bridge: false }).issue({
+    answer: 'Benchmark answer. '.repeat(10),
+  });
   const port = 18000 + Math.floor(Math.random() * 1000);
   const child = await startChild(dir, port, env);
   const base = `http://127.0.0.1:${port}`;
   try {
     // Warm up the worker pool.
-    await autocannon({ url: `${base}/api/v1/verify`, method: 'POST', body: JSON.stringify(bundle), headers: { 'content-type': 'application/json' }, connections: 4, duration: 2 });
+    await autocannon({
+      url: `${base}/api/v1/verify`,
+      method: 'POST',
+      body: JSON.stringify(bundle),
+      headers: { 'content-type': 'application/json' },
+      connections: 4,
+      duration: 2,
+    });
     const latencies = [];
     let stop = false;
     const reader = (async () => {
@@ -67,9 +86,13 @@ export async function serverBench(rawMs, { rawLabel = 'raw ML-DSA-87 verifies/s 
     line('POST /api/v1/verify requests/s (6 connections, 10 s)', rps.toFixed(1));
     line('ratio endpoint throughput / raw single-core rate', (rps / rawRate).toFixed(2), goal);
     line('errors + non-2xx', String(result.errors + result.non2xx + result.timeouts), '0');
-    return { rps };
     const p = percentiles(latencies);
-    line(`GET /api/provenance/pubkey p50 / p99 under load (${latencies.length} samples)`, `${p.p50.toFixed(2)} ms / ${p.p99.toFixed(2)} ms`, 'p99 < 20 ms');
+    line(
+      `GET /api/provenance/pubkey p50 / p99 under load (${latencies.length} samples)`,
+      `${p.p50.toFixed(2)} ms / ${p.p99.toFixed(2)} ms`,
+      'p99 < 20 ms',
+    );
+    return { rps };
   } finally {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });

@@ -13,7 +13,10 @@ if (bundleFile) {
   trustedKeys = keysFile ? JSON.parse(readFileSync(keysFile, 'utf8')).keys : [];
 } else {
   const K = testKeys('example');
-  bundle = issueProof({ answer: 'Water boils at 100 °C at sea level.', prompt: 'When does water boil?', model: 'demo', ts: 1_767_225_600 }, { receipt: K.answer });
+  bundle = issueProof(
+    { answer: 'Water boils at 100 °C at sea level.', prompt: 'When does water boil?', model: 'demo', ts: 1_767_225_600 },
+    { receipt: K.answer },
+  );
   trustedKeys = K.trustedKeys;
 }
 

@@ -20,14 +20,20 @@ async function appAccepts(doc: unknown): Promise<boolean> {
 
 describe('my app and signed answers', () => {
   it('accepts every valid bundle', async () => {
-    await fc.assert(fc.asyncProperty(proofBundle(K), async (b) => {
+    await fc.assert(
+      fc.asyncProperty(proofBundle(K), async (b) => {
         expect(await appAccepts(b)).toBe(true);
-      }), { numRuns: 25 });
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('rejects every mutated bundle', async () => {
-    await fc.assert(fc.asyncProperty(mutated(proofBundle(K)), async (m) => {
+    await fc.assert(
+      fc.asyncProperty(mutated(proofBundle(K)), async (m) => {
         expect(await appAccepts(m.bundle), m.description).toBe(false);
-      }), { numRuns: 40 });
+      }),
+      { numRuns: 40 },
+    );
   });
 });

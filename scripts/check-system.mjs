@@ -5,7 +5,11 @@ import { existsSync } from 'node:fs';
 
 const missing = [];
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) missing.push({ what: `Chromium at ${chromium} (core tests in a browser, the verifier page)`, fix: 'apt-get update && apt-get install -y chromium' });
+if (!existsSync(chromium))
+  missing.push({
+    what: `Chromium at ${chromium} (core tests in a browser, the verifier page)`,
+    fix: 'apt-get update && apt-get install -y chromium',
+  });
 if (missing.length > 0) {
   console.error('npm test needs system components that are missing:');
   for (const m of missing) console.error(`  - ${m.what}\n    install: ${m.fix}`);

@@ -14,7 +14,14 @@ import { machine } from '../bench/util.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, seed: { type: 'string' }, 'core-procs': { type: 'string', default: '1' }, 'no-docs': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '10' },
+    seed: { type: 'string' },
+    'core-procs': { type: 'string', default: '1' },
+    'no-docs': { type: 'boolean' },
+  },
+});
 const minutes = Number(values.minutes);
 if (!(minutes > 0)) throw new Error('--minutes must be a positive number');
 const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
@@ -25,20 +32,39 @@ console.log(`fuzz campaign: ${minutes} min, seed ${seed}, ${machine()}`);
 // The HTTP fuzzer is TypeScript kept beside the tests; bundle it for this script, inside the
 // repository so that it resolves @svc/core from node_modules.
 const outFile = join(root, 'node_modules', '.cache', 'svc-fuzz', 'http-fuzz.mjs');
-await build({ entryPoints: [join(root, 'packages/server/test/fuzz/http-fuzz.ts')], bundle: true, platform: 'node', format: 'esm', outfile: outFile, external: ['@svc/core', '@svc/core/testing'], logLevel: 'error' });
+await build({
+  entryPoints: [join(root, 'packages/server/test/fuzz/http-fuzz.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: outFile,
+  external: ['@svc/core', '@svc/core/testing'],
+  logLevel: 'error',
+});
 const { runHttpFuzz } = await import(outFile);
 
 // The server under test, in its own process so a crash is seen as one.
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-fuzz-data-'));
 const port = 23000 + Math.floor(Math.random() * 1000);
 const server = spawn(process.execPath, [join(root, 'packages/server/dist/cli.js'), 'serve'], {
-  env: { ...process.env, SVC_DATA_DIR: dataDir, PORT: String(port), SVC_LOG: '0', SVC_RATE_VERIFY: '0', SVC_RATE_READ: '0', SVC_RATE_MODEL_KEYS: '0' },
+  env: {
+    ...process.env,
+    SVC_DATA_DIR: dataDir,
+    PORT: String(port),
+    SVC_LOG: '0',
+    SVC_RATE_VERIFY: '0',
+    SVC_RATE_READ: '0',
+    SVC_RATE_MODEL_KEYS: '0',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let serverExit = null;
 server.on('exit', (code, signal) => (serverExit = code ?? signal));
 for (let i = 0; i < 100; i++) {
-  const ok = await fetch(`http://127.0.0.1:${port}/api/cbom`).then((r) => r.ok, () => false);
+  const ok = await fetch(`http://127.0.0.1:${port}/api/cbom`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (ok) break;
   await new Promise((r) => setTimeout(r, 100));
 }
@@ -52,19 +78,23 @@ const rssOf = (pid) => {
 };
 const sampler = setInterval(() => rss.push({ t: (Date.now() - started) / 1000, mb: rssOf(server.pid) }), 5000);
 
-const core = Array.from({ length: Number(values['core-procs']) }, (_, i) =>
-  new Promise((resolve) => {
-    const c = spawn(process.execPath, [join(root, 'scripts/fuzz/core-worker.mjs'), String(seed + i + 1), String(until)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.on('exit', (code) => {
-      try {
-        resolve({ ...JSON.parse(out), exit: code });
-      } catch {
-        resolve({ inputs: 0, findings: [{ kind: 'throw', detail: `core fuzzer process exited ${code}` }], exit: code });
-      }
-    });
-  }),
+const core = Array.from(
+  { length: Number(values['core-procs']) },
+  (_, i) =>
+    new Promise((resolve) => {
+      const c = spawn(process.execPath, [join(root, 'scripts/fuzz/core-worker.mjs'), String(seed + i + 1), String(until)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.on('exit', (code) => {
+        try {
+          resolve({ ...JSON.parse(out), exit: code });
+        } catch {
+          resolve({ inputs: 0, findings: [{ kind: 'throw', detail: `core fuzzer process exited ${code}` }], exit: code });
+        }
+      });
+    }),
 );
 const http = runHttpFuzz({ port, seed, stop: () => Date.now() >= until, alive: () => serverExit === null });
 const sigkill = sigkillCampaign({ until, seed });
@@ -107,12 +137,19 @@ replay the same random cases). A bounded slice of each fuzzer runs in every \`np
 Server memory (RSS, sampled every 5 s): ${f1(firstMin)} MiB median in the first 90 s, ${f1(lastMin)} MiB median in the
 last minute, ${f1(maxRss)} MiB at most.
 
-HTTP answers by status: ${Object.entries(h.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')}. (503 answers come only from
+HTTP answers by status: ${Object.entries(h.statuses)
+  .map(([s, n]) => `${s}: ${n}`)
+  .join(', ')}. (503 answers come only from
 the council probe, which has no model plane configured here and answers its documented 503 {ok:false}.)
-Core outcomes: ${c.reduce((a, x) => a + x.verdicts, 0)} verdicts (${c.reduce((a, x) => a + x.passed, 0)} passing, all of them unchanged or changed only in display-only members), refusals ${JSON.stringify(c.reduce((a, x) => { for (const [k2, v] of Object.entries(x.refusals ?? {})) a[k2] = (a[k2] ?? 0) + v; return a; }, {}))}; slowest call ${f1(Math.max(...c.map((x) => x.maxMs ?? 0)))} ms.
+Core outcomes: ${c.reduce((a, x) => a + x.verdicts, 0)} verdicts (${c.reduce((a, x) => a + x.passed, 0)} passing, all of them unchanged or changed only in display-only members), refusals ${JSON.stringify(
+  c.reduce((a, x) => {
+    for (const [k2, v] of Object.entries(x.refusals ?? {})) a[k2] = (a[k2] ?? 0) + v;
+    return a;
+  }, {}),
+)}; slowest call ${f1(Math.max(...c.map((x) => x.maxMs ?? 0)))} ms.
 
 Result: **${failed ? 'FINDINGS (see the campaign output)' : 'no findings'}**.
-${failed ? '\n```\n' + JSON.stringify({ http: h.findings.slice(0, 20), core: coreFindings.slice(0, 20), sigkill: k }, null, 1) + '\n```\n' : ''}
+${failed ? `\n\`\`\`\n${JSON.stringify({ http: h.findings.slice(0, 20), core: coreFindings.slice(0, 20), sigkill: k }, null, 1)}\n\`\`\`\n` : ''}
 ## What was closed before this campaign (issue 10)
 
 Each has a test in the default \`npm test\` that failed before the fix:

@@ -9,7 +9,23 @@ import { dirname, join } from 'node:path';
 import * as core from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 
-const { verifyBundle, issueProof, issueTranscript, issueRun, issueExport, signTreeHead, consistencyBundle, buildRecord, MemoryTree, treeRoot, consistencyProof, toHex, SvcError, toReceiptKey, namesFor } = core;
+const {
+  verifyBundle,
+  issueProof,
+  issueTranscript,
+  issueRun,
+  issueExport,
+  signTreeHead,
+  consistencyBundle,
+  buildRecord,
+  MemoryTree,
+  treeRoot,
+  consistencyProof,
+  toHex,
+  SvcError,
+  toReceiptKey,
+  namesFor,
+} = core;
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-vectors');
 mkdirSync(out, { recursive: true });
 
@@ -26,7 +42,8 @@ const fails = { overallOk: false, signerRecognized: false };
 const refused = (status, code) => ({ status, code });
 
 function contradiction(intent, expected) {
-  if (intent.status !== undefined) return expected.status !== intent.status || expected.code !== intent.code ? `refusal ${intent.status} ${intent.code}` : null;
+  if (intent.status !== undefined)
+    return expected.status !== intent.status || expected.code !== intent.code ? `refusal ${intent.status} ${intent.code}` : null;
   if (expected.status !== 200) return `a verdict, got status ${expected.status} ${expected.code}`;
   const r = expected.response;
   if (r.verdict.overallOk !== intent.overallOk) return `overallOk ${intent.overallOk}`;
@@ -48,21 +65,30 @@ async function vector(description, intent, input, { trustedKeys = pinned, servic
     v.expected = { status: e.status, code: e.code };
   }
   const wrong = contradiction(intent, v.expected);
-  if (wrong) throw new Error(`refusing to write "${description}": it declares ${wrong}, but verifyBundle answered ${JSON.stringify(v.expected).slice(0, 300)}`);
+  if (wrong)
+    throw new Error(
+      `refusing to write "${description}": it declares ${wrong}, but verifyBundle answered ${JSON.stringify(v.expected).slice(0, 300)}`,
+    );
   return v;
 }
 
 function write(name, description, cases) {
   if (cases.length === 0) throw new Error(`${name}: no cases`);
-  writeFileSync(join(out, name), JSON.stringify({ description, format: 1, cases }, null, 1) + '\n');
+  writeFileSync(join(out, name), `${JSON.stringify({ description, format: 1, cases }, null, 1)}\n`);
   console.log(`${name}: ${cases.length} cases`);
 }
 
 const base = { answer: 'The Eiffel Tower is in Paris. 🗼', model: 'council-v1', ts: 1_767_225_600, created: 1_767_225_601 };
 const plain = issueProof(base, { receipt: K.answer });
 const bound = issueProof({ ...base, prompt: 'Where is the Eiffel Tower?' }, { receipt: K.answer });
-const framed = issueProof({ ...base, prompt: 'Where is it?', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 2 } }, { receipt: K.answer });
-const framedZero = issueProof({ ...base, prompt: 'Where is it?', framing: { persona: 0, voice: 0, attachment: 0, history_turns: 0 } }, { receipt: K.answer });
+const framed = issueProof(
+  { ...base, prompt: 'Where is it?', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 2 } },
+  { receipt: K.answer },
+);
+const framedZero = issueProof(
+  { ...base, prompt: 'Where is it?', framing: { persona: 0, voice: 0, attachment: 0, history_turns: 0 } },
+  { receipt: K.answer },
+);
 const legacy = issueProof({ ...base, prompt: 'Where?', bindQuestion: false }, { receipt: K.answer });
 const bridged = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
 const diverse = issueProof(base, { receipt: K.answer, slh: K.slh });
@@ -78,51 +104,145 @@ const m = (b, f) => {
 write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (v:1, v:2 framing), excerpt, bridge, SLH diversity, V5-V7', [
   await vector('plain answer, pinned key: passes and is recognised', ok, plain),
   await vector('plain answer, no pinned keys: passes, signer not recognised', okUnpinned, plain, { trustedKeys: [] }),
-  await vector('recognition compares key bytes: a pinned key with the same key_id but other bytes does not count', okUnpinned, plain, { trustedKeys: [{ ...toReceiptKey(K.autopilot, 'svc-provenance-v1'), key_id: plain.receipt.key_id }] }),
-  await vector('answer altered by one space: answerHashOk false', fails, m(plain, (x) => (x.answer += ' '))),
-  await vector('signature altered: sigOk false', fails, m(plain, (x) => (x.receipt.sig = flip(x.receipt.sig)))),
-  await vector('signature in uppercase hex: any other spelling fails', fails, m(plain, (x) => (x.receipt.sig = x.receipt.sig.toUpperCase()))),
-  await vector('receipt key_id does not match the key bytes', fails, m(plain, (x) => (x.receipt.key_id = flip(x.receipt.key_id)))),
-  await vector('receiptKey.context is a label: changing it changes nothing', ok, m(plain, (x) => (x.receiptKey.context = 'svc-sth-v1'))),
+  await vector('recognition compares key bytes: a pinned key with the same key_id but other bytes does not count', okUnpinned, plain, {
+    trustedKeys: [{ ...toReceiptKey(K.autopilot, 'svc-provenance-v1'), key_id: plain.receipt.key_id }],
+  }),
+  await vector(
+    'answer altered by one space: answerHashOk false',
+    fails,
+    m(plain, (x) => (x.answer += ' ')),
+  ),
+  await vector(
+    'signature altered: sigOk false',
+    fails,
+    m(plain, (x) => (x.receipt.sig = flip(x.receipt.sig))),
+  ),
+  await vector(
+    'signature in uppercase hex: any other spelling fails',
+    fails,
+    m(plain, (x) => (x.receipt.sig = x.receipt.sig.toUpperCase())),
+  ),
+  await vector(
+    'receipt key_id does not match the key bytes',
+    fails,
+    m(plain, (x) => (x.receipt.key_id = flip(x.receipt.key_id))),
+  ),
+  await vector(
+    'receiptKey.context is a label: changing it changes nothing',
+    ok,
+    m(plain, (x) => (x.receiptKey.context = 'svc-sth-v1')),
+  ),
   await vector('council_grounded false is signed and reported', ok, ungrounded),
-  await vector('council_grounded removed from a signed receipt fails', fails, m(ungrounded, (x) => delete x.receipt.council_grounded)),
-  await vector('unknown receipt member is signed data', fails, m(plain, (x) => (x.receipt.extra = 1))),
+  await vector(
+    'council_grounded removed from a signed receipt fails',
+    fails,
+    m(ungrounded, (x) => delete x.receipt.council_grounded),
+  ),
+  await vector(
+    'unknown receipt member is signed data',
+    fails,
+    m(plain, (x) => (x.receipt.extra = 1)),
+  ),
   await vector('v:1 bound question matches: entire-input', ok, bound),
-  await vector('v:1 bound question swapped: fails, promptUnverified', fails, m(bound, (x) => (x.prompt = 'Where is Big Ben?'))),
-  await vector('v:1 bound question as a non-string: fails', fails, m(bound, (x) => (x.prompt = ['Where is the Eiffel Tower?']))),
+  await vector(
+    'v:1 bound question swapped: fails, promptUnverified',
+    fails,
+    m(bound, (x) => (x.prompt = 'Where is Big Ben?')),
+  ),
+  await vector(
+    'v:1 bound question as a non-string: fails',
+    fails,
+    m(bound, (x) => (x.prompt = ['Where is the Eiffel Tower?'])),
+  ),
   await vector('legacy receipt with a question: unverified, reported not failed', ok, legacy),
   await vector('v:2 framing all zero: entire-input', ok, framedZero),
   await vector('v:2 framing with flags: current-message, flags disclosed', ok, framed),
-  await vector('v:2 framing missing: promptOk false, binding none', fails, m(framed, (x) => delete x.receipt.framing)),
-  await vector('v:2 framing flag changed: framing not ok, no flags disclosed', fails, m(framed, (x) => (x.receipt.framing.persona = 0))),
-  await vector('excerpt in code points (astral character counts as one)', ok, { ...clone(plain), excerpt: { start: 30, end: 31, quote: '🗼' } }),
+  await vector(
+    'v:2 framing missing: promptOk false, binding none',
+    fails,
+    m(framed, (x) => delete x.receipt.framing),
+  ),
+  await vector(
+    'v:2 framing flag changed: framing not ok, no flags disclosed',
+    fails,
+    m(framed, (x) => (x.receipt.framing.persona = 0)),
+  ),
+  await vector('excerpt in code points (astral character counts as one)', ok, {
+    ...clone(plain),
+    excerpt: { start: 30, end: 31, quote: '🗼' },
+  }),
   await vector('excerpt using UTF-16 offsets fails', fails, { ...clone(plain), excerpt: { start: 30, end: 32, quote: '🗼' } }),
   await vector('excerpt empty slice fails', fails, { ...clone(plain), excerpt: { start: 3, end: 3, quote: '' } }),
   await vector('excerpt quote not in the answer fails', fails, { ...clone(plain), excerpt: { start: 0, end: 3, quote: 'Big' } }),
   await vector('bridge: ML-DSA-87 primary + Falcon-1024 co-signature', ok, bridged),
-  await vector('bridge: co-signature altered fails the bundle', fails, m(bridged, (x) => (x.attestation.cosign.sig = flip(x.attestation.cosign.sig, 40)))),
-  await vector('bridge only, no receipt: passes on the bridge layer, not recognised', okUnpinned, m(bridged, (x) => (delete x.receipt, delete x.receiptKey))),
-  await vector('bridge payload for another answer: both checks false', fails, m(bridged, (x) => (x.answer = 'Other'))),
+  await vector(
+    'bridge: co-signature altered fails the bundle',
+    fails,
+    m(bridged, (x) => (x.attestation.cosign.sig = flip(x.attestation.cosign.sig, 40))),
+  ),
+  await vector(
+    'bridge only, no receipt: passes on the bridge layer, not recognised',
+    okUnpinned,
+    m(bridged, (x) => (delete x.receipt, delete x.receiptKey)),
+  ),
+  await vector(
+    'bridge payload for another answer: both checks false',
+    fails,
+    m(bridged, (x) => (x.answer = 'Other')),
+  ),
   await vector('SLH-DSA-SHA2-256f diversity signature verifies', ok, diverse),
-  await vector('SLH diversity signature altered fails the receipt layer', fails, m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200)))),
+  await vector(
+    'SLH diversity signature altered fails the receipt layer',
+    fails,
+    m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200))),
+  ),
   await vector('no layer at all does not pass', fails, { kind: 'svc-proof', answer: 'x' }),
-  await vector('a deployment named acme verifies its own kind and contexts', ok, issueProof(base, { receipt: K.answer }, 'acme'), { service: 'acme', trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)] }),
+  await vector('a deployment named acme verifies its own kind and contexts', ok, issueProof(base, { receipt: K.answer }, 'acme'), {
+    service: 'acme',
+    trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)],
+  }),
   await vector('an answer holding U+FFFD verifies', ok, replacement),
-  await vector('the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)', fails, m(replacement, (x) => (x.answer = x.answer.replace('\uFFFD', '\uD800')))),
-  await vector('a bound prompt with U+FFFD replaced by a lone surrogate fails', fails, m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00')))),
+  await vector(
+    'the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)',
+    fails,
+    m(replacement, (x) => (x.answer = x.answer.replace('\uFFFD', '\uD800'))),
+  ),
+  await vector(
+    'a bound prompt with U+FFFD replaced by a lone surrogate fails',
+    fails,
+    m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00'))),
+  ),
 ]);
 
 const turn = (a) => issueProof({ ...base, answer: a }, { receipt: K.answer });
 write('transcript.json', 'TranscriptBundle (V2): every turn verifies as a ProofBundle; at most 200 turns', [
   await vector('three turns, all verify', ok, issueTranscript([turn('one'), turn('two'), turn('three')], 'chat')),
-  await vector('one altered turn fails the transcript', fails, m(issueTranscript([turn('one'), turn('two')]), (x) => (x.turns[1].answer = 'TWO'))),
+  await vector(
+    'one altered turn fails the transcript',
+    fails,
+    m(issueTranscript([turn('one'), turn('two')]), (x) => (x.turns[1].answer = 'TWO')),
+  ),
   await vector('no turns does not pass', fails, { kind: 'svc-transcript', turns: [] }),
-  await vector('a turn naming another kind fails', fails, m(issueTranscript([turn('one')]), (x) => (x.turns[0].kind = 'svc-autopilot-run'))),
-  await vector('201 turns: 422', refused(422, 'too_many_turns'), { kind: 'svc-transcript', turns: Array.from({ length: 201 }, () => ({})) }),
+  await vector(
+    'a turn naming another kind fails',
+    fails,
+    m(issueTranscript([turn('one')]), (x) => (x.turns[0].kind = 'svc-autopilot-run')),
+  ),
+  await vector('201 turns: 422', refused(422, 'too_many_turns'), {
+    kind: 'svc-transcript',
+    turns: Array.from({ length: 201 }, () => ({})),
+  }),
 ]);
 
 const run = {
-  id: 'run-42', goal: 'Draft a release note', status: 'done', budgetCredits: 10, spentCredits: 7, maxSteps: 5, summary: 'ok', stopReason: 'goal_met',
+  id: 'run-42',
+  goal: 'Draft a release note',
+  status: 'done',
+  budgetCredits: 10,
+  spentCredits: 7,
+  maxSteps: 5,
+  summary: 'ok',
+  stopReason: 'goal_met',
   steps: [
     { i: 0, action: 'collect', output_sha256: 'ab'.repeat(32), verify: 'schema', credits: 2 },
     { i: 1, action: 'write', output_sha256: 'cd'.repeat(32), verify: 'human', credits: 5 },
@@ -131,44 +251,102 @@ const run = {
 const runB = issueRun(run, { model: 'autopilot-v1', ts: 1_767_225_600, created: 1_767_225_602 }, { receipt: K.autopilot });
 write('run.json', 'RunProofBundle (V3): the whole run under the autopilot context, budget accounting', [
   await vector('run verifies', ok, runB),
-  await vector('step method changed: hash fails', fails, m(runB, (x) => (x.run.steps[1].verify = 'none'))),
-  await vector('signed but overspent budget fails', fails, issueRun({ ...run, budgetCredits: 6 }, { model: 'autopilot-v1', ts: 1_767_225_600 }, { receipt: K.autopilot })),
+  await vector(
+    'step method changed: hash fails',
+    fails,
+    m(runB, (x) => (x.run.steps[1].verify = 'none')),
+  ),
+  await vector(
+    'signed but overspent budget fails',
+    fails,
+    issueRun({ ...run, budgetCredits: 6 }, { model: 'autopilot-v1', ts: 1_767_225_600 }, { receipt: K.autopilot }),
+  ),
   await vector('run receipt presented as an answer fails', fails, { ...clone(plain), receipt: runB.receipt, receiptKey: runB.receiptKey }),
   await vector('answer receipt presented as a run fails', fails, { ...clone(runB), receipt: plain.receipt, receiptKey: plain.receiptKey }),
 ]);
 
 const conversations = [
-  { id: 'c1', title: 'Trip', messages: [{ role: 'user', content: 'Paris?' }, { role: 'assistant', content: 'Oui ✓', ts: 1_767_225_000 }] },
+  {
+    id: 'c1',
+    title: 'Trip',
+    messages: [
+      { role: 'user', content: 'Paris?' },
+      { role: 'assistant', content: 'Oui ✓', ts: 1_767_225_000 },
+    ],
+  },
   { id: 'c2', messages: [{ role: 'user', content: 'Thanks' }] },
 ];
-const exp = issueExport(conversations, { model: 'export-v1', ts: 1_767_225_600, created: 1_767_225_603, exported: '2026-01-01T00:00:00Z' }, { receipt: K.export });
+const exp = issueExport(
+  conversations,
+  { model: 'export-v1', ts: 1_767_225_600, created: 1_767_225_603, exported: '2026-01-01T00:00:00Z' },
+  { receipt: K.export },
+);
 write('export.json', 'ExportArchive: manifest, payload hash and counts under the pinned export context', [
   await vector('export verifies', ok, exp),
-  await vector('proof.context is display only', ok, m(exp, (x) => (x.proof.context = 'anything'))),
-  await vector('message content changed: payload fails', fails, m(exp, (x) => (x.conversations[0].messages[0].content = 'Rome?'))),
-  await vector('top-level count wrong: counts fail', fails, m(exp, (x) => (x.count = 3))),
-  await vector('non-canonical manifest spelling fails', fails, m(exp, (x) => (x.proof.manifest = x.proof.manifest.replace(':', ': ')))),
+  await vector(
+    'proof.context is display only',
+    ok,
+    m(exp, (x) => (x.proof.context = 'anything')),
+  ),
+  await vector(
+    'message content changed: payload fails',
+    fails,
+    m(exp, (x) => (x.conversations[0].messages[0].content = 'Rome?')),
+  ),
+  await vector(
+    'top-level count wrong: counts fail',
+    fails,
+    m(exp, (x) => (x.count = 3)),
+  ),
+  await vector(
+    'non-canonical manifest spelling fails',
+    fails,
+    m(exp, (x) => (x.proof.manifest = x.proof.manifest.replace(':', ': '))),
+  ),
 ]);
 
 const tree = new MemoryTree();
 for (let i = 0; i < 12; i++) tree.appendData(new Uint8Array(32).fill(i + 1));
-const head = (size, timestamp, log = 'svc-ledger') => signTreeHead({ log, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, K.sth);
+const head = (size, timestamp, log = 'svc-ledger') =>
+  signTreeHead({ log, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, K.sth);
 const h5 = head(5, 1_767_225_600_000);
 const h12 = head(12, 1_767_225_700_000);
 write('sth.json', 'SthBundle (V10): bare signed tree heads; a ledger wrapper is refused', [
   await vector('bare signed tree head verifies', ok, h12),
-  await vector('tree size in the body changed fails', fails, m(h12, (x) => (x.signed = x.signed.replace('"tree_size":12', '"tree_size":13')))),
-  await vector('receipt ts does not restate the body timestamp', fails, m(h12, (x) => (x.receipt.ts += 1))),
-  await vector('ledger response wrapping signed_tree_head: 422', refused(422, 'sth_wrapper'), { enabled: true, log: 'svc-ledger', tree_size: 12, signed_tree_head: h12 }),
-  await vector('an answer receipt presented as a tree head fails', fails, { signed: h12.signed, receipt: plain.receipt, key: plain.receiptKey }),
+  await vector(
+    'tree size in the body changed fails',
+    fails,
+    m(h12, (x) => (x.signed = x.signed.replace('"tree_size":12', '"tree_size":13'))),
+  ),
+  await vector(
+    'receipt ts does not restate the body timestamp',
+    fails,
+    m(h12, (x) => (x.receipt.ts += 1)),
+  ),
+  await vector('ledger response wrapping signed_tree_head: 422', refused(422, 'sth_wrapper'), {
+    enabled: true,
+    log: 'svc-ledger',
+    tree_size: 12,
+    signed_tree_head: h12,
+  }),
+  await vector('an answer receipt presented as a tree head fails', fails, {
+    signed: h12.signed,
+    receipt: plain.receipt,
+    key: plain.receiptKey,
+  }),
 ]);
 
-const cb = (a, b, proof) => consistencyBundle(a, b, proof ?? consistencyProof(tree, JSON.parse(a.signed).tree_size, JSON.parse(b.signed).tree_size));
+const cb = (a, b, proof) =>
+  consistencyBundle(a, b, proof ?? consistencyProof(tree, JSON.parse(a.signed).tree_size, JSON.parse(b.signed).tree_size));
 write('consistency.json', 'ConsistencyBundle (V9): genuine heads, prefix proof, timestamp order', [
   await vector('5 -> 12 verifies', ok, cb(h5, h12)),
   await vector('sth_withheld beside the bundle changes nothing', ok, { ...cb(h5, h12), sth_withheld: 'rollback' }),
   await vector('old head signed after the new one: timestampOrderOk false', fails, cb(head(5, 1_767_225_800_000), h12)),
-  await vector('proof node altered fails', fails, m(cb(h5, h12), (x) => (x.proof[0] = flip(x.proof[0], 0)))),
+  await vector(
+    'proof node altered fails',
+    fails,
+    m(cb(h5, h12), (x) => (x.proof[0] = flip(x.proof[0], 0))),
+  ),
   await vector('heads swapped fails', fails, cb(h12, h5, consistencyProof(tree, 5, 12))),
   await vector('different logs fail', fails, cb(h5, head(12, 1_767_225_700_000, 'other-log'))),
   await vector('size 0 is never a valid first size', fails, cb(head(0, 1_767_225_500_000), h12, [])),
@@ -179,11 +357,41 @@ const recRun = buildRecord(runB, { trustedKeys: pinned, generated: 1_767_225_700
 write('record.json', 'AI Provenance Records (V4, V8): attested recomputed from the proof and compared', [
   await vector('record verifies unchanged', ok, rec),
   await vector('run record verifies unchanged', ok, recRun),
-  await vector('signer_recognized true over a key this verifier does not pin: originClaimUnconfirmed', okUnpinned, rec, { trustedKeys: [] }),
-  await vector('over-claim question_attested on a swapped question: 422', refused(422, 'record_mismatch'), m(buildRecord(m(bound, (x) => (x.prompt = 'Other?')), { trustedKeys: pinned, generated: 1 }), (x) => (x.attested.question_attested = true))),
-  await vector('signer_recognized true over a proof that did not verify: 422', refused(422, 'record_mismatch'), m(buildRecord(m(bound, (x) => (x.answer = 'x')), { trustedKeys: pinned, generated: 1 }), (x) => (x.attested.signer_recognized = true))),
-  await vector('disclaimer reworded: 422', refused(422, 'record_mismatch'), m(rec, (x) => (x.disclaimer = 'Certified.'))),
-  await vector('generated, subject and notes are not compared', ok, m(rec, (x) => ((x.generated = 1), (x.subject = { organisation: 'Other' }), (x.notes = ['n'])))),
+  await vector('signer_recognized true over a key this verifier does not pin: originClaimUnconfirmed', okUnpinned, rec, {
+    trustedKeys: [],
+  }),
+  await vector(
+    'over-claim question_attested on a swapped question: 422',
+    refused(422, 'record_mismatch'),
+    m(
+      buildRecord(
+        m(bound, (x) => (x.prompt = 'Other?')),
+        { trustedKeys: pinned, generated: 1 },
+      ),
+      (x) => (x.attested.question_attested = true),
+    ),
+  ),
+  await vector(
+    'signer_recognized true over a proof that did not verify: 422',
+    refused(422, 'record_mismatch'),
+    m(
+      buildRecord(
+        m(bound, (x) => (x.answer = 'x')),
+        { trustedKeys: pinned, generated: 1 },
+      ),
+      (x) => (x.attested.signer_recognized = true),
+    ),
+  ),
+  await vector(
+    'disclaimer reworded: 422',
+    refused(422, 'record_mismatch'),
+    m(rec, (x) => (x.disclaimer = 'Certified.')),
+  ),
+  await vector(
+    'generated, subject and notes are not compared',
+    ok,
+    m(rec, (x) => ((x.generated = 1), (x.subject = { organisation: 'Other' }), (x.notes = ['n']))),
+  ),
 ]);
 
 write('errors.json', 'Typed refusals: 400 invalid JSON, 413 too large, 422 not a recognised bundle', [

@@ -23,7 +23,9 @@ export function ensureNode24({ quiet = false } = {}) {
   if (existsSync(node24)) return node24;
   if (!quiet) console.error(`installing ${NODE24} into ${cache}`);
   mkdirSync(cache, { recursive: true });
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cache, NODE24], { stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'] });
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cache, NODE24], {
+    stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'],
+  });
   return existsSync(node24) ? node24 : null;
 }
 
@@ -39,6 +41,8 @@ export function ensureSqliteModule(node = node24, { quiet = false } = {}) {
   const works = () => spawnSync(node, ['-e', `const D = require(${JSON.stringify(dir)}); new D(':memory:').close()`]).status === 0;
   if (existsSync(dir) && works()) return dir;
   if (!quiet) console.error(`installing ${SQLITE_FOR_NODE24} for Node 24 into ${prefix}`);
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', prefix, SQLITE_FOR_NODE24], { stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'] });
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', prefix, SQLITE_FOR_NODE24], {
+    stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'],
+  });
   return existsSync(dir) && works() ? dir : null;
 }

@@ -26,16 +26,24 @@ const sh = (cmd, args, opts = {}) => {
 // 1. Pack and install as a stranger would (the server's better-sqlite3 is not compiled here: the
 // checks below need no ledger, and its build is exercised by the repository's own install).
 const work = mkdtempSync(join(tmpdir(), 'svc-matrix-'));
-const pack = (ws) => join(work, sh('npm', ['pack', '-w', ws, '--pack-destination', work, '--silent'], { cwd: root }).trim().split('\n').pop());
+const pack = (ws) =>
+  join(work, sh('npm', ['pack', '-w', ws, '--pack-destination', work, '--silent'], { cwd: root }).trim().split('\n').pop());
 const tarball = pack('@svc/core');
 const serverTarball = pack('@svc/server');
 const consumer = join(work, 'consumer');
 mkdirSync(consumer);
 writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-sh('npm', ['install', '--no-audit', '--no-fund', '--silent', '--ignore-scripts', tarball, serverTarball, '@types/node@20', 'fast-check@4'], { cwd: consumer });
-const vectors = readdirSync(join(root, 'test-vectors')).filter((f) => f.endsWith('.json')).flatMap((f) => JSON.parse(readFileSync(join(root, 'test-vectors', f), 'utf8')).cases);
+sh(
+  'npm',
+  ['install', '--no-audit', '--no-fund', '--silent', '--ignore-scripts', tarball, serverTarball, '@types/node@20', 'fast-check@4'],
+  { cwd: consumer },
+);
+const vectors = readdirSync(join(root, 'test-vectors'))
+  .filter((f) => f.endsWith('.json'))
+  .flatMap((f) => JSON.parse(readFileSync(join(root, 'test-vectors', f), 'utf8')).cases);
 writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\n`);
-for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs']) writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
+for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs'])
+  writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
 
 // 2. The runtimes.
 const rtDir = join(root, 'node_modules', '.cache', 'runtimes');
@@ -47,7 +55,7 @@ if (!RUNTIMES.every((r) => existsSync(bin(r.split('@')[0])))) {
 
 const results = [];
 function parse(label, out) {
-  const line = out.split('\n').find((l) => l.startsWith('SMOKE ')) ?? (out.trim().startsWith('{') ? 'SMOKE ' + out.trim() : null);
+  const line = out.split('\n').find((l) => l.startsWith('SMOKE ')) ?? (out.trim().startsWith('{') ? `SMOKE ${out.trim()}` : null);
   const r = line ? JSON.parse(line.slice(6)) : { passed: 0, total: vectors.length, error: out.slice(-1500) };
   results.push({ runtime: label, ...r });
 }
@@ -60,10 +68,23 @@ runCli(`Node ${process.versions.node}`, process.execPath, ['run-node.mjs']);
 const n24 = ensureNode24({ quiet: true });
 runCli(`Node ${spawnSync(n24, ['--version'], { encoding: 'utf8' }).stdout.trim().slice(1)}`, n24, ['--no-warnings', 'run-node.mjs']);
 runCli(`Bun ${sh(bin('bun'), ['--version']).trim()}`, bin('bun'), ['run-node.mjs']);
-runCli(`Deno ${sh(bin('deno'), ['--version']).split('\n')[0].split(' ')[1]}`, bin('deno'), ['run', '--allow-read', '--allow-env', 'run-node.mjs']);
+runCli(`Deno ${sh(bin('deno'), ['--version']).split('\n')[0].split(' ')[1]}`, bin('deno'), [
+  'run',
+  '--allow-read',
+  '--allow-env',
+  'run-node.mjs',
+]);
 
 // workerd: one bundled module behind a socket on loopback.
-await build({ entryPoints: [join(consumer, 'worker.mjs')], bundle: true, format: 'esm', platform: 'neutral', mainFields: ['module', 'main'], outfile: join(consumer, 'worker-bundle.js'), logLevel: 'error' });
+await build({
+  entryPoints: [join(consumer, 'worker.mjs')],
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  outfile: join(consumer, 'worker-bundle.js'),
+  logLevel: 'error',
+});
 const port = 25000 + Math.floor(Math.random() * 1000);
 writeFileSync(
   join(consumer, 'config.capnp'),
@@ -84,7 +105,10 @@ wd.stderr.on('data', (c) => (wdErr += c));
 let wdOut = null;
 for (let i = 0; i < 100 && wdOut === null; i++) {
   await new Promise((r) => setTimeout(r, 200));
-  wdOut = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text(), () => null);
+  wdOut = await fetch(`http://127.0.0.1:${port}/`).then(
+    (r) => r.text(),
+    () => null,
+  );
 }
 wd.kill();
 parse(`workerd ${sh(bin('workerd'), ['--version']).trim().split(' ').pop()}`, wdOut ?? wdErr);
@@ -92,20 +116,40 @@ parse(`workerd ${sh(bin('workerd'), ['--version']).trim().split(' ').pop()}`, wd
 // Chromium: the same module bundled for the browser, served from loopback (a secure context).
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (existsSync(chromium)) {
-  await build({ entryPoints: [join(consumer, 'smoke.mjs')], bundle: true, format: 'esm', platform: 'browser', outfile: join(consumer, 'browser-bundle.js'), logLevel: 'error' });
+  await build({
+    entryPoints: [join(consumer, 'smoke.mjs')],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    outfile: join(consumer, 'browser-bundle.js'),
+    logLevel: 'error',
+  });
   const js = readFileSync(join(consumer, 'browser-bundle.js'));
   const server = createServer((req, res) => {
     if (req.url === '/smoke.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><script type="module">import { smoke } from "/smoke.js"; window.result = smoke();</script>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><script type="module">import { smoke } from "/smoke.js"; window.result = smoke();</script>');
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { chromium: pw } = await import('playwright');
-  const browser = await pw.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await pw.launch({
+    executablePath: chromium,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     const r = await page.evaluate(() => window.result);
-    parse(`Chromium ${browser.version()}`, 'SMOKE ' + JSON.stringify(r));
+    parse(`Chromium ${browser.version()}`, `SMOKE ${JSON.stringify(r)}`);
   } catch (e) {
     parse('Chromium', String(e));
   } finally {
@@ -142,8 +186,20 @@ check('svc --version from the installed tarball', () => sh(svcBin, ['--version']
 const plainCase = vectors.find((c) => c.description === 'plain answer, pinned key: passes and is recognised');
 writeFileSync(join(consumer, 'proof.json'), JSON.stringify(plainCase.input));
 writeFileSync(join(consumer, 'keys.json'), JSON.stringify({ keys: plainCase.trustedKeys }));
-check('svc verify proof.json --keys keys.json exits 0', () => sh(svcBin, ['verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0]);
-check('CommonJS require of @svc/core and @svc/core/schemas', () => sh(process.execPath, ['-e', "const c = require('@svc/core'); const s = require('@svc/core/schemas'); if (typeof c.verifyBundle !== 'function' || !s.ProofBundle) process.exit(1); console.log('ok')"], { cwd: consumer }).trim());
+check(
+  'svc verify proof.json --keys keys.json exits 0',
+  () => sh(svcBin, ['verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0],
+);
+check('CommonJS require of @svc/core and @svc/core/schemas', () =>
+  sh(
+    process.execPath,
+    [
+      '-e',
+      "const c = require('@svc/core'); const s = require('@svc/core/schemas'); if (typeof c.verifyBundle !== 'function' || !s.ProofBundle) process.exit(1); console.log('ok')",
+    ],
+    { cwd: consumer },
+  ).trim(),
+);
 writeFileSync(
   join(consumer, 'use.ts'),
   `import { verifyBundle, type VerifyResponse, type CryptoBackend } from '@svc/core';
@@ -158,9 +214,31 @@ export async function check(doc: unknown, crypto?: CryptoBackend): Promise<boole
 `,
 );
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-for (const [mod, res] of [['node16', 'node16'], ['esnext', 'bundler']]) {
+for (const [mod, res] of [
+  ['node16', 'node16'],
+  ['esnext', 'bundler'],
+]) {
   check(`TypeScript, module ${mod}, moduleResolution ${res}`, () => {
-    sh(process.execPath, [tsc, '--noEmit', '--strict', '--skipLibCheck', 'false', '--target', 'es2022', '--module', mod, '--moduleResolution', res, '--types', 'node', 'use.ts'], { cwd: consumer });
+    sh(
+      process.execPath,
+      [
+        tsc,
+        '--noEmit',
+        '--strict',
+        '--skipLibCheck',
+        'false',
+        '--target',
+        'es2022',
+        '--module',
+        mod,
+        '--moduleResolution',
+        res,
+        '--types',
+        'node',
+        'use.ts',
+      ],
+      { cwd: consumer },
+    );
     return 'type-checks';
   });
 }
@@ -170,8 +248,15 @@ for (const p of packaging) console.log(`${p.ok ? 'ok  ' : 'FAIL'} ${p.name}${p.d
 
 console.log(`\n== runtime matrix: @svc/core from ${tarball.split('/').pop()}, ${vectors.length} vectors`);
 for (const r of results) {
-  const ms = r.msPerVerify ? Object.entries(r.msPerVerify).map(([k, v]) => `${k} ${v} ms`).join(', ') : '';
-  console.log(`${r.passed === r.total ? 'ok  ' : 'FAIL'} ${r.runtime.padEnd(18)} backend ${String(r.backend ?? '-').padEnd(10)} ${r.passed}/${r.total} vectors   per verify: ${ms}${r.error ? `\n     ${r.error}` : ''}${r.failed?.length ? `\n     failed: ${r.failed.join('; ')}` : ''}`);
+  const ms = r.msPerVerify
+    ? Object.entries(r.msPerVerify)
+        .map(([k, v]) => `${k} ${v} ms`)
+        .join(', ')
+    : '';
+  console.log(
+    `${r.passed === r.total ? 'ok  ' : 'FAIL'} ${r.runtime.padEnd(18)} backend ${String(r.backend ?? '-').padEnd(10)} ${r.passed}/${r.total} vectors   per verify: ${ms}${r.error ? `\n     ${r.error}` : ''}${r.failed?.length ? `\n     failed: ${r.failed.join('; ')}` : ''}`,
+  );
 }
-if (process.argv.includes('--json')) writeFileSync(join(root, 'node_modules', '.cache', 'runtime-matrix.json'), JSON.stringify(results, null, 1));
+if (process.argv.includes('--json'))
+  writeFileSync(join(root, 'node_modules', '.cache', 'runtime-matrix.json'), JSON.stringify(results, null, 1));
 process.exit(results.every((r) => r.passed === r.total && r.total > 0) && packaging.every((p) => p.ok) ? 0 : 1);

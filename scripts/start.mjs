@@ -22,7 +22,9 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
     node = n24;
     env.SVC_SQLITE_MODULE = sqliteModule;
   } else {
-    console.error(`svc: Node 24 ${n24 ? 'is here but better-sqlite3 13 could not be installed for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
+    console.error(
+      `svc: Node 24 ${n24 ? 'is here but better-sqlite3 13 could not be installed for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`,
+    );
   }
 }
 

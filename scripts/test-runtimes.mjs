@@ -37,4 +37,6 @@ if (!existsSync(chromium)) {
   process.exit(1);
 }
 run('core tests in headless Chromium', process.execPath, [vitest, 'run', '--config', 'vitest.browser.config.ts']);
-run('the packed tarball in Node 20, Node 24, Bun, Deno, workerd and Chromium', process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'runtime-matrix.mjs')]);
+run('the packed tarball in Node 20, Node 24, Bun, Deno, workerd and Chromium', process.execPath, [
+  join(dirname(fileURLToPath(import.meta.url)), 'runtime-matrix.mjs'),
+]);

@@ -3,4 +3,4 @@ import { fuzzVerify } from '@svc/core/testing';
 
 const [seed, until] = process.argv.slice(2).map(Number);
 const stats = await fuzzVerify({ seed, now: () => performance.now(), stop: () => Date.now() >= until });
-process.stdout.write(JSON.stringify(stats) + '\n');
+process.stdout.write(`${JSON.stringify(stats)}\n`);

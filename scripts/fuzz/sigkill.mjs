@@ -18,7 +18,7 @@ export async function sigkillCampaign({ until, seed }) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-sigkill-'));
   const file = join(dir, 'l.sqlite');
   let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const acked = [];
   let kills = 0;
   while (Date.now() < until) {

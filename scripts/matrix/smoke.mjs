@@ -4,7 +4,15 @@
 import { defaultCrypto, nobleBackend, verifyBundle, SvcError } from '@svc/core';
 import vectors from './vectors.mjs';
 
-const canon = (v) => (Array.isArray(v) ? `[${v.map(canon).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}` : JSON.stringify(v));
+const canon = (v) =>
+  Array.isArray(v)
+    ? `[${v.map(canon).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canon(v[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
 
 export async function smoke(now = () => performance.now()) {
   const backend = await defaultCrypto();
@@ -30,5 +38,11 @@ export async function smoke(now = () => performance.now()) {
   };
   const msDefault = await time(backend, 30);
   const msNoble = backend === nobleBackend ? msDefault : await time(nobleBackend, 10);
-  return { backend: backend.name, passed, total: vectors.length, failed: failed.slice(0, 5), msPerVerify: { [backend.name]: +msDefault.toFixed(3), noble: +msNoble.toFixed(3) } };
+  return {
+    backend: backend.name,
+    passed,
+    total: vectors.length,
+    failed: failed.slice(0, 5),
+    msPerVerify: { [backend.name]: +msDefault.toFixed(3), noble: +msNoble.toFixed(3) },
+  };
 }

@@ -41,7 +41,8 @@ describe('ACVP ML-DSA-87 sigVer', () => {
     const pre = groups.filter((g) => g.preHash === 'preHash');
     expect(pre.length).toBeGreaterThan(0);
     // A pre-hash signature must never verify as a pure one: modes are domain separated.
-    for (const t of pre[0].tests.slice(0, 3)) expect(verifyMlDsa87(hex(t.pk), hex(t.message), hex(t.signature), hex(t.context))).toBe(false);
+    for (const t of pre[0].tests.slice(0, 3))
+      expect(verifyMlDsa87(hex(t.pk), hex(t.message), hex(t.signature), hex(t.context))).toBe(false);
   });
 });
 
@@ -53,8 +54,10 @@ describe('ACVP SLH-DSA-SHA2-256f', () => {
     const a = sets[0];
     const expectA = new Map<string, boolean>();
     for (const g of a.expectedResults.testGroups) for (const t of g.tests) expectA.set(String(t.tcId), truthy(t.testPassed));
-    for (const g of a.prompt.testGroups) if (g.parameterSet === 'SLH-DSA-SHA2-256f') for (const t of g.tests) cases.push({ ...t, want: expectA.get(String(t.tcId))! });
-    for (const g of sets[1].internalProjection.testGroups) if (g.parameterSet === 'SLH-DSA-SHA2-256f') for (const t of g.tests) cases.push({ ...t, want: truthy(t.testPassed) });
+    for (const g of a.prompt.testGroups)
+      if (g.parameterSet === 'SLH-DSA-SHA2-256f') for (const t of g.tests) cases.push({ ...t, want: expectA.get(String(t.tcId))! });
+    for (const g of sets[1].internalProjection.testGroups)
+      if (g.parameterSet === 'SLH-DSA-SHA2-256f') for (const t of g.tests) cases.push({ ...t, want: truthy(t.testPassed) });
     expect(cases.length).toBeGreaterThanOrEqual(10);
     for (const c of cases) expect(slh_dsa_sha2_256f.internal.verify(hex(c.signature), hex(c.message), hex(c.pk))).toBe(c.want);
     expect(cases.some((c) => c.want)).toBe(true);
@@ -65,7 +68,9 @@ describe('ACVP SLH-DSA-SHA2-256f', () => {
     const cases = [...sets[2].tests, ...sets[3].tests].filter((t: any) => t.preHash === 'pure' && t.signatureInterface === 'external');
     expect(cases.length).toBeGreaterThanOrEqual(4);
     for (const t of cases) {
-      expect(verifySlhDsa(hex(t.pk), hex(t.message), hex(t.signature), hex(t.context ?? '')), `${t.tcId} ${t.derivation ?? ''}`).toBe(truthy(t.testPassed));
+      expect(verifySlhDsa(hex(t.pk), hex(t.message), hex(t.signature), hex(t.context ?? '')), `${t.tcId} ${t.derivation ?? ''}`).toBe(
+        truthy(t.testPassed),
+      );
     }
   });
 });

@@ -18,10 +18,22 @@ describe('backend selection', () => {
 
   it('a subtle that lacks the algorithm, fails the check, or throws is not used', async () => {
     expect(await webCryptoBackend(null)).toBeNull();
-    const broken = { generateKey: async () => { throw new Error('NotSupportedError'); }, importKey: async () => ({}), verify: async () => true };
+    const broken = {
+      generateKey: async () => {
+        throw new Error('NotSupportedError');
+      },
+      importKey: async () => ({}),
+      verify: async () => true,
+    };
     expect(await webCryptoBackend(broken)).toBeNull();
     // An engine that says yes to everything is caught by the wrong-context check.
-    const liar = { generateKey: async () => ({ publicKey: {}, privateKey: {} }), exportKey: async () => new ArrayBuffer(2592), importKey: async () => ({}), sign: async () => new ArrayBuffer(4627), verify: async () => true };
+    const liar = {
+      generateKey: async () => ({ publicKey: {}, privateKey: {} }),
+      exportKey: async () => new ArrayBuffer(2592),
+      importKey: async () => ({}),
+      sign: async () => new ArrayBuffer(4627),
+      verify: async () => true,
+    };
     expect(await webCryptoBackend(liar)).toBeNull();
   });
 });

@@ -26,7 +26,14 @@ export const asyncNoble: CryptoBackend = {
 };
 
 /** One check through the core's defensive wrapper, computed by `backend`. */
-export async function checkWith(backend: CryptoBackend, alg: BackendAlgorithm, pk: Uint8Array, msg: Uint8Array, sig: Uint8Array, ctx: Uint8Array): Promise<boolean> {
+export async function checkWith(
+  backend: CryptoBackend,
+  alg: BackendAlgorithm,
+  pk: Uint8Array,
+  msg: Uint8Array,
+  sig: Uint8Array,
+  ctx: Uint8Array,
+): Promise<boolean> {
   const plan = new CallPlan(backend);
   const run = () => (alg === ML_DSA_87 ? verifyMlDsa87 : verifySlhDsa)(pk, msg, sig, ctx, plan.compute);
   run();
@@ -35,7 +42,14 @@ export async function checkWith(backend: CryptoBackend, alg: BackendAlgorithm, p
 }
 
 /** The backend called directly with raw input, any throw or rejection mapped to false. */
-async function raw(backend: CryptoBackend, alg: BackendAlgorithm, pk: Uint8Array, msg: Uint8Array, sig: Uint8Array, ctx: Uint8Array): Promise<boolean> {
+async function raw(
+  backend: CryptoBackend,
+  alg: BackendAlgorithm,
+  pk: Uint8Array,
+  msg: Uint8Array,
+  sig: Uint8Array,
+  ctx: Uint8Array,
+): Promise<boolean> {
   try {
     return (await backend.verify(alg, pk, msg, sig, ctx)) === true;
   } catch {
@@ -49,7 +63,10 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
     for (const c of data.cases) {
       let got: unknown;
       try {
-        got = { status: 200, response: await verifyBundle(c.inputText ?? c.input, { trustedKeys: c.trustedKeys, service: c.service, crypto: backend }) };
+        got = {
+          status: 200,
+          response: await verifyBundle(c.inputText ?? c.input, { trustedKeys: c.trustedKeys, service: c.service, crypto: backend }),
+        };
       } catch (e) {
         expect(e).toBeInstanceOf(SvcError);
         got = { status: (e as SvcError).status, code: (e as SvcError).code };
@@ -77,7 +94,10 @@ export async function acvpAgree(backend: CryptoBackend): Promise<number> {
   }
   const sets = (slh as any).sets as any[];
   for (const t of [...sets[2].tests, ...sets[3].tests].filter((x: any) => x.preHash === 'pure' && x.signatureInterface === 'external')) {
-    expect(await checkWith(backend, SLH_DSA_SHA2_256F, hex(t.pk), hex(t.message), hex(t.signature), hex(t.context ?? '')), `${backend.name} SLH ${t.tcId}`).toBe(truthy(t.testPassed));
+    expect(
+      await checkWith(backend, SLH_DSA_SHA2_256F, hex(t.pk), hex(t.message), hex(t.signature), hex(t.context ?? '')),
+      `${backend.name} SLH ${t.tcId}`,
+    ).toBe(truthy(t.testPassed));
     n++;
   }
   return n;
@@ -130,7 +150,9 @@ export async function mutationsAgree(backend: CryptoBackend, runs = 200): Promis
       const want = await checkWith(nobleBackend, ML_DSA_87, pk, msg, sig, ctx);
       expect(await checkWith(backend, ML_DSA_87, pk, msg, sig, ctx), JSON.stringify(m)).toBe(want);
       // Called raw, past the core's checks, a backend still answers a boolean (throws become false).
-      expect(await raw(backend, ML_DSA_87, pk, msg, sig, ctx), `raw ${JSON.stringify(m)}`).toBe(await raw(nobleBackend, ML_DSA_87, pk, msg, sig, ctx));
+      expect(await raw(backend, ML_DSA_87, pk, msg, sig, ctx), `raw ${JSON.stringify(m)}`).toBe(
+        await raw(nobleBackend, ML_DSA_87, pk, msg, sig, ctx),
+      );
     }),
     { numRuns: runs },
   );

@@ -39,17 +39,23 @@ describe('strict encodings', () => {
     const ref = (x: string) => (/^(?:[0-9a-f]{2})*$/.test(x) ? Uint8Array.from(x.match(/../g) ?? [], (p) => parseInt(p, 16)) : null);
     const chars = fc.constantFrom(...'0123456789abcdefABCDEFxg \u0000\u00e9\u0101\uD800😀'.split(''), '😀');
     fc.assert(
-      fc.property(fc.oneof(fc.array(chars, { maxLength: 40 }).map((a) => a.join('')), fc.uint8Array({ maxLength: 64 }).map(toHex)), (x) => {
-        const got = fromHex(x);
-        const want = ref(x);
-        if (want === null) expect(got).toBeNull();
-        else expect(got && bytesEqual(got, want)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.array(chars, { maxLength: 40 }).map((a) => a.join('')),
+          fc.uint8Array({ maxLength: 64 }).map(toHex),
+        ),
+        (x) => {
+          const got = fromHex(x);
+          const want = ref(x);
+          if (want === null) expect(got).toBeNull();
+          else expect(got && bytesEqual(got, want)).toBe(true);
+        },
+      ),
       { numRuns: 3000 },
     );
     // Long inputs past the reusable buffer decode the same.
     const big = toHex(Uint8Array.from({ length: 600_000 }, (_, i) => i & 255));
     expect(fromHex(big)!.length).toBe(600_000);
-    expect(fromHex(big.slice(0, -1) + 'G')).toBeNull();
+    expect(fromHex(`${big.slice(0, -1)}G`)).toBeNull();
   });
 });

@@ -20,7 +20,14 @@ const run = {
 };
 const runBundle = issueRun(run, { model: 'autopilot', ts: 1_700_000_000, created: 1_700_000_002 }, { receipt: K.autopilot });
 const conversations = [
-  { id: 'c1', title: 'hello', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello ✓' }] },
+  {
+    id: 'c1',
+    title: 'hello',
+    messages: [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello ✓' },
+    ],
+  },
   { id: 'c2', messages: [{ role: 'user', content: 'bye', ts: 5 }] },
 ];
 const exportArchive = issueExport(conversations, { model: 'export', ts: 1_700_000_000, created: 1_700_000_003 }, { receipt: K.export });
@@ -91,7 +98,11 @@ describe('RunProofBundle (V3)', () => {
   });
 
   it('any change to goal, a step hash or a method breaks the run hash', async () => {
-    for (const mutate of [(x: any) => (x.run.goal += '!'), (x: any) => (x.run.steps[0].output_sha256 = 'cc'.repeat(32)), (x: any) => (x.run.steps[1].verify = 'none')]) {
+    for (const mutate of [
+      (x: any) => (x.run.goal += '!'),
+      (x: any) => (x.run.steps[0].output_sha256 = 'cc'.repeat(32)),
+      (x: any) => (x.run.steps[1].verify = 'none'),
+    ]) {
       const x = clone(runBundle) as any;
       mutate(x);
       const v = (await verifyBundle(x, trusted)).verdict as any;
@@ -153,7 +164,13 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     const r = await verifyBundle(h, trusted);
     expect(r.kind).toBe('svc-sth');
     expect(r.verdict.overallOk).toBe(true);
-    expect((r.verdict as any).sth).toEqual({ bodyOk: true, log: 'svc-ledger', treeSize: 7, rootHash: toHex(treeRoot(tree, 7)), timestamp: 1_700_000_000_999 });
+    expect((r.verdict as any).sth).toEqual({
+      bodyOk: true,
+      log: 'svc-ledger',
+      treeSize: 7,
+      rootHash: toHex(treeRoot(tree, 7)),
+      timestamp: 1_700_000_000_999,
+    });
     expect(r.signerRecognized).toBe(true);
   });
 

@@ -29,10 +29,10 @@ describe('RFC 6962 vectors', () => {
 
   it('leaf hashes, complete subtrees, and roots at every size', () => {
     expect(V.leaf_inputs_hex.length).toBe(8);
-    V.leaf_inputs_hex.forEach((l: string, i: number) => expect(toHex(leafHash(h(l)))).toBe(V.leaf_hashes_hex[i]));
+    for (const [i, l] of (V.leaf_inputs_hex as string[]).entries()) expect(toHex(leafHash(h(l)))).toBe(V.leaf_hashes_hex[i]);
     let levels = 0;
     for (const [level, hashes] of Object.entries(V.complete_subtree_hashes_by_level_hex as Record<string, string[]>)) {
-      hashes.forEach((x, i) => expect(toHex(tree.subtree(Number(level), i))).toBe(x));
+      for (const [i, x] of hashes.entries()) expect(toHex(tree.subtree(Number(level), i))).toBe(x);
       levels++;
     }
     expect(levels).toBeGreaterThanOrEqual(4);
@@ -73,9 +73,18 @@ describe('RFC 6962 vectors', () => {
   it('the fork scenario: a forked log cannot prove consistency with an honest head', () => {
     const f = V.fork_scenario;
     const forked = treeOf(f.forked_leaf_inputs_hex);
-    for (const [size, root] of Object.entries(f.forked_roots_by_size_hex as Record<string, string>)) expect(toHex(treeRoot(forked, Number(size)))).toBe(root);
+    for (const [size, root] of Object.entries(f.forked_roots_by_size_hex as Record<string, string>))
+      expect(toHex(treeRoot(forked, Number(size)))).toBe(root);
     expect(consistencyProof(forked, 4, 8).map(toHex)).toEqual(f.forked_consistency_proof_4_to_8_hex);
-    expect(verifyConsistency(4, 8, h(f.honest_roots_by_size_hex['4']), h(f.forked_roots_by_size_hex['8']), hs(f.forked_consistency_proof_4_to_8_hex))).toBe(false);
+    expect(
+      verifyConsistency(
+        4,
+        8,
+        h(f.honest_roots_by_size_hex['4']),
+        h(f.forked_roots_by_size_hex['8']),
+        hs(f.forked_consistency_proof_4_to_8_hex),
+      ),
+    ).toBe(false);
     expect(verifyConsistency(3, 8, treeRoot(tree, 3), treeRoot(forked, 8), consistencyProof(forked, 3, 8))).toBe(true);
   });
 });

@@ -18,7 +18,14 @@ describe('ProofBundle: receipt layer', () => {
     expect(r.verdict.checks).toBe(1);
     expect(r.signerRecognized).toBe(true);
     const v = r.verdict as any;
-    expect(v.receipt).toMatchObject({ present: true, answerHashOk: true, sigOk: true, councilGrounded: true, promptBound: false, promptOk: true });
+    expect(v.receipt).toMatchObject({
+      present: true,
+      answerHashOk: true,
+      sigOk: true,
+      councilGrounded: true,
+      promptBound: false,
+      promptOk: true,
+    });
     expect(v.receipt.questionBinding).toBeUndefined();
     expect(r.disclaimer).toMatch(/Neither attests that the content is accurate/);
     expect(r.disclaimer).toMatch(/not a FIPS 140/);
@@ -36,7 +43,7 @@ describe('ProofBundle: receipt layer', () => {
   });
 
   it('an altered answer fails the answer hash', async () => {
-    const b = { ...clone(plain), answer: plain.answer + ' ' };
+    const b = { ...clone(plain), answer: `${plain.answer} ` };
     const v = (await verifyBundle(b, trusted)).verdict as any;
     expect(v.overallOk).toBe(false);
     expect(v.receipt.answerHashOk).toBe(false);
@@ -71,7 +78,7 @@ describe('ProofBundle: receipt layer', () => {
     expect(r.signerRecognized).toBe(true);
   });
 
-  it('an answer signed for another deployment is not this deployment\'s kind', async () => {
+  it("an answer signed for another deployment is not this deployment's kind", async () => {
     const acme = issueProof(base, { receipt: K.answer }, 'acme');
     await expectSvcError(verifyBundle(acme), 'unknown_kind', 422);
     const r = await verifyBundle(acme, { service: 'acme' });
@@ -129,27 +136,40 @@ describe('ProofBundle: question binding (V5, V6)', () => {
   });
 
   it('v:2 framing: all zero is entire-input, any flag is current-message', async () => {
-    const zero = issueProof({ ...base, prompt: 'Q', framing: { persona: 0, voice: 0, attachment: 0, history_turns: 0 } }, { receipt: K.answer });
+    const zero = issueProof(
+      { ...base, prompt: 'Q', framing: { persona: 0, voice: 0, attachment: 0, history_turns: 0 } },
+      { receipt: K.answer },
+    );
     expect(zero.receipt.v).toBe(2);
     const vz = (await verifyBundle(zero, trusted)).verdict as any;
     expect(vz.overallOk).toBe(true);
     expect(vz.receipt.questionBinding).toBe('entire-input');
     expect(vz.receipt.framing).toEqual({ present: true, ok: true, persona: 0, voice: 0, attachment: 0, historyTurns: 0 });
-    const flagged = issueProof({ ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 } }, { receipt: K.answer });
+    const flagged = issueProof(
+      { ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 } },
+      { receipt: K.answer },
+    );
     const vf = (await verifyBundle(flagged, trusted)).verdict as any;
     expect(vf.receipt.questionBinding).toBe('current-message');
     expect(vf.receipt.framing).toEqual({ present: true, ok: true, persona: 1, voice: 0, attachment: 1, historyTurns: 3 });
   });
 
   it('v:2 with missing or altered framing: promptOk false, binding none, no flags disclosed', async () => {
-    const b = issueProof({ ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 0 } }, { receipt: K.answer });
+    const b = issueProof(
+      { ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 0 } },
+      { receipt: K.answer },
+    );
     const missing = clone(b) as any;
     delete missing.receipt.framing;
     const altered = clone(b) as any;
     altered.receipt.framing.persona = 0;
     const badSig = clone(b) as any;
     badSig.receipt.framing.sig = flipHex(badSig.receipt.framing.sig);
-    for (const [name, x, present] of [['missing', missing, false], ['altered', altered, true], ['bad sig', badSig, true]] as const) {
+    for (const [name, x, present] of [
+      ['missing', missing, false],
+      ['altered', altered, true],
+      ['bad sig', badSig, true],
+    ] as const) {
       const v = (await verifyBundle(x, trusted)).verdict as any;
       expect(v.overallOk, name).toBe(false);
       expect(v.receipt.sigOk, name).toBe(true); // framing is outside the receipt signature
@@ -243,7 +263,11 @@ describe('ProofBundle: SLH-DSA diversity signature', () => {
 
     const noOwnKey = clone(b) as any;
     delete noOwnKey.receiptKey.slh_public_key_hex;
-    const pinnedSlh = { ...toReceiptKey(K.answer, 'svc-provenance-v1'), algo: 'SLH-DSA-SHA2-256f', public_key_hex: Array.from(K.slh.publicKey, (x) => x.toString(16).padStart(2, '0')).join('') };
+    const pinnedSlh = {
+      ...toReceiptKey(K.answer, 'svc-provenance-v1'),
+      algo: 'SLH-DSA-SHA2-256f',
+      public_key_hex: Array.from(K.slh.publicKey, (x) => x.toString(16).padStart(2, '0')).join(''),
+    };
     expect(((await verifyBundle(noOwnKey, trusted)).verdict as any).receipt.diversity.ok).toBe(false);
     expect(((await verifyBundle(noOwnKey, { trustedKeys: [...K.trustedKeys, pinnedSlh] })).verdict as any).receipt.diversity.ok).toBe(true);
 
@@ -260,7 +284,7 @@ describe('typed refusals', () => {
   it('invalid JSON text is 400, over 2 MB is 413, unknown shapes are 422', async () => {
     await expectSvcError(verifyBundle('{"kind":'), 'invalid_json', 400);
     await expectSvcError(verifyBundle(new Uint8Array([0xff, 0xfe])), 'invalid_json', 400);
-    await expectSvcError(verifyBundle('"' + 'a'.repeat(2 * 1024 * 1024) + '"'), 'too_large', 413);
+    await expectSvcError(verifyBundle(`"${'a'.repeat(2 * 1024 * 1024)}"`), 'too_large', 413);
     for (const doc of [null, 1, '"x"', [], {}, { kind: 'other' }, { kind: 'svc-proof-x' }]) {
       await expectSvcError(verifyBundle(doc), 'unknown_kind', 422);
     }

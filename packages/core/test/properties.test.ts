@@ -5,7 +5,18 @@ import { verifyBundle } from '../src/verify/bundle.js';
 import { SvcError } from '../src/errors.js';
 import { issueProof, issueTranscript, signTreeHead, consistencyBundle } from '../src/issue/bundles.js';
 import { buildRecord } from '../src/record/build.js';
-import { proofInput, proofBundle, runBundle, exportArchive, transcriptBundle, consistencyBundleArb, sthBundle, provenanceRecord, mutated, leafPaths } from '../src/testing/arbitraries.js';
+import {
+  proofInput,
+  proofBundle,
+  runBundle,
+  exportArchive,
+  transcriptBundle,
+  consistencyBundleArb,
+  sthBundle,
+  provenanceRecord,
+  mutated,
+  leafPaths,
+} from '../src/testing/arbitraries.js';
 import { K, trusted } from './helpers.js';
 
 /** A verdict, or the typed refusal: both mean "does not pass". Anything else is a bug. */
@@ -90,7 +101,9 @@ const junk = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     fc.jsonValue({ maxDepth: 3 }),
-    fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'kind', 'receipt', 'sig', 'turns', 'signed', 'toString'), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'kind', 'receipt', 'sig', 'turns', 'signed', 'toString'), tie('value'), {
+      maxKeys: 4,
+    }),
     fc.array(tie('value'), { maxLength: 3 }),
   ),
 })).value;
@@ -122,14 +135,29 @@ describe('property: arbitrary input never crashes or hangs', () => {
 
   const h = signTreeHead({ log: 'l', tree_size: 1, root_hash: '00'.repeat(32), timestamp: 1 }, K.sth);
   const valid = [
-    issueProof({ answer: 'a', model: 'm', ts: 1, prompt: 'q', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 0 }, excerpt: { start: 0, end: 1 } }, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random }),
+    issueProof(
+      {
+        answer: 'a',
+        model: 'm',
+        ts: 1,
+        prompt: 'q',
+        framing: { persona: 1, voice: 0, attachment: 0, history_turns: 0 },
+        excerpt: { start: 0, end: 1 },
+      },
+      { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random },
+    ),
     issueTranscript([issueProof({ answer: 'b', model: 'm', ts: 1 }, { receipt: K.answer })]),
     h,
     consistencyBundle(h, h, []),
   ];
 
   it('mutated documents of every kind (wrong types, truncation, junk, __proto__, deep nesting)', async () => {
-    const docs = fc.oneof(fc.constantFrom(...valid), runBundle(), exportArchive(), proofBundle().map((b) => buildRecord(b, { ...trusted, generated: 1 }) as any));
+    const docs = fc.oneof(
+      fc.constantFrom(...valid),
+      runBundle(),
+      exportArchive(),
+      proofBundle().map((b) => buildRecord(b, { ...trusted, generated: 1 }) as any),
+    );
     await fc.assert(
       fc.asyncProperty(docs, fc.nat(), junk, fc.integer({ min: 0, max: 3 }), async (doc, pick, replacement, mode) => {
         const copy = JSON.parse(JSON.stringify(doc));
@@ -138,7 +166,8 @@ describe('property: arbitrary input never crashes or hangs', () => {
         let parent: any = copy;
         for (const p of path.slice(0, -1)) parent = parent[p];
         const last = path[path.length - 1]!;
-        const value = mode === 0 ? replacement : mode === 1 ? deep(3000, replacement) : mode === 2 ? Array(5000).fill(replacement) : undefined;
+        const value =
+          mode === 0 ? replacement : mode === 1 ? deep(3000, replacement) : mode === 2 ? Array(5000).fill(replacement) : undefined;
         if (value === undefined) delete parent[last];
         else Object.defineProperty(parent, last, { value, enumerable: true, configurable: true, writable: true });
         await outcome(copy);

@@ -8,7 +8,13 @@ import { K, clone, expectSvcError, trusted } from './helpers.js';
 const base = { answer: 'Water boils at 100 °C at sea level.', model: 'council-v1', ts: 1_700_000_000, governance_flag: 'ok' };
 const bound = issueProof({ ...base, prompt: 'At what temperature does water boil?', excerpt: { start: 0, end: 5 } }, { receipt: K.answer });
 const run = issueRun(
-  { id: 'r', goal: 'g', steps: [{ i: 0, action: 'a', output_sha256: 'aa'.repeat(32), verify: 'test', credits: 1 }], spentCredits: 1, budgetCredits: 2 },
+  {
+    id: 'r',
+    goal: 'g',
+    steps: [{ i: 0, action: 'a', output_sha256: 'aa'.repeat(32), verify: 'test', credits: 1 }],
+    spentCredits: 1,
+    budgetCredits: 2,
+  },
   { model: 'autopilot', ts: 1_700_000_000 },
   { receipt: K.autopilot },
 );
@@ -75,7 +81,9 @@ describe('buildRecord (E1-E4)', () => {
   it('refuses kinds a record is not made from, and org over 200 characters', () => {
     const h = signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth);
     expect(() => buildRecord(h, opts)).toThrowError(expect.objectContaining({ code: 'unsupported_kind', status: 422 }));
-    expect(() => buildRecord(bound, { ...opts, org: 'x'.repeat(201) })).toThrowError(expect.objectContaining({ code: 'invalid_org', status: 422 }));
+    expect(() => buildRecord(bound, { ...opts, org: 'x'.repeat(201) })).toThrowError(
+      expect.objectContaining({ code: 'invalid_org', status: 422 }),
+    );
     expect(buildRecord(bound, { ...opts, org: '😀'.repeat(200) }).subject?.organisation).toHaveLength(400);
   });
 

@@ -14,12 +14,24 @@ interface Case {
   expected: { status: number; response?: unknown; code?: string };
 }
 
-const files = Object.entries(ourVectors).map(([path, data]) => ({ name: path.split('/').pop()!, data: data as { description: string; cases: Case[] } }));
+const files = Object.entries(ourVectors).map(([path, data]) => ({
+  name: path.split('/').pop()!,
+  data: data as { description: string; cases: Case[] },
+}));
 
 describe('test-vectors/', () => {
   it('holds a file per kind, none empty', () => {
     const names = files.map((f) => f.name).sort();
-    expect(names).toEqual(['consistency.json', 'errors.json', 'export.json', 'proof.json', 'record.json', 'run.json', 'sth.json', 'transcript.json']);
+    expect(names).toEqual([
+      'consistency.json',
+      'errors.json',
+      'export.json',
+      'proof.json',
+      'record.json',
+      'run.json',
+      'sth.json',
+      'transcript.json',
+    ]);
     for (const f of files) {
       expect(typeof f.data.description, f.name).toBe('string');
       expect(f.data.cases.length, `${f.name} yields no case`).toBeGreaterThan(0);
@@ -32,8 +44,13 @@ describe('test-vectors/', () => {
         it(c.description, async () => {
           expect(c.trustedKeys).toBeInstanceOf(Array);
           // The recorded answer must say what the case declares it shows.
-          if (c.intent.status !== undefined) expect({ status: c.expected.status, code: c.expected.code }).toEqual({ status: c.intent.status, code: c.intent.code });
-          else expect({ overallOk: (c.expected.response as any).verdict.overallOk, signerRecognized: (c.expected.response as any).signerRecognized }).toEqual(c.intent);
+          if (c.intent.status !== undefined)
+            expect({ status: c.expected.status, code: c.expected.code }).toEqual({ status: c.intent.status, code: c.intent.code });
+          else
+            expect({
+              overallOk: (c.expected.response as any).verdict.overallOk,
+              signerRecognized: (c.expected.response as any).signerRecognized,
+            }).toEqual(c.intent);
           const input = c.inputText ?? c.input;
           let got: { status: number; response?: unknown; code?: string };
           try {

@@ -21,7 +21,7 @@ function row(label, ok, text) {
   const li = document.createElement('li');
   li.className = ok === true ? 'ok' : ok === false ? 'bad' : 'info';
   const b = document.createElement('strong');
-  b.textContent = label + ': ';
+  b.textContent = `${label}: `;
   li.append(b, document.createTextNode(text));
   return li;
 }
@@ -40,22 +40,52 @@ function layers(v) {
     if (r.questionBinding !== undefined) {
       out.push(
         r.questionBinding === 'none'
-          ? row('Question', r.promptBound ? false : null, r.promptBound ? 'does NOT match the signed question' : 'not covered by any signature (shown, not attested)')
+          ? row(
+              'Question',
+              r.promptBound ? false : null,
+              r.promptBound ? 'does NOT match the signed question' : 'not covered by any signature (shown, not attested)',
+            )
           : row('Question', true, `attested (${r.questionBinding})`),
       );
     }
   }
-  if (v.excerpt) out.push(row('Pinned quote', v.excerpt.ok, v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT in the signed answer'));
+  if (v.excerpt)
+    out.push(row('Pinned quote', v.excerpt.ok, v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT in the signed answer'));
   if (v.bridge) {
     out.push(row('Model-plane signature (ML-DSA-87)', v.bridge.primaryOk, v.bridge.primaryOk ? 'valid' : 'INVALID'));
-    if (v.bridge.cosignPresent) out.push(row('Model-plane co-signature (Falcon-1024)', v.bridge.secondaryOk, v.bridge.secondaryOk ? 'valid' : 'INVALID'));
+    if (v.bridge.cosignPresent)
+      out.push(row('Model-plane co-signature (Falcon-1024)', v.bridge.secondaryOk, v.bridge.secondaryOk ? 'valid' : 'INVALID'));
   }
   if (v.turns) out.push(row('Turns', v.overallOk, `${v.turns.filter((t) => t.verdict.overallOk).length} of ${v.turns.length} verify`));
-  if (v.run) out.push(row('Run', v.run.hashOk && v.run.budgetOk, `hash ${v.run.hashOk ? 'ok' : 'FAILED'}, ${v.run.steps} steps, budget ${v.run.budgetOk ? 'ok' : 'FAILED'}`));
-  if (v.export) out.push(row('Export', v.export.manifestOk && v.export.payloadOk && v.export.countsOk, `manifest ${v.export.manifestOk ? 'ok' : 'FAILED'}, payload ${v.export.payloadOk ? 'ok' : 'FAILED'}, counts ${v.export.countsOk ? 'ok' : 'FAILED'}`));
+  if (v.run)
+    out.push(
+      row(
+        'Run',
+        v.run.hashOk && v.run.budgetOk,
+        `hash ${v.run.hashOk ? 'ok' : 'FAILED'}, ${v.run.steps} steps, budget ${v.run.budgetOk ? 'ok' : 'FAILED'}`,
+      ),
+    );
+  if (v.export)
+    out.push(
+      row(
+        'Export',
+        v.export.manifestOk && v.export.payloadOk && v.export.countsOk,
+        `manifest ${v.export.manifestOk ? 'ok' : 'FAILED'}, payload ${v.export.payloadOk ? 'ok' : 'FAILED'}, counts ${v.export.countsOk ? 'ok' : 'FAILED'}`,
+      ),
+    );
   if (v.sth) out.push(row('Tree head', v.sth.bodyOk, `${v.sth.log ?? '?'} at size ${v.sth.treeSize ?? '?'}`));
-  if (v.consistency) out.push(row('Consistency proof', v.consistency.proofOk, v.consistency.proofOk ? 'older head is a prefix of the newer' : 'does NOT verify'));
-  if (v.timestampOrderOk !== undefined) out.push(row('Timestamp order', v.timestampOrderOk, v.timestampOrderOk ? 'ordered like the sizes' : 'older head signed after the newer (rollback)'));
+  if (v.consistency)
+    out.push(
+      row('Consistency proof', v.consistency.proofOk, v.consistency.proofOk ? 'older head is a prefix of the newer' : 'does NOT verify'),
+    );
+  if (v.timestampOrderOk !== undefined)
+    out.push(
+      row(
+        'Timestamp order',
+        v.timestampOrderOk,
+        v.timestampOrderOk ? 'ordered like the sizes' : 'older head signed after the newer (rollback)',
+      ),
+    );
   return out;
 }
 
@@ -68,7 +98,7 @@ async function run() {
     keys = pinnedKeys();
   } catch (e) {
     result.className = 'error';
-    result.textContent = 'Keys: ' + e.message;
+    result.textContent = `Keys: ${e.message}`;
     return;
   }
   try {
@@ -107,7 +137,7 @@ async function run() {
     result.append(head, ul, note);
   } catch (e) {
     result.className = 'error';
-    result.textContent = isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e && e.message}`;
+    result.textContent = isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e?.message}`;
   }
 }
 
@@ -116,11 +146,14 @@ const drop = $('bundle');
 drop.addEventListener('dragover', (e) => e.preventDefault());
 drop.addEventListener('drop', async (e) => {
   e.preventDefault();
-  const f = e.dataTransfer && e.dataTransfer.files[0];
+  const f = e.dataTransfer?.files[0];
   if (f) {
     drop.value = await f.text();
     void run();
   }
 });
-$('keys-state').textContent = embedded && Array.isArray(embedded.keys) ? `${embedded.keys.length} keys of this server are pinned.` : 'No keys are pinned: paste a /api/provenance/pubkey response to check origin.';
+$('keys-state').textContent =
+  embedded && Array.isArray(embedded.keys)
+    ? `${embedded.keys.length} keys of this server are pinned.`
+    : 'No keys are pinned: paste a /api/provenance/pubkey response to check origin.';
 window.__verifierReady = true;

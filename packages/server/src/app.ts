@@ -71,7 +71,11 @@ export function createApp(d: AppDeps) {
   const settled = (r: TaskResult): AppResponse => {
     if (r.ok) return { status: 200, body: r.json, headers: { 'content-type': JSON_TYPE } };
     const e = new SvcError(r.code, r.message);
-    return { status: e.status, body: e.toJSON(), headers: r.retryAfter !== undefined ? { ...NO_STORE, 'retry-after': String(r.retryAfter) } : {} };
+    return {
+      status: e.status,
+      body: e.toJSON(),
+      headers: r.retryAfter !== undefined ? { ...NO_STORE, 'retry-after': String(r.retryAfter) } : {},
+    };
   };
   const ledger = () => d.ledger;
   const disabled = { enabled: false };
@@ -91,8 +95,12 @@ export function createApp(d: AppDeps) {
         },
       },
     },
-    '/api/provenance/pubkey': { GET: { group: 'read', run: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity), HOUR) } },
-    '/v1/provenance/pubkeys': { GET: { group: 'modelKeys', run: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge), HOUR) } },
+    '/api/provenance/pubkey': {
+      GET: { group: 'read', run: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity), HOUR) },
+    },
+    '/v1/provenance/pubkeys': {
+      GET: { group: 'modelKeys', run: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge), HOUR) },
+    },
     '/api/v1/evidence-signer': { GET: { group: 'read', run: async () => json(200, evidenceSigner(d.ring, d.names), HOUR) } },
     '/api/cbom': { GET: { group: 'read', run: async () => json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime), HOUR) } },
     '/api/status/council': {
@@ -165,7 +173,11 @@ export function createApp(d: AppDeps) {
     const route = entry[(req.method === 'HEAD' ? 'GET' : req.method) as 'GET' | 'POST'];
     if (!route) {
       const e = new SvcError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
-      return { status: 405, body: e.toJSON(), headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') } };
+      return {
+        status: 405,
+        body: e.toJSON(),
+        headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') },
+      };
     }
     const wait = limiter.take(req.ip, route.group, limitFor(route.group));
     if (wait > 0) {

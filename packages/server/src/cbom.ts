@@ -24,12 +24,55 @@ export const CBOM_DISCLAIMER =
 
 function assets(cfg: Config): Asset[] {
   const list: Asset[] = [
-    { name: 'ML-DSA-87', standard: 'FIPS 204', type: 'signature', role: 'answer receipts, run and export receipts, signed tree heads, model-plane primary, evidence signer', status: 'load-bearing', primitive: 'signature', parameterSetIdentifier: '87', functions: ['keygen', 'sign', 'verify'], oid: '2.16.840.1.101.3.4.3.19', nistQuantumSecurityLevel: 5 },
-    { name: 'SHA-256', standard: 'FIPS 180-4', type: 'hash', role: 'answer and payload digests, key ids, RFC 6962 Merkle tree', status: 'load-bearing', primitive: 'hash', parameterSetIdentifier: '256', functions: ['digest'], oid: '2.16.840.1.101.3.4.2.1', nistQuantumSecurityLevel: 2 },
-    { name: 'SLH-DSA-SHA2-256f', standard: 'FIPS 205', type: 'signature', role: cfg.slhDiversity ? 'evidence signer hybrid leg; receipt diversity signature' : 'evidence signer hybrid leg', status: 'diversity (non-authoritative)', primitive: 'signature', parameterSetIdentifier: '256f', functions: ['keygen', 'sign', 'verify'], oid: '2.16.840.1.101.3.4.3.25', nistQuantumSecurityLevel: 5 },
+    {
+      name: 'ML-DSA-87',
+      standard: 'FIPS 204',
+      type: 'signature',
+      role: 'answer receipts, run and export receipts, signed tree heads, model-plane primary, evidence signer',
+      status: 'load-bearing',
+      primitive: 'signature',
+      parameterSetIdentifier: '87',
+      functions: ['keygen', 'sign', 'verify'],
+      oid: '2.16.840.1.101.3.4.3.19',
+      nistQuantumSecurityLevel: 5,
+    },
+    {
+      name: 'SHA-256',
+      standard: 'FIPS 180-4',
+      type: 'hash',
+      role: 'answer and payload digests, key ids, RFC 6962 Merkle tree',
+      status: 'load-bearing',
+      primitive: 'hash',
+      parameterSetIdentifier: '256',
+      functions: ['digest'],
+      oid: '2.16.840.1.101.3.4.2.1',
+      nistQuantumSecurityLevel: 2,
+    },
+    {
+      name: 'SLH-DSA-SHA2-256f',
+      standard: 'FIPS 205',
+      type: 'signature',
+      role: cfg.slhDiversity ? 'evidence signer hybrid leg; receipt diversity signature' : 'evidence signer hybrid leg',
+      status: 'diversity (non-authoritative)',
+      primitive: 'signature',
+      parameterSetIdentifier: '256f',
+      functions: ['keygen', 'sign', 'verify'],
+      oid: '2.16.840.1.101.3.4.3.25',
+      nistQuantumSecurityLevel: 5,
+    },
   ];
   if (cfg.bridge) {
-    list.push({ name: 'Falcon-1024', standard: 'FIPS 206 (forthcoming, FN-DSA); round-3 Falcon', type: 'signature', role: 'model-plane co-signature', status: 'diversity (non-authoritative)', primitive: 'signature', parameterSetIdentifier: '1024', functions: ['keygen', 'sign', 'verify'], nistQuantumSecurityLevel: 5 });
+    list.push({
+      name: 'Falcon-1024',
+      standard: 'FIPS 206 (forthcoming, FN-DSA); round-3 Falcon',
+      type: 'signature',
+      role: 'model-plane co-signature',
+      status: 'diversity (non-authoritative)',
+      primitive: 'signature',
+      parameterSetIdentifier: '1024',
+      functions: ['keygen', 'sign', 'verify'],
+      nistQuantumSecurityLevel: 5,
+    });
   }
   return list;
 }

@@ -74,7 +74,7 @@ const clearProgress = () => {
 };
 const out = (s: string) => {
   clearProgress();
-  process.stdout.write(s + '\n');
+  process.stdout.write(`${s}\n`);
 };
 
 function portFlag(v: string): number {
@@ -137,13 +137,20 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'issue': {
-      const { values } = parse({ answer: { type: 'string' }, 'answer-file': { type: 'string' }, prompt: { type: 'string' }, model: { type: 'string' }, 'data-dir': { type: 'string' } });
-      if ((values.answer === undefined) === (values['answer-file'] === undefined)) throw new CliError('give exactly one of --answer or --answer-file', 2);
+      const { values } = parse({
+        answer: { type: 'string' },
+        'answer-file': { type: 'string' },
+        prompt: { type: 'string' },
+        model: { type: 'string' },
+        'data-dir': { type: 'string' },
+      });
+      if ((values.answer === undefined) === (values['answer-file'] === undefined))
+        throw new CliError('give exactly one of --answer or --answer-file', 2);
       const answer = (values.answer as string | undefined) ?? readFileSync(values['answer-file'] as string, 'utf8');
       const cfg = loadConfig(process.env, { ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}), log: false });
       const log = jsonLogger(false);
       const names = namesFor(cfg.service);
-      const ring = ensureKeys(cfg, (e, f) => process.stderr.write(JSON.stringify({ event: e, ...f }) + '\n'));
+      const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
       // Appending runs the full check first: a log that fails it is refused here (exit 3), and
       // so is a ledger file that cannot be opened at all.
       let ledger: Ledger | null = null;
@@ -153,7 +160,11 @@ async function main(argv: string[]): Promise<number> {
         throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
       }
       try {
-        const bundle = new Issuer(ring, names, ledger, { slhDiversity: cfg.slhDiversity, bridge: cfg.bridge, ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}) }).issue({
+        const bundle = new Issuer(ring, names, ledger, {
+          slhDiversity: cfg.slhDiversity,
+          bridge: cfg.bridge,
+          ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
+        }).issue({
           answer,
           ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
           ...(values.model !== undefined ? { model: values.model as string } : {}),
@@ -168,17 +179,32 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'verify': {
-      const { values, positionals } = parse({ json: { type: 'boolean' }, keys: { type: 'string' }, 'keys-url': { type: 'string' }, service: { type: 'string' } });
+      const { values, positionals } = parse({
+        json: { type: 'boolean' },
+        keys: { type: 'string' },
+        'keys-url': { type: 'string' },
+        service: { type: 'string' },
+      });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.verify}`, 2);
       return verifyCommand(positionals[0]!, values as never, out);
     }
     case 'record': {
-      const { values, positionals } = parse({ org: { type: 'string' }, keys: { type: 'string' }, 'keys-url': { type: 'string' }, service: { type: 'string' } });
+      const { values, positionals } = parse({
+        org: { type: 'string' },
+        keys: { type: 'string' },
+        'keys-url': { type: 'string' },
+        service: { type: 'string' },
+      });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);
       return recordCommand(positionals[0]!, values as never, out);
     }
     case 'ledger': {
-      const { values, positionals } = parse({ url: { type: 'string' }, answer: { type: 'string' }, state: { type: 'string' }, keys: { type: 'string' } });
+      const { values, positionals } = parse({
+        url: { type: 'string' },
+        answer: { type: 'string' },
+        state: { type: 'string' },
+        keys: { type: 'string' },
+      });
       const sub = positionals[0];
       if (!values.url) throw new CliError(`--url is required\n\n${HELP.ledger}`, 2);
       if (sub === 'prove') {
@@ -200,7 +226,9 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
     if (e instanceof CliError) {
-      process.stderr.write(`svc: ${e.message.split('\n')[0]}\n${e.message.includes('\n') ? e.message.slice(e.message.indexOf('\n') + 1) + '\n' : ''}`);
+      process.stderr.write(
+        `svc: ${e.message.split('\n')[0]}\n${e.message.includes('\n') ? `${e.message.slice(e.message.indexOf('\n') + 1)}\n` : ''}`,
+      );
       process.exit(e.exitCode);
     }
     process.stderr.write(`svc: ${e instanceof Error ? e.message : String(e)}\n`);

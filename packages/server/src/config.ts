@@ -45,7 +45,8 @@ function int(v: string | undefined, d: number, name: string): number {
 function seconds(v: string | undefined, d: number, name: string): number {
   if (v === undefined || v === '') return d;
   const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n > 86_400) throw new Error(`${name} must be a number of seconds from 0 to 86400, got ${JSON.stringify(v)}`);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n > 86_400)
+    throw new Error(`${name} must be a number of seconds from 0 to 86400, got ${JSON.stringify(v)}`);
   return Math.round(n * 1000);
 }
 
@@ -63,10 +64,13 @@ function bool(v: string | undefined, d: boolean, name: string): boolean {
 
 /** Checked after flags are layered on, before anything is created on disk. */
 function validate(c: Config): Config {
-  if (!Number.isSafeInteger(c.port) || c.port < 0 || c.port > 65535) throw new Error(`the port must be an integer from 0 to 65535, got ${JSON.stringify(c.port)}`);
+  if (!Number.isSafeInteger(c.port) || c.port < 0 || c.port > 65535)
+    throw new Error(`the port must be an integer from 0 to 65535, got ${JSON.stringify(c.port)}`);
   if (!c.host || /\s/.test(c.host)) throw new Error(`the host must be an address, got ${JSON.stringify(c.host)}`);
-  if (!Number.isSafeInteger(c.workers) || c.workers > 1024) throw new Error(`SVC_WORKERS must be an integer from 0 to 1024, got ${JSON.stringify(c.workers)}`);
-  for (const p of c.trustedProxies) if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
+  if (!Number.isSafeInteger(c.workers) || c.workers > 1024)
+    throw new Error(`SVC_WORKERS must be an integer from 0 to 1024, got ${JSON.stringify(c.workers)}`);
+  for (const p of c.trustedProxies)
+    if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;
 }
 
@@ -84,7 +88,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       read: int(env.SVC_RATE_READ, 120, 'SVC_RATE_READ'),
       modelKeys: int(env.SVC_RATE_MODEL_KEYS, 120, 'SVC_RATE_MODEL_KEYS'),
     },
-    trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
     workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),

@@ -20,7 +20,15 @@ const unavailable = err('Ledger or history temporarily unavailable.');
 
 export function openApiDocument(service: string, version: string) {
   const anyBundle = {
-    oneOf: ['ProofBundle', 'TranscriptBundle', 'RunProofBundle', 'ExportArchive', 'SthBundle', 'ConsistencyBundle', 'AiProvenanceRecord'].map(ref),
+    oneOf: [
+      'ProofBundle',
+      'TranscriptBundle',
+      'RunProofBundle',
+      'ExportArchive',
+      'SthBundle',
+      'ConsistencyBundle',
+      'AiProvenanceRecord',
+    ].map(ref),
   };
   return {
     openapi: '3.1.0',
@@ -37,10 +45,15 @@ export function openApiDocument(service: string, version: string) {
           summary: 'Verify any bundle kind (auto-detected)',
           requestBody: { required: true, content: { 'application/json': { schema: anyBundle } } },
           responses: {
-            '200': jsonBody('VerifyResponse', 'The verdict. A bundle that fails verification is a verdict with overallOk:false, not an error.'),
+            '200': jsonBody(
+              'VerifyResponse',
+              'The verdict. A bundle that fails verification is a verdict with overallOk:false, not an error.',
+            ),
             '400': err('Body is not valid JSON.'),
             '413': err('Payload over 2 MB.'),
-            '422': err('Not a recognised bundle, more than 200 turns, a record over-claiming its proof, or a wrapper with a nested signed_tree_head.'),
+            '422': err(
+              'Not a recognised bundle, more than 200 turns, a record over-claiming its proof, or a wrapper with a nested signed_tree_head.',
+            ),
             '429': rateLimited,
           },
         },
@@ -50,7 +63,10 @@ export function openApiDocument(service: string, version: string) {
         post: {
           summary: 'Turn a proof bundle or run evidence pack into an AI Provenance Record',
           parameters: [{ name: 'org', in: 'query', required: false, schema: { type: 'string', maxLength: 200 } }],
-          requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('ProofBundle'), ref('RunProofBundle')] } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { oneOf: [ref('ProofBundle'), ref('RunProofBundle')] } } },
+          },
           responses: {
             '200': jsonBody('AiProvenanceRecord', 'The record (attested.signed:false when the bundle does not verify).'),
             '400': err('Body is not valid JSON.'),
@@ -62,16 +78,28 @@ export function openApiDocument(service: string, version: string) {
         options: preflight,
       },
       '/api/provenance/pubkey': {
-        get: { summary: 'Answer-receipt public keys (current and historic)', responses: { '200': jsonBody('PubkeysResponse', 'Cached one hour.'), '429': rateLimited } },
+        get: {
+          summary: 'Answer-receipt public keys (current and historic)',
+          responses: { '200': jsonBody('PubkeysResponse', 'Cached one hour.'), '429': rateLimited },
+        },
       },
       '/v1/provenance/pubkeys': {
-        get: { summary: 'Model-plane public keys', responses: { '200': jsonBody('ModelPlaneKeys', 'Empty keys when the bridge is not configured.'), '429': rateLimited } },
+        get: {
+          summary: 'Model-plane public keys',
+          responses: { '200': jsonBody('ModelPlaneKeys', 'Empty keys when the bridge is not configured.'), '429': rateLimited },
+        },
       },
       '/api/v1/evidence-signer': {
-        get: { summary: 'Evidence-pack signer keys (self-attested)', responses: { '200': jsonBody('EvidenceSigner', 'Pinned public keys.'), '429': rateLimited } },
+        get: {
+          summary: 'Evidence-pack signer keys (self-attested)',
+          responses: { '200': jsonBody('EvidenceSigner', 'Pinned public keys.'), '429': rateLimited },
+        },
       },
       '/api/cbom': {
-        get: { summary: 'Cryptographic bill of materials (CycloneDX 1.6)', responses: { '200': jsonBody('Cbom', 'Cached one hour.'), '429': rateLimited } },
+        get: {
+          summary: 'Cryptographic bill of materials (CycloneDX 1.6)',
+          responses: { '200': jsonBody('Cbom', 'Cached one hour.'), '429': rateLimited },
+        },
       },
       '/api/status/council': {
         get: {
@@ -79,12 +107,18 @@ export function openApiDocument(service: string, version: string) {
           responses: {
             '200': jsonBody('CouncilHealth', 'Cache-Control: public, max-age=60, s-maxage=60.'),
             '429': rateLimited,
-            '503': { description: 'Model plane could not be probed; not cached.', content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: false } }, required: ['ok'] } } } },
+            '503': {
+              description: 'Model plane could not be probed; not cached.',
+              content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: false } }, required: ['ok'] } } },
+            },
           },
         },
       },
       '/api/transparency/ledger': {
-        get: { summary: 'Current signed tree head', responses: { '200': jsonBody('LedgerSth', 'The head, or {enabled:false}.'), '429': rateLimited, '503': unavailable } },
+        get: {
+          summary: 'Current signed tree head',
+          responses: { '200': jsonBody('LedgerSth', 'The head, or {enabled:false}.'), '429': rateLimited, '503': unavailable },
+        },
         options: preflight,
       },
       '/api/transparency/ledger/inclusion': {
@@ -92,7 +126,10 @@ export function openApiDocument(service: string, version: string) {
           summary: 'RFC 6962 inclusion proof',
           requestBody: { required: true, content: { 'application/json': { schema: ref('InclusionRequest') } } },
           responses: {
-            '200': jsonBody('InclusionResponse', 'found:false when absent. Check the path against the signed root, never this response root.'),
+            '200': jsonBody(
+              'InclusionResponse',
+              'found:false when absent. Check the path against the signed root, never this response root.',
+            ),
             '400': err('Body is not valid JSON.'),
             '413': err('Payload over 2 MB.'),
             '422': err('No usable answer, answer_sha256 or leaf.'),
@@ -111,7 +148,10 @@ export function openApiDocument(service: string, version: string) {
             { name: 'signed', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } },
           ],
           responses: {
-            '200': { description: 'The proof, or the signed bundle.', content: { 'application/json': { schema: { oneOf: [ref('ConsistencyResponse'), ref('ConsistencyBundle')] } } } },
+            '200': {
+              description: 'The proof, or the signed bundle.',
+              content: { 'application/json': { schema: { oneOf: [ref('ConsistencyResponse'), ref('ConsistencyBundle')] } } },
+            },
             '422': err('first or second out of range.'),
             '429': rateLimited,
             '503': unavailable,
@@ -127,7 +167,12 @@ export function openApiDocument(service: string, version: string) {
         },
         options: preflight,
       },
-      '/openapi.json': { get: { summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
     },
     components: {
       schemas: {

@@ -31,7 +31,8 @@ export interface Running {
 export function ensureKeys(cfg: Config, log: Logger): Keyring {
   const dir = join(cfg.dataDir, 'keys');
   const written = Keyring.generate(dir);
-  if (written.length > 0) log('dev_keys_generated', { dir, roles: written, note: 'new development keys were made; run `svc keygen` to manage keys' });
+  if (written.length > 0)
+    log('dev_keys_generated', { dir, roles: written, note: 'new development keys were made; run `svc keygen` to manage keys' });
   return Keyring.load(dir).ring;
 }
 
@@ -42,7 +43,10 @@ function pageLoader(keys: unknown): () => string | null {
   const embedded = JSON.stringify(keys).replace(/</g, '\\u003c');
   return () => {
     if (cached === null && existsSync(file)) {
-      cached = readFileSync(file, 'utf8').replace('<script type="application/json" id="pinned-keys">null</script>', () => `<script type="application/json" id="pinned-keys">${embedded}</script>`);
+      cached = readFileSync(file, 'utf8').replace(
+        '<script type="application/json" id="pinned-keys">null</script>',
+        () => `<script type="application/json" id="pinned-keys">${embedded}</script>`,
+      );
     }
     return cached;
   };
@@ -64,7 +68,17 @@ export async function startServer(
     // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
     ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
   }
-  const app = createApp({ cfg, names, ring, executor, council, ledger, log, version: VERSION, page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)) });
+  const app = createApp({
+    cfg,
+    names,
+    ring,
+    executor,
+    council,
+    ledger,
+    log,
+    version: VERSION,
+    page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)),
+  });
   let shuttingDown = false;
   const server = createServer(
     { keepAliveTimeout: 5000, requestTimeout: 30_000 },

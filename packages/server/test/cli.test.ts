@@ -17,7 +17,10 @@ let s: Booted;
 let work: string;
 
 /** Async on purpose: the server under test runs in this process, so a blocking spawn would stall it. */
-function svc(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; out: string; err: string }> {
+function svc(
+  args: string[],
+  opts: { input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_DATA_DIR: s.dir, ...opts.env } });
     let out = '';
@@ -163,7 +166,8 @@ describe('svc on a terminal and on a broken network', () => {
     try {
       const state = join(work, 'tty-audit.json');
       expect((await svc(['ledger', 'audit', '--url', t.url, '--state', state])).code).toBe(0);
-      for (const a of ['tty 1', 'tty 2', 'tty 3']) expect((await svc(['issue', '--answer', a], { env: { SVC_DATA_DIR: t.dir } })).code).toBe(0);
+      for (const a of ['tty 1', 'tty 2', 'tty 3'])
+        expect((await svc(['issue', '--answer', a], { env: { SVC_DATA_DIR: t.dir } })).code).toBe(0);
       // script(1) gives the command a pseudo-terminal, so the catch-up draws its progress line.
       const cmd = `${process.execPath} ${CLI} ledger audit --url ${t.url} --state ${state}`;
       const r = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
@@ -178,6 +182,7 @@ describe('svc on a terminal and on a broken network', () => {
       expect(result).toBeGreaterThan(0);
       // What precedes the result on its line is a cleared line, never progress text.
       const lineStart = Math.max(r.stdout.lastIndexOf('\n', result), r.stdout.lastIndexOf('\r', result - 4)) + 1;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence is what is looked for.
       expect(r.stdout.slice(lineStart, result).replace(/\r?\x1b\[K/g, '')).toBe('');
     } finally {
       await t.stop();

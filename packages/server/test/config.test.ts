@@ -42,7 +42,10 @@ describe('configuration', () => {
 
   it('SVC_LEDGER=flase exits 2 before writing anything', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
-    const r = spawnSync(process.execPath, [CLI, 'serve', '--data-dir', dir], { encoding: 'utf8', env: { ...process.env, SVC_LEDGER: 'flase' } });
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--data-dir', dir], {
+      encoding: 'utf8',
+      env: { ...process.env, SVC_LEDGER: 'flase' },
+    });
     expect(r.status).toBe(2);
     expect(readdirSync(dir)).toEqual([]);
   });

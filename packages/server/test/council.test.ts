@@ -18,8 +18,11 @@ beforeAll(async () => {
       const model = JSON.parse(body || '{}').model;
       if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
       if (model === 'slow') return void setTimeout(() => res.writeHead(200).end('{}'), 3000);
-      if (auth !== 'Bearer good-key') return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"secret upstream detail"}');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ready' } }] }));
+      if (auth !== 'Bearer good-key')
+        return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"secret upstream detail"}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'ready' } }] }));
     });
   });
   await new Promise<void>((r) => plane.listen(0, '127.0.0.1', () => r()));
@@ -62,7 +65,12 @@ describe('GET /api/status/council', () => {
 
   it('one probe per five minutes, shared by concurrent callers', async () => {
     let t = 1_000_000;
-    const probe = new CouncilProbe(() => seats(), { KEY_A: 'good-key' }, () => {}, () => t);
+    const probe = new CouncilProbe(
+      () => seats(),
+      { KEY_A: 'good-key' },
+      () => {},
+      () => t,
+    );
     const before = hits;
     const all = await Promise.all(Array.from({ length: 10 }, () => probe.health()));
     expect(probe.probes).toBe(1);
@@ -87,7 +95,11 @@ describe('GET /api/status/council', () => {
     } finally {
       await none.stop();
     }
-    const down = await boot({}, { KEY_A: 'good-key' }, { endpoint: 'http://127.0.0.1:9/v1', timeout_ms: 300, seats: [{ id: 'a', label: 'A', model: 'm', key_env: 'KEY_A' }] });
+    const down = await boot(
+      {},
+      { KEY_A: 'good-key' },
+      { endpoint: 'http://127.0.0.1:9/v1', timeout_ms: 300, seats: [{ id: 'a', label: 'A', model: 'm', key_env: 'KEY_A' }] },
+    );
     try {
       const r = await call(down.url, '/api/status/council');
       expect(r.status).toBe(503);

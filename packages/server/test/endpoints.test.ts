@@ -22,7 +22,7 @@ function ownBundle(answer: string, prompt?: string) {
 }
 
 describe('POST /api/v1/verify', () => {
-  it('verifies and recognises a bundle signed with the server\'s own keys', async () => {
+  it("verifies and recognises a bundle signed with the server's own keys", async () => {
     const r = await call(s.url, '/api/v1/verify', { json: ownBundle('Paris.', 'Capital?') });
     expect(r.status).toBe(200);
     expectSchema(schemas.VerifyResponse, r.body);
@@ -68,10 +68,19 @@ describe('POST /api/v1/verify', () => {
     // Declared too large, body never sent: the answer still comes, so nothing waited for the body.
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(s.url);
-      const req = request({ host: u.hostname, port: u.port, path: '/api/v1/verify', method: 'POST', headers: { 'content-length': String(2 * 1024 * 1024 + 1) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/api/v1/verify',
+          method: 'POST',
+          headers: { 'content-length': String(2 * 1024 * 1024 + 1) },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
     });
@@ -107,10 +116,13 @@ describe('POST /api/v1/verify', () => {
   it('a chunked body that grows past 2 MB is cut off with 413', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       const u = new URL(s.url);
-      const req = request({ host: u.hostname, port: u.port, path: '/api/v1/verify', method: 'POST', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        { host: u.hostname, port: u.port, path: '/api/v1/verify', method: 'POST', headers: { 'transfer-encoding': 'chunked' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on('error', () => {});
       const chunk = Buffer.alloc(256 * 1024, 0x20);
       let sent = 0;
@@ -130,7 +142,7 @@ describe('POST /api/v1/verify', () => {
 
 describe('POST /api/v1/evidence', () => {
   it('returns an AI Provenance Record with the org stamped in', async () => {
-    const r = await call(s.url, '/api/v1/evidence?org=' + encodeURIComponent('Example GmbH'), { json: ownBundle('Rome.') });
+    const r = await call(s.url, `/api/v1/evidence?org=${encodeURIComponent('Example GmbH')}`, { json: ownBundle('Rome.') });
     expect(r.status).toBe(200);
     expectSchema(schemas.AiProvenanceRecord, r.body);
     expect(r.body.subject).toEqual({ organisation: 'Example GmbH' });
@@ -152,12 +164,14 @@ describe('POST /api/v1/evidence', () => {
   });
 
   it('422 for org over 200 characters and for kinds a record is not made from; 400 invalid JSON', async () => {
-    const long = await call(s.url, '/api/v1/evidence?org=' + 'x'.repeat(201), { json: ownBundle('C.') });
+    const long = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(201)}`, { json: ownBundle('C.') });
     expect(long.status).toBe(422);
     expect(long.body.code).toBe('invalid_org');
-    const ok200 = await call(s.url, '/api/v1/evidence?org=' + 'x'.repeat(200), { json: ownBundle('C.') });
+    const ok200 = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(200)}`, { json: ownBundle('C.') });
     expect(ok200.status).toBe(200);
-    const sth = await call(s.url, '/api/v1/evidence', { json: signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth) });
+    const sth = await call(s.url, '/api/v1/evidence', {
+      json: signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth),
+    });
     expect(sth.status).toBe(422);
     const bad = await call(s.url, '/api/v1/evidence', { method: 'POST', body: 'nope' });
     expect(bad.status).toBe(400);
@@ -172,7 +186,9 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
     expect(r.body.configured).toBe(true);
     expect(r.body.context).toBe('svc-provenance-v1');
-    expect(new Set(r.body.keys.map((k: any) => k.context))).toEqual(new Set(['svc-provenance-v1', 'svc-autopilot-v1', 'svc-export-v1', 'svc-sth-v1']));
+    expect(new Set(r.body.keys.map((k: any) => k.context))).toEqual(
+      new Set(['svc-provenance-v1', 'svc-autopilot-v1', 'svc-export-v1', 'svc-sth-v1']),
+    );
   });
 
   it('GET /v1/provenance/pubkeys: model-plane keys with 8-byte key ids', async () => {
@@ -199,7 +215,9 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     expect(r.status).toBe(200);
     expectSchema(schemas.Cbom, r.body);
     expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
-    expect(r.body.cryptography.map((c: any) => c.name)).toEqual(expect.arrayContaining(['ML-DSA-87', 'SLH-DSA-SHA2-256f', 'Falcon-1024', 'SHA-256']));
+    expect(r.body.cryptography.map((c: any) => c.name)).toEqual(
+      expect.arrayContaining(['ML-DSA-87', 'SLH-DSA-SHA2-256f', 'Falcon-1024', 'SHA-256']),
+    );
     expect(r.body.disclaimer).toMatch(/not a certification/);
     // The interface adds three top-level members the CycloneDX schema does not define; the rest,
     // components included, must validate strictly.
@@ -212,7 +230,11 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     // OIDs as NIST's Computer Security Objects Register assigns them (id-ml-dsa-87 = ...3.19,
     // id-slh-dsa-sha2-256f = ...3.25; ...3.26 is SLH-DSA-SHAKE-128s), from the register, not the code.
     const oids = Object.fromEntries(cdx.components.map((c: any) => [c.name, c.cryptoProperties?.oid]));
-    expect(oids).toMatchObject({ 'ML-DSA-87': '2.16.840.1.101.3.4.3.19', 'SLH-DSA-SHA2-256f': '2.16.840.1.101.3.4.3.25', 'SHA-256': '2.16.840.1.101.3.4.2.1' });
+    expect(oids).toMatchObject({
+      'ML-DSA-87': '2.16.840.1.101.3.4.3.19',
+      'SLH-DSA-SHA2-256f': '2.16.840.1.101.3.4.3.25',
+      'SHA-256': '2.16.840.1.101.3.4.2.1',
+    });
     // A broken component is caught by the same validator, so the check can fail.
     const broken = JSON.parse(JSON.stringify(cdx));
     broken.components[0].cryptoProperties.assetType = 'not-an-asset';
@@ -228,8 +250,16 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     expect(res.valid, String(JSON.stringify(res.errors)).slice(0, 800)).toBe(true);
     expect(Object.keys(r.body.paths)).toEqual(
       expect.arrayContaining([
-        '/api/v1/verify', '/api/v1/evidence', '/api/provenance/pubkey', '/v1/provenance/pubkeys', '/api/v1/evidence-signer', '/api/cbom',
-        '/api/status/council', '/api/transparency/ledger', '/api/transparency/ledger/inclusion', '/api/transparency/ledger/consistency',
+        '/api/v1/verify',
+        '/api/v1/evidence',
+        '/api/provenance/pubkey',
+        '/v1/provenance/pubkeys',
+        '/api/v1/evidence-signer',
+        '/api/cbom',
+        '/api/status/council',
+        '/api/transparency/ledger',
+        '/api/transparency/ledger/inclusion',
+        '/api/transparency/ledger/consistency',
         '/api/transparency/ledger/history',
       ]),
     );
@@ -238,7 +268,14 @@ describe('key endpoints, CBOM, OpenAPI', () => {
 
 describe('HTTP conventions', () => {
   it('OPTIONS preflight is 204 with no body on every POST and ledger path', async () => {
-    for (const p of ['/api/v1/verify', '/api/v1/evidence', '/api/transparency/ledger', '/api/transparency/ledger/inclusion', '/api/transparency/ledger/consistency', '/api/transparency/ledger/history']) {
+    for (const p of [
+      '/api/v1/verify',
+      '/api/v1/evidence',
+      '/api/transparency/ledger',
+      '/api/transparency/ledger/inclusion',
+      '/api/transparency/ledger/consistency',
+      '/api/transparency/ledger/history',
+    ]) {
       const r = await fetch(s.url + p, { method: 'OPTIONS' });
       expect(r.status, p).toBe(204);
       expect(await r.text()).toBe('');
@@ -307,4 +344,3 @@ describe('keyring', () => {
 function ownBundleFrom(dir: string, answer: string) {
   return new Issuer(Keyring.load(`${dir}/keys`).ring, namesFor('svc'), null).issue({ answer });
 }
-

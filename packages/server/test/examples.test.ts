@@ -43,7 +43,10 @@ describe('examples', () => {
 
   it('browser/app.mjs verifies in a browser page', async () => {
     const out = await build({ entryPoints: [ex('browser/app.mjs')], bundle: true, format: 'iife', platform: 'browser', write: false });
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
     try {
       const page = await browser.newPage();
       await page.setContent('<textarea id="doc"></textarea><button id="go">Verify</button><p id="out"></p>');

@@ -18,7 +18,15 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fuzz-'));
   port = 22000 + Math.floor(Math.random() * 1000);
   child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_RATE_VERIFY: '0', SVC_RATE_READ: '0', SVC_RATE_MODEL_KEYS: '0' },
+    env: {
+      ...process.env,
+      SVC_DATA_DIR: dir,
+      PORT: String(port),
+      SVC_WORKERS: '1',
+      SVC_RATE_VERIFY: '0',
+      SVC_RATE_READ: '0',
+      SVC_RATE_MODEL_KEYS: '0',
+    },
   });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));

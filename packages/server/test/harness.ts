@@ -33,10 +33,12 @@ export async function call(base: string, path: string, init: RequestInit & { jso
   const { json, ...rest } = init;
   const res = await fetch(base + path, {
     ...rest,
-    ...(json !== undefined ? { method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json' } } : {}),
+    ...(json !== undefined
+      ? { method: rest.method ?? 'POST', body: JSON.stringify(json), headers: { 'content-type': 'application/json' } }
+      : {}),
   });
   const text = await res.text();
-  let body: any = undefined;
+  let body: any;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

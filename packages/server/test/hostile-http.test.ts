@@ -54,15 +54,18 @@ describe('request targets', () => {
 });
 
 describe('HEAD', () => {
-  it.each(['/api/cbom', '/api/provenance/pubkey', '/api/transparency/ledger', '/openapi.json', '/'])('HEAD %s answers GET headers with no body', async (path) => {
-    const get = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const head = await rawRequest(port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, { head: true });
-    expect(head.status).toBe(get.status);
-    const len = (t: string) => /\r\ncontent-length: *(\d+)/i.exec(t)?.[1];
-    expect(len(head.text)).toBe(len(get.text));
-    expect(head.text.endsWith('\r\n\r\n')).toBe(true);
-    expect(/\r\ncontent-type: *([^\r]+)/i.exec(head.text)?.[1]).toBe(/\r\ncontent-type: *([^\r]+)/i.exec(get.text)?.[1]);
-  });
+  it.each(['/api/cbom', '/api/provenance/pubkey', '/api/transparency/ledger', '/openapi.json', '/'])(
+    'HEAD %s answers GET headers with no body',
+    async (path) => {
+      const get = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const head = await rawRequest(port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, { head: true });
+      expect(head.status).toBe(get.status);
+      const len = (t: string) => /\r\ncontent-length: *(\d+)/i.exec(t)?.[1];
+      expect(len(head.text)).toBe(len(get.text));
+      expect(head.text.endsWith('\r\n\r\n')).toBe(true);
+      expect(/\r\ncontent-type: *([^\r]+)/i.exec(head.text)?.[1]).toBe(/\r\ncontent-type: *([^\r]+)/i.exec(get.text)?.[1]);
+    },
+  );
 
   it('HEAD on a POST-only endpoint is a 405 whose Allow names the methods', async () => {
     const r = await fetch(`${s.url}/api/v1/verify`, { method: 'HEAD' });
@@ -74,9 +77,17 @@ describe('HEAD', () => {
 
 describe('replies that cannot cross threads, and deep nesting', () => {
   it('run bundles holding objects nested 2,000 deep, one per worker, do not hang later verification', async () => {
-    const run = issueRun({ goal: 'g', steps: [], budget: { limit: 1, spent: 0 } } as never, { model: 'm', ts: 1 }, { receipt: K.autopilot });
+    const run = issueRun(
+      { goal: 'g', steps: [], budget: { limit: 1, spent: 0 } } as never,
+      { model: 'm', ts: 1 },
+      { receipt: K.autopilot },
+    );
     const hostile = JSON.stringify({ ...run, run: deep(2000) });
-    const answers = await Promise.all([1, 2, 3].map(() => call(s.url, '/api/v1/evidence', { method: 'POST', body: hostile, headers: { 'content-type': 'application/json' } })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        call(s.url, '/api/v1/evidence', { method: 'POST', body: hostile, headers: { 'content-type': 'application/json' } }),
+      ),
+    );
     for (const a of answers) {
       expect(a.status).toBeGreaterThanOrEqual(200);
       expect(a.status).toBeLessThan(500);
@@ -97,7 +108,11 @@ describe('replies that cannot cross threads, and deep nesting', () => {
 
 describe('413 that clients can read', () => {
   it.each([2 * 1024 * 1024 + 1, 3_000_000, 6_000_000])('fetch uploading %i bytes reads a 413, with Content-Length', async (n) => {
-    const r = await fetch(`${s.url}/api/v1/verify`, { method: 'POST', body: new Uint8Array(n).fill(0x20), headers: { 'content-type': 'application/json' } });
+    const r = await fetch(`${s.url}/api/v1/verify`, {
+      method: 'POST',
+      body: new Uint8Array(n).fill(0x20),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(413);
     expect((await r.json()).code).toBe('too_large');
   });
@@ -112,7 +127,12 @@ describe('413 that clients can read', () => {
         c.enqueue(chunk);
       },
     });
-    const r = await fetch(`${s.url}/api/v1/verify`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+    const r = await fetch(`${s.url}/api/v1/verify`, {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-type': 'application/json' },
+    } as RequestInit);
     expect(r.status).toBe(413);
   });
 });
@@ -123,10 +143,17 @@ describe('overload', () => {
     try {
       const random = seededRandom('flood');
       const turns = Array.from({ length: 63 }, (_, i) =>
-        issueProof({ answer: `turn ${i}`, model: 'm', ts: 1 }, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random }),
+        issueProof(
+          { answer: `turn ${i}`, model: 'm', ts: 1 },
+          { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random },
+        ),
       );
       const heavy = JSON.stringify(issueTranscript(turns as never));
-      const flood = await Promise.all(Array.from({ length: 12 }, () => call(t.url, '/api/v1/verify', { method: 'POST', body: heavy, headers: { 'content-type': 'application/json' } })));
+      const flood = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          call(t.url, '/api/v1/verify', { method: 'POST', body: heavy, headers: { 'content-type': 'application/json' } }),
+        ),
+      );
       const refused = flood.filter((r) => r.status === 503);
       expect(refused.length).toBeGreaterThan(0);
       for (const r of refused) {

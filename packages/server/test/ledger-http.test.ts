@@ -11,7 +11,12 @@ let s: Booted;
 let pinned: any[];
 
 function issue(dir: string, answer: string, ...extra: string[]) {
-  return JSON.parse(execFileSync(process.execPath, [CLI, 'issue', '--answer', answer, ...extra], { env: { ...process.env, SVC_DATA_DIR: dir }, encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync(process.execPath, [CLI, 'issue', '--answer', answer, ...extra], {
+      env: { ...process.env, SVC_DATA_DIR: dir },
+      encoding: 'utf8',
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -52,7 +57,10 @@ describe('several issuing processes, one log', () => {
     const before = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
     const run = (i: number) =>
       new Promise<number | null>((resolve) => {
-        const c = spawn(process.execPath, [CLI, 'issue', '--answer', `concurrent ${i}`], { env: { ...process.env, SVC_DATA_DIR: s.dir }, stdio: 'ignore' });
+        const c = spawn(process.execPath, [CLI, 'issue', '--answer', `concurrent ${i}`], {
+          env: { ...process.env, SVC_DATA_DIR: s.dir },
+          stdio: 'ignore',
+        });
         c.on('exit', resolve);
       });
     const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => run(i)));
@@ -60,7 +68,8 @@ describe('several issuing processes, one log', () => {
     const head = (await call(s.url, '/api/transparency/ledger')).body;
     expect(head.tree_size).toBe(before + 6);
     expect(head.sth_withheld).toBeUndefined();
-    for (let i = 0; i < 6; i++) expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: `concurrent ${i}` } })).body.found).toBe(true);
+    for (let i = 0; i < 6; i++)
+      expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: `concurrent ${i}` } })).body.found).toBe(true);
     const hist = (await call(s.url, '/api/transparency/ledger/history')).body;
     expect(hist.forked_sizes).toEqual([]);
     expect(hist.inconsistent_sizes).toEqual([]);
@@ -77,14 +86,22 @@ describe('POST /api/transparency/ledger/inclusion', () => {
       expect(r.status).toBe(200);
       expectSchema(schemas.InclusionResponse, r.body);
       expect(r.body).toMatchObject({ found: true, index: 7, tree_size: signed.tree_size });
-      const ok = verifyInclusion(7, signed.tree_size, fromHex(r.body.leaf)!, r.body.proof.map((p: string) => fromHex(p)!), fromHex(signed.root_hash)!);
+      const ok = verifyInclusion(
+        7,
+        signed.tree_size,
+        fromHex(r.body.leaf)!,
+        r.body.proof.map((p: string) => fromHex(p)!),
+        fromHex(signed.root_hash)!,
+      );
       expect(ok).toBe(true);
     }
   });
 
   it('found:false when absent or beyond the pinned tree size', async () => {
     expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: 'never issued' } })).body).toEqual({ found: false });
-    expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: 'answer 20', tree_size: 10 } })).body).toEqual({ found: false });
+    expect((await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: 'answer 20', tree_size: 10 } })).body).toEqual({
+      found: false,
+    });
   });
 
   it('400 invalid JSON; 422 for no usable field, two fields, bad hex, wrong lengths or sizes', async () => {
@@ -117,7 +134,15 @@ describe('GET /api/transparency/ledger/consistency', () => {
     expectSchema(schemas.ConsistencyResponse, r.body);
     expect(r.body.sth_withheld).toBeUndefined();
     const { verifyConsistency } = await import('@svc/core');
-    expect(verifyConsistency(3, 20, fromHex(r.body.old_root)!, fromHex(r.body.new_root)!, r.body.proof.map((p: string) => fromHex(p)!))).toBe(true);
+    expect(
+      verifyConsistency(
+        3,
+        20,
+        fromHex(r.body.old_root)!,
+        fromHex(r.body.new_root)!,
+        r.body.proof.map((p: string) => fromHex(p)!),
+      ),
+    ).toBe(true);
     const d = await call(s.url, '/api/transparency/ledger/consistency?first=3');
     expect(d.body.second).toBeGreaterThanOrEqual(25);
   });
@@ -170,8 +195,19 @@ describe('special states', () => {
       const ring = Keyring.load(`${t.dir}/keys`).ring;
       const mk = (n: number, ts: number) => {
         store.appendAndSeal([sha256(utf8(`x${n}`))], (size) => {
-          const sth = signTreeHead({ log: 'svc-ledger', tree_size: size, root_hash: toHex(treeRoot(store, size)), timestamp: ts }, ring.get('sth'));
-          store.insertHead({ tree_size: size, root_hash: JSON.parse(sth.signed).root_hash, timestamp: ts, signed: sth.signed, receipt: JSON.stringify(sth.receipt), key_hex: sth.key.public_key_hex, recorded: ts });
+          const sth = signTreeHead(
+            { log: 'svc-ledger', tree_size: size, root_hash: toHex(treeRoot(store, size)), timestamp: ts },
+            ring.get('sth'),
+          );
+          store.insertHead({
+            tree_size: size,
+            root_hash: JSON.parse(sth.signed).root_hash,
+            timestamp: ts,
+            signed: sth.signed,
+            receipt: JSON.stringify(sth.receipt),
+            key_hex: sth.key.public_key_hex,
+            recorded: ts,
+          });
         });
       };
       mk(1, 5_000_000_000_000);
@@ -201,7 +237,9 @@ describe('special states', () => {
       const hist = await call(t.url, '/api/transparency/ledger/history');
       expect(hist.body.consistent).toBe(false);
       // Rule 2: issuing is refused while withheld.
-      expect(() => execFileSync(process.execPath, [CLI, 'issue', '--answer', 'more'], { env: { ...process.env, SVC_DATA_DIR: t.dir }, stdio: 'pipe' })).toThrow();
+      expect(() =>
+        execFileSync(process.execPath, [CLI, 'issue', '--answer', 'more'], { env: { ...process.env, SVC_DATA_DIR: t.dir }, stdio: 'pipe' }),
+      ).toThrow();
     } finally {
       await t.stop();
     }
@@ -265,4 +303,3 @@ describe('special states', () => {
     }
   });
 });
-

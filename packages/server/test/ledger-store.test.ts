@@ -64,7 +64,13 @@ describe('appends, heads and proofs', () => {
     const v = await verifyBundle(head.signed_tree_head, { trustedKeys: K.trustedKeys });
     expect(v.verdict.overallOk).toBe(true);
     expect(v.signerRecognized).toBe(true);
-    expect(ledger.history(false)).toMatchObject({ consistent: true, append_only_verified: true, forked_sizes: [], inconsistent_sizes: [], count: 5 });
+    expect(ledger.history(false)).toMatchObject({
+      consistent: true,
+      append_only_verified: true,
+      forked_sizes: [],
+      inconsistent_sizes: [],
+      count: 5,
+    });
   });
 
   it('a repeated answer is a new leaf; lookups return the lowest index', () => {
@@ -89,7 +95,11 @@ describe('appends, heads and proofs', () => {
   it('the full check reports leaf_check_incomplete until it has run', () => {
     const { file } = filled(2, 2);
     const { ledger } = open(file);
-    expect(ledger.history(false)).toMatchObject({ consistent: null, consistent_unknown: 'leaf_check_incomplete', append_only_verified: null });
+    expect(ledger.history(false)).toMatchObject({
+      consistent: null,
+      consistent_unknown: 'leaf_check_incomplete',
+      append_only_verified: null,
+    });
     ledger.audit.fullCheckSync();
     expect(ledger.history(false)).toMatchObject({ consistent: true, append_only_verified: true });
     expect(ledger.history(false).consistent_unknown).toBeUndefined();
@@ -140,7 +150,13 @@ describe('tampering: the exact sth_withheld reason and history fields', () => {
     for (let i = 0; i < store.size(); i++) tree.appendData(i === 3 ? h('rewritten') : store.leafData(i)!);
     store.db.prepare('UPDATE leaves SET data = ?, hash = ? WHERE idx = 3').run(Buffer.from(h('rewritten')), Buffer.from(tree.leaf(3)!));
     const upd = store.db.prepare('UPDATE nodes SET hash = ? WHERE level = ? AND idx = ?');
-    for (const [level, idx] of [[1, 1], [2, 0], [3, 0], [4, 0]]) upd.run(Buffer.from(tree.subtree(level!, idx!)), level, idx);
+    for (const [level, idx] of [
+      [1, 1],
+      [2, 0],
+      [3, 0],
+      [4, 0],
+    ])
+      upd.run(Buffer.from(tree.subtree(level!, idx!)), level, idx);
     store.close();
     const { ledger } = reopen(file);
     const r = reasons(ledger);
@@ -191,7 +207,7 @@ describe('crash safety', () => {
     const script = fileURLToPath(new URL('./fixtures/append-loop.mjs', import.meta.url));
     const acked: { tag: string; k: number; first: number; count: number }[] = [];
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 10; run++) {
       const child = spawn(process.execPath, [script, file, `r${run}`], { stdio: ['ignore', 'pipe', 'inherit'] });
       let buf = '';
@@ -200,7 +216,7 @@ describe('crash safety', () => {
       child.stdout.on('data', (c) => {
         started();
         buf += c;
-        let i;
+        let i: number;
         while ((i = buf.indexOf('\n')) >= 0) {
           const [, tag, k, first, count] = buf.slice(0, i).split(' ');
           buf = buf.slice(i + 1);

@@ -21,7 +21,16 @@ beforeAll(async () => {
   s = await boot();
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -43,9 +52,12 @@ async function verifyIn(page: Page, text: string): Promise<{ requests: string[] 
 
 describe('verifier page', () => {
   it('served at GET /: a bundle of this server verifies and its origin is recognised, with no request', async () => {
-    const bundle = new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({ answer: 'Madrid.', prompt: 'Capital of Spain?' });
+    const bundle = new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({
+      answer: 'Madrid.',
+      prompt: 'Capital of Spain?',
+    });
     const page = await browser.newPage();
-    const res = await page.goto(s.url + '/');
+    const res = await page.goto(`${s.url}/`);
     expect(res?.status()).toBe(200);
     const { requests } = await verifyIn(page, JSON.stringify(bundle));
     expect(requests).toEqual([]);
@@ -60,7 +72,7 @@ describe('verifier page', () => {
     const K = testKeys('page');
     const b = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
     const page = await browser.newPage();
-    await page.goto(s.url + '/');
+    await page.goto(`${s.url}/`);
     await verifyIn(page, JSON.stringify({ ...b, answer: 'b' }));
     expect(await page.textContent('#integrity')).toMatch(/Integrity: FAIL/);
     expect(await page.textContent('#layers')).toMatch(/Answer hash: does NOT match/);
@@ -80,7 +92,7 @@ describe('verifier page', () => {
     const page = await browser.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.goto('file://' + PAGE_FILE);
+    await page.goto(`file://${PAGE_FILE}`);
     const K = testKeys('page');
     const b = issueProof({ answer: 'local', model: 'm', ts: 1 }, { receipt: K.answer });
     await verifyIn(page, JSON.stringify(b));
@@ -89,7 +101,11 @@ describe('verifier page', () => {
     await page.click('details summary');
     await page.fill('#keys', JSON.stringify({ keys: K.trustedKeys }));
     await page.click('#verify');
-    await page.waitForFunction(() => /recognised/.test(document.querySelector('#origin')?.textContent ?? '') && !/NOT/.test(document.querySelector('#origin')?.textContent ?? ''));
+    await page.waitForFunction(
+      () =>
+        /recognised/.test(document.querySelector('#origin')?.textContent ?? '') &&
+        !/NOT/.test(document.querySelector('#origin')?.textContent ?? ''),
+    );
     expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
     await page.close();
   });

@@ -82,24 +82,27 @@ describe('worker pool', () => {
   it('property: whatever the workers do, every task settles exactly once and the pool recovers its size', async () => {
     const p = pool(2, { taskTimeoutMs: 250, maxQueued: 4 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.constantFrom('ok', 'deep', 'hang', 'exit', 'throw', 'stale', 'slow20'), { minLength: 1, maxLength: 8 }), async (cmds) => {
-        let settled = 0;
-        const results = await Promise.all(
-          cmds.map((c) =>
-            p.run(task(c)).then((r) => {
-              settled++;
-              return [c, r] as const;
-            }),
-          ),
-        );
-        expect(settled).toBe(cmds.length);
-        for (const [c, r] of results) {
-          if (r.ok) expect(['ok', 'slow20']).toContain(c);
-          else expect(['invalid_request', 'unavailable']).toContain(r.code);
-        }
-        await until(() => p.stats().workers === 2 && p.stats().busy === 0);
-        expect(p.stats()).toMatchObject({ queued: 0, queuedBytes: 0, queuedCost: 0 });
-      }),
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('ok', 'deep', 'hang', 'exit', 'throw', 'stale', 'slow20'), { minLength: 1, maxLength: 8 }),
+        async (cmds) => {
+          let settled = 0;
+          const results = await Promise.all(
+            cmds.map((c) =>
+              p.run(task(c)).then((r) => {
+                settled++;
+                return [c, r] as const;
+              }),
+            ),
+          );
+          expect(settled).toBe(cmds.length);
+          for (const [c, r] of results) {
+            if (r.ok) expect(['ok', 'slow20']).toContain(c);
+            else expect(['invalid_request', 'unavailable']).toContain(r.code);
+          }
+          await until(() => p.stats().workers === 2 && p.stats().busy === 0);
+          expect(p.stats()).toMatchObject({ queued: 0, queuedBytes: 0, queuedCost: 0 });
+        },
+      ),
       { numRuns: 12 },
     );
   });

@@ -17,7 +17,9 @@ describe('svc serve', () => {
   it('serves on env config, logs one JSON line per request without bodies, stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
     const port = 19000 + Math.floor(Math.random() * 1000);
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_SERVICE_NAME: 'acme', SVC_WORKERS: '1' } });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_SERVICE_NAME: 'acme', SVC_WORKERS: '1' },
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -32,7 +34,10 @@ describe('svc serve', () => {
     expect(r.body.kind).toBe('acme-proof');
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const req = lines.find((l) => l.event === 'request' && l.path === '/api/v1/verify');
     expect(req).toMatchObject({ method: 'POST', status: 200 });
     expect(typeof req.ms).toBe('number');
@@ -45,8 +50,17 @@ describe('packaging', () => {
   it('a verify-only bundle of @svc/core carries no TypeBox (schemas live at @svc/core/schemas)', async () => {
     const { build } = await import('esbuild');
     const r = await build({
-      stdin: { contents: "import { verifyBundle } from '@svc/core'; globalThis.v = verifyBundle;", resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
-      bundle: true, minify: true, format: 'esm', write: false, platform: 'browser', metafile: true,
+      stdin: {
+        contents: "import { verifyBundle } from '@svc/core'; globalThis.v = verifyBundle;",
+        resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+        loader: 'js',
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+      platform: 'browser',
+      metafile: true,
     });
     expect(Object.keys(r.metafile.inputs).filter((k) => k.includes('typebox'))).toEqual([]);
     // 221 KB before the split, 137 KB after (noble ML-DSA, SLH-DSA, Falcon and SHA-2 make most of it).
@@ -55,7 +69,14 @@ describe('packaging', () => {
 
   it('CommonJS code can require @svc/core and @svc/core/schemas on this Node', async () => {
     const out = await new Promise<string>((resolve) => {
-      const c = spawn(process.execPath, ['-e', "const c = require('@svc/core'); const s = require('@svc/core/schemas'); process.stdout.write(typeof c.verifyBundle + ' ' + typeof s.ProofBundle)"], { cwd: fileURLToPath(new URL('..', import.meta.url)) });
+      const c = spawn(
+        process.execPath,
+        [
+          '-e',
+          "const c = require('@svc/core'); const s = require('@svc/core/schemas'); process.stdout.write(typeof c.verifyBundle + ' ' + typeof s.ProofBundle)",
+        ],
+        { cwd: fileURLToPath(new URL('..', import.meta.url)) },
+      );
       let o = '';
       c.stdout.on('data', (d) => (o += d));
       c.on('close', () => resolve(o));

@@ -44,24 +44,28 @@ describe('sliding-window rate limits', () => {
 
   it('property: no 60-second span ever holds more allowed requests than the limit, and a request is refused only when it would', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 200 }), (limit, gaps) => {
-        const { rl, set } = limiterAt();
-        let t = 0;
-        const allowed: number[] = [];
-        for (const g of gaps) {
-          t += g;
-          set(t);
-          const inWindow = allowed.filter((a) => a > t - 60_000).length;
-          const wait = rl.take('ip', 'g', limit);
-          if (wait === 0) allowed.push(t);
-          // Refused exactly when the limit is already reached within the last 60 s.
-          expect(wait === 0).toBe(inWindow < limit);
-        }
-        for (let i = 0; i < allowed.length; i++) {
-          const span = allowed.filter((a) => a >= allowed[i]! && a < allowed[i]! + 60_000).length;
-          expect(span).toBeLessThanOrEqual(limit);
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 200 }),
+        (limit, gaps) => {
+          const { rl, set } = limiterAt();
+          let t = 0;
+          const allowed: number[] = [];
+          for (const g of gaps) {
+            t += g;
+            set(t);
+            const inWindow = allowed.filter((a) => a > t - 60_000).length;
+            const wait = rl.take('ip', 'g', limit);
+            if (wait === 0) allowed.push(t);
+            // Refused exactly when the limit is already reached within the last 60 s.
+            expect(wait === 0).toBe(inWindow < limit);
+          }
+          for (let i = 0; i < allowed.length; i++) {
+            const span = allowed.filter((a) => a >= allowed[i]! && a < allowed[i]! + 60_000).length;
+            expect(span).toBeLessThanOrEqual(limit);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

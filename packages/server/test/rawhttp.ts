@@ -12,7 +12,11 @@ export interface RawResult {
   timedOut: boolean;
 }
 
-export function rawRequest(port: number, data: Uint8Array | string | (Uint8Array | string)[], opts: { timeoutMs?: number; host?: string; head?: boolean } = {}): Promise<RawResult> {
+export function rawRequest(
+  port: number,
+  data: Uint8Array | string | (Uint8Array | string)[],
+  opts: { timeoutMs?: number; host?: string; head?: boolean } = {},
+): Promise<RawResult> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let reset = false;

@@ -12,7 +12,8 @@ import { loadConfig, startServer } from '../dist/index.js';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 /** Resolves with what `p` resolves to, or 'still running' after `ms` (a bound, not a speed target). */
-const within = <T>(p: Promise<T>, ms: number) => Promise.race([p, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
+const within = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
 
 async function started(overrides: Record<string, unknown>) {
   const lines: Record<string, unknown>[] = [];
@@ -36,7 +37,10 @@ function openSocket(port: number, data: string): Promise<{ closed: Promise<void>
 describe('graceful shutdown', () => {
   it('a half-sent upload is cut at the deadline; shutdown logs its start and end', async () => {
     const { running, lines, port } = await started({ shutdownMs: 300 });
-    const stalled = await openSocket(port, 'POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"half":');
+    const stalled = await openSocket(
+      port,
+      'POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"half":',
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(await within(running.close(), 5000)).toBeUndefined();
     expect(await within(stalled.closed, 1000)).toBeUndefined();
@@ -57,7 +61,9 @@ describe('graceful shutdown', () => {
   it('svc serve exits 0 on SIGTERM within the configured deadline despite a stalled upload', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
     const port = 20000 + Math.floor(Math.random() * 1000);
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_SHUTDOWN_SECONDS: '0.5' } });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_SHUTDOWN_SECONDS: '0.5' },
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -67,7 +73,10 @@ describe('graceful shutdown', () => {
     await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGTERM');
     expect(await within(exited, 10_000)).toBe(0);
-    const events = out.trim().split('\n').map((l) => JSON.parse(l).event);
+    const events = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).event);
     expect(events).toContain('shutdown_started');
     expect(events[events.length - 1]).toBe('stopped');
   }, 30_000);

@@ -16,7 +16,9 @@ describe('npm start', () => {
   it('runs the server on a runtime with native crypto and logs the backend of each algorithm', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
     const port = 24000 + Math.floor(Math.random() * 1000);
-    const child = spawn(process.execPath, [START, '--port', String(port)], { env: { ...process.env, SVC_DATA_DIR: dir, SVC_WORKERS: '1' } });
+    const child = spawn(process.execPath, [START, '--port', String(port)], {
+      env: { ...process.env, SVC_DATA_DIR: dir, SVC_WORKERS: '1' },
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));

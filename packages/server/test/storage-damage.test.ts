@@ -116,10 +116,13 @@ describe('history loss is a rollback, not a fresh start', () => {
   it.each([
     ['a zero-length ledger file', (dir: string) => truncateSync(file(dir), 0)],
     ['DROP TABLE heads', (dir: string) => tamper(dir, 'DROP TABLE heads')],
-    ['the last leaves deleted with their heads', (dir: string) => {
-      tamper(dir, 'DELETE FROM leaves WHERE idx >= 20');
-      tamper(dir, 'DELETE FROM heads WHERE tree_size > 20');
-    }],
+    [
+      'the last leaves deleted with their heads',
+      (dir: string) => {
+        tamper(dir, 'DELETE FROM leaves WHERE idx >= 20');
+        tamper(dir, 'DELETE FROM heads WHERE tree_size > 20');
+      },
+    ],
   ])('%s: every ledger view says rollback and svc issue refuses', async (_what, damage) => {
     const dir = dataDir(27);
     for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
@@ -143,7 +146,11 @@ describe('rule 1: the same stored state reports the same, however the server got
     const seen = await views(running.url);
     const restarted = await serve(dir);
     const fresh = await views(restarted.url);
-    const lists = (v: typeof seen) => ({ inconsistent: v.hist.body.inconsistent_sizes, forked: v.hist.body.forked_sizes, withheld: v.head.body.sth_withheld });
+    const lists = (v: typeof seen) => ({
+      inconsistent: v.hist.body.inconsistent_sizes,
+      forked: v.hist.body.forked_sizes,
+      withheld: v.head.body.sth_withheld,
+    });
     expect(lists(seen)).toEqual({ inconsistent: [21, 22, 23, 24, 25, 26, 27], forked: [], withheld: 'rollback' });
     expect(lists(fresh)).toEqual(lists(seen));
   });
@@ -158,7 +165,10 @@ describe('rule 1: the same stored state reports the same, however the server got
 
   it('a garbage head row makes the history unverifiable; no list ever holds anything but sizes', async () => {
     const dir = dataDir(5);
-    tamper(dir, "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES ('garbage', 'x', 0, '', '', '', 0)");
+    tamper(
+      dir,
+      "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES ('garbage', 'x', 0, '', '', '', 0)",
+    );
     const s = await serve(dir);
     const v = await views(s.url);
     expect(v.head.body).toMatchObject({ sth_withheld: 'unverifiable', signed_tree_head: null });
@@ -235,7 +245,13 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
     let t = 1_000_000;
     const events: string[] = [];
-    const l = serveLedger(cfg, names, ensureKeys(cfg, quiet), (e) => events.push(e), () => t);
+    const l = serveLedger(
+      cfg,
+      names,
+      ensureKeys(cfg, quiet),
+      (e) => events.push(e),
+      () => t,
+    );
     cleanups.push(() => l.close());
     expect(() => l.head()).toThrowError(expect.objectContaining({ code: 'unavailable' }));
     rmSync(file(dir), { recursive: true });
@@ -272,29 +288,36 @@ describe('files the server cannot write or read (as an unprivileged user)', () =
   it.each([
     ['read-only', 0o444, 0o555],
     ['unreadable', 0o000, 0o755],
-  ])('%s ledger file: svc serve starts, verifies, and answers 503 on the ledger', async (_what, fileMode, dirMode) => {
-    const dir = dataDir(5);
-    for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
-    // Root reads and writes whatever the modes say, so the server runs as nobody here.
-    if ('uid' in asUser) execSync(`chown -R ${asUser.uid}:${asUser.gid} ${JSON.stringify(dir)}`);
-    chmodSync(file(dir), fileMode);
-    chmodSync(dir, dirMode);
-    cleanups.push(() => chmodSync(dir, 0o755));
-    const port = 21000 + Math.floor(Math.random() * 1000);
-    const child = spawn(process.execPath, [CLI, 'serve'], { ...asUser, env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_LOG: '1' } });
-    let out = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (out += c));
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    cleanups.push(async () => {
-      child.kill('SIGTERM');
-      await exited;
-    });
-    for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(out).toContain('"listening"');
-    const base = `http://127.0.0.1:${port}`;
-    expect((await call(base, '/api/v1/verify', { json: plain })).status).toBe(200);
-    expect((await call(base, '/api/transparency/ledger')).status).toBe(503);
-    expect(out).toContain('"ledger_unavailable"');
-  }, 30_000);
+  ])(
+    '%s ledger file: svc serve starts, verifies, and answers 503 on the ledger',
+    async (_what, fileMode, dirMode) => {
+      const dir = dataDir(5);
+      for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
+      // Root reads and writes whatever the modes say, so the server runs as nobody here.
+      if ('uid' in asUser) execSync(`chown -R ${asUser.uid}:${asUser.gid} ${JSON.stringify(dir)}`);
+      chmodSync(file(dir), fileMode);
+      chmodSync(dir, dirMode);
+      cleanups.push(() => chmodSync(dir, 0o755));
+      const port = 21000 + Math.floor(Math.random() * 1000);
+      const child = spawn(process.execPath, [CLI, 'serve'], {
+        ...asUser,
+        env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_LOG: '1' },
+      });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+      cleanups.push(async () => {
+        child.kill('SIGTERM');
+        await exited;
+      });
+      for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('"listening"');
+      const base = `http://127.0.0.1:${port}`;
+      expect((await call(base, '/api/v1/verify', { json: plain })).status).toBe(200);
+      expect((await call(base, '/api/transparency/ledger')).status).toBe(503);
+      expect(out).toContain('"ledger_unavailable"');
+    },
+    30_000,
+  );
 });

@@ -35,12 +35,7 @@ function contextBytes(context: Context): Uint8Array | null {
 function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): boolean {
   const l = LENGTHS[alg];
   return (
-    isBytes(pk) &&
-    isBytes(sig) &&
-    isBytes(msg) &&
-    pk.length === l.publicKey &&
-    sig.length >= l.signatureMin &&
-    sig.length <= l.signatureMax
+    isBytes(pk) && isBytes(sig) && isBytes(msg) && pk.length === l.publicKey && sig.length >= l.signatureMin && sig.length <= l.signatureMax
   );
 }
 
@@ -48,7 +43,13 @@ function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): b
  * One signature check computed synchronously, already past the shape checks. The verify path is
  * written against this, so a backend (or a plan of calls answered later) can stand behind it.
  */
-export type SyncVerify = (alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Uint8Array) => boolean;
+export type SyncVerify = (
+  alg: BackendAlgorithm,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Uint8Array,
+) => boolean;
 
 /** A SyncVerify over a synchronous backend, falling back to noble for what it does not compute. */
 export function syncVerifier(backend?: CryptoBackend): SyncVerify {
@@ -58,7 +59,14 @@ export function syncVerifier(backend?: CryptoBackend): SyncVerify {
 
 const nobleVerify = syncVerifier();
 
-function checked(alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify): boolean {
+function checked(
+  alg: BackendAlgorithm,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Context,
+  compute: SyncVerify,
+): boolean {
   const ctx = contextBytes(context);
   if (!ctx || !shapeOk(alg, publicKey, signature, message)) return false;
   try {
@@ -69,12 +77,24 @@ function checked(alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Arr
 }
 
 /** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
-export function verifyMlDsa87(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
+export function verifyMlDsa87(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Context,
+  compute: SyncVerify = nobleVerify,
+): boolean {
   return checked(ML_DSA_87, publicKey, message, signature, context, compute);
 }
 
 /** FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context). */
-export function verifySlhDsa(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
+export function verifySlhDsa(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Context,
+  compute: SyncVerify = nobleVerify,
+): boolean {
   return checked(SLH_DSA_SHA2_256F, publicKey, message, signature, context, compute);
 }
 
@@ -99,7 +119,14 @@ export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, sig
   }
 }
 
-export function verifyWith(alg: AlgorithmName, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context, compute: SyncVerify = nobleVerify): boolean {
+export function verifyWith(
+  alg: AlgorithmName,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  context: Context,
+  compute: SyncVerify = nobleVerify,
+): boolean {
   switch (alg) {
     case ML_DSA_87:
       return verifyMlDsa87(publicKey, message, signature, context, compute);

@@ -19,12 +19,24 @@ export interface CryptoBackend {
   readonly algorithms: readonly BackendAlgorithm[];
   /** Whether verify (and sign) return plain values rather than promises. */
   readonly sync: boolean;
-  verify(alg: BackendAlgorithm, publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Uint8Array): boolean | Promise<boolean>;
+  verify(
+    alg: BackendAlgorithm,
+    publicKey: Uint8Array,
+    message: Uint8Array,
+    signature: Uint8Array,
+    context: Uint8Array,
+  ): boolean | Promise<boolean>;
   /**
    * Sign (optional). Without `extraEntropy` a backend signs deterministically if it can; native
    * backends may always hedge. Any backend's signatures verify under any other.
    */
-  sign?(alg: BackendAlgorithm, key: KeyPair, message: Uint8Array, context: Uint8Array, extraEntropy?: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  sign?(
+    alg: BackendAlgorithm,
+    key: KeyPair,
+    message: Uint8Array,
+    context: Uint8Array,
+    extraEntropy?: Uint8Array,
+  ): Uint8Array | Promise<Uint8Array>;
 }
 
 export const nobleBackend: CryptoBackend = {
@@ -32,12 +44,13 @@ export const nobleBackend: CryptoBackend = {
   algorithms: [ML_DSA_87, SLH_DSA_SHA2_256F],
   sync: true,
   verify: (alg, pk, msg, sig, context) => (alg === ML_DSA_87 ? ml_dsa87 : slh_dsa_sha2_256f).verify(sig, msg, pk, { context }) === true,
-  sign: (alg, key, msg, context, extraEntropy) => (alg === ML_DSA_87 ? ml_dsa87 : slh_dsa_sha2_256f).sign(msg, key.secretKey, { context, extraEntropy: extraEntropy ?? false }),
+  sign: (alg, key, msg, context, extraEntropy) =>
+    (alg === ML_DSA_87 ? ml_dsa87 : slh_dsa_sha2_256f).sign(msg, key.secretKey, { context, extraEntropy: extraEntropy ?? false }),
 };
 
 /** Which backend computes `alg`: the given one when it has the algorithm, else noble. */
 export function backendFor(backend: CryptoBackend | undefined, alg: BackendAlgorithm): CryptoBackend {
-  return backend && backend.algorithms.includes(alg) ? backend : nobleBackend;
+  return backend?.algorithms.includes(alg) ? backend : nobleBackend;
 }
 
 /** The minimal WebCrypto surface used here, so no DOM typings are needed. */
@@ -78,8 +91,10 @@ export async function webCryptoBackend(subtle: unknown = subtleOf(globalThis)): 
   // Imported keys are reused for the same key bytes (the core hands the same array for the same key).
   const keys = new WeakMap<Uint8Array, Promise<unknown>>();
   const importPublic = (pk: Uint8Array) => {
-    let k = keys.get(pk);
-    if (!k) keys.set(pk, (k = s.importKey('raw-public', pk, { name }, false, ['verify'])));
+    const hit = keys.get(pk);
+    if (hit) return hit;
+    const k = s.importKey('raw-public', pk, { name }, false, ['verify']);
+    keys.set(pk, k);
     return k;
   };
   return {
@@ -94,5 +109,6 @@ let detected: Promise<CryptoBackend> | null = null;
 
 /** The default backend, decided once: WebCrypto ML-DSA-87 where the runtime has it, else noble. */
 export function defaultCrypto(): Promise<CryptoBackend> {
-  return (detected ??= webCryptoBackend().then((b) => b ?? nobleBackend));
+  if (!detected) detected = webCryptoBackend().then((b) => b ?? nobleBackend);
+  return detected;
 }

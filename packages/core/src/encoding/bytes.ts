@@ -46,7 +46,8 @@ for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
 
 // Byte values of every pair of lowercase hex digits, indexed by (first << 7) | second; -1 elsewhere.
 const PAIR = new Int16Array(128 * 128).fill(-1);
-for (let a = 0; a < 128; a++) for (let b = 0; b < 128; b++) if (NIBBLE[a]! >= 0 && NIBBLE[b]! >= 0) PAIR[(a << 7) | b] = (NIBBLE[a]! << 4) | NIBBLE[b]!;
+for (let a = 0; a < 128; a++)
+  for (let b = 0; b < 128; b++) if (NIBBLE[a]! >= 0 && NIBBLE[b]! >= 0) PAIR[(a << 7) | b] = (NIBBLE[a]! << 4) | NIBBLE[b]!;
 
 // Signatures arrive as 9 KB hex strings on every verify: encoding the text to bytes natively first
 // and reading pairs from a table is about twice as fast as charCodeAt per digit.
@@ -57,7 +58,8 @@ export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
   if (typeof s !== 'string' || s.length % 2 !== 0) return null;
   if (byteLength !== undefined && s.length !== byteLength * 2) return null;
   const n = s.length;
-  const text = n <= 1024 * 1024 ? (scratch.length >= n ? scratch : (scratch = new Uint8Array(n))) : new Uint8Array(n);
+  if (n <= 1024 * 1024 && scratch.length < n) scratch = new Uint8Array(n);
+  const text = n <= 1024 * 1024 ? scratch : new Uint8Array(n);
   const r = encoder.encodeInto(s, text);
   // Any character outside ASCII takes more than one byte, so the text is not read whole.
   if (r.read !== n || r.written !== n) return null;

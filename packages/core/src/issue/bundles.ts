@@ -52,7 +52,15 @@ export interface ProofBundle extends Obj {
   receiptKey: ReceiptKey;
 }
 
-export function attestBridge(answer: string, model: string, ts: number, keys: { primary: KeyPair; cosign?: KeyPair }, context: string, random?: RandomSource, crypto?: CryptoBackend): {
+export function attestBridge(
+  answer: string,
+  model: string,
+  ts: number,
+  keys: { primary: KeyPair; cosign?: KeyPair },
+  context: string,
+  random?: RandomSource,
+  crypto?: CryptoBackend,
+): {
   attestation: Obj;
   bridgeKeys: BridgeKey[];
 } {
@@ -106,7 +114,8 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
     receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh),
   };
   if (input.prompt !== undefined) bundle.prompt = input.prompt;
-  if (keys.bridge) Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random, keys.crypto));
+  if (keys.bridge)
+    Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random, keys.crypto));
   if (input.excerpt) {
     const { start, end } = input.excerpt;
     bundle.excerpt = { start, end, quote: input.excerpt.quote ?? Array.from(input.answer).slice(start, end).join('') };
@@ -124,7 +133,11 @@ export function issueRun(run: Obj, meta: { model: string; ts: number; created?: 
   const n = namesFor(service);
   const hash = runHash(run);
   if (hash === null) throw new TypeError('run is not canonicalisable JSON');
-  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, { slh: keys.slh, random: keys.random, crypto: keys.crypto });
+  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, {
+    slh: keys.slh,
+    random: keys.random,
+    crypto: keys.crypto,
+  });
   return {
     v: 1,
     kind: n.kinds.run,
@@ -135,12 +148,22 @@ export function issueRun(run: Obj, meta: { model: string; ts: number; created?: 
   };
 }
 
-export function issueExport(conversations: Obj[], meta: { model: string; ts: number; created?: number; exported?: string }, keys: IssuerKeys, service?: string): Obj {
+export function issueExport(
+  conversations: Obj[],
+  meta: { model: string; ts: number; created?: number; exported?: string },
+  keys: IssuerKeys,
+  service?: string,
+): Obj {
   const n = namesFor(service);
   const messages = countMessages(conversations);
   if (messages === null) throw new TypeError('every conversation needs a messages array');
   const manifest = canonicalize({ payload_sha256: sha256Hex(canonicalize(conversations)), conversations: conversations.length, messages });
-  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts }, keys.receipt, n.contexts.export, { slh: keys.slh, random: keys.random, crypto: keys.crypto });
+  const receipt = signReceipt(
+    { v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts },
+    keys.receipt,
+    n.contexts.export,
+    { slh: keys.slh, random: keys.random, crypto: keys.crypto },
+  );
   return {
     service: n.service,
     ...(meta.exported !== undefined ? { exported: meta.exported } : {}),

@@ -58,7 +58,14 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
 }
 
 /** Attach the v:2 framing disclosure, signed with the receipt key under the framing context. */
-export function signFraming(receipt: ReceiptEnvelope, flags: FramingFlags, key: KeyPair, framingContext: string, random?: RandomSource, crypto?: CryptoBackend): ReceiptEnvelope {
+export function signFraming(
+  receipt: ReceiptEnvelope,
+  flags: FramingFlags,
+  key: KeyPair,
+  framingContext: string,
+  random?: RandomSource,
+  crypto?: CryptoBackend,
+): ReceiptEnvelope {
   const msg = framingMessage(receipt, flags);
   if (!msg) throw new TypeError('receipt is not canonicalisable');
   return { ...receipt, framing: { ...flags, sig: toHex(sign(key, msg, framingContext, random, crypto)) } };

@@ -61,12 +61,19 @@ function questionNote(v: ProofVerdict): string {
   const r = v.receipt;
   if (!r.present) return 'question_attested is false: the proof carries no receipt, so nothing attests the question.';
   if (!r.promptBound) return 'question_attested is false: legacy receipt without prompt_sha256; only the answer is evidence.';
-  if (r.framing && !r.framing.ok) return 'question_attested is false: the framing disclosure of this v:2 receipt is missing or did not verify.';
+  if (r.framing && !r.framing.ok)
+    return 'question_attested is false: the framing disclosure of this v:2 receipt is missing or did not verify.';
   if (!r.promptOk) return 'question_attested is false: the receipt binds a different question; the question shown was altered.';
   return 'question_attested is false: the proof did not verify.';
 }
 
-export function attestRun(bundle: Obj, verdict: RunVerdict, algorithms: string[], answerSha256: string | null, methods: string[]): { attested: Attested; notes: string[] } {
+export function attestRun(
+  bundle: Obj,
+  verdict: RunVerdict,
+  algorithms: string[],
+  answerSha256: string | null,
+  methods: string[],
+): { attested: Attested; notes: string[] } {
   const signed = verdict.overallOk;
   const r = verdict.receipt;
   const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as Obj) : null;

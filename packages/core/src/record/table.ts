@@ -28,8 +28,7 @@ export const AI_ACT_SUPPORT: readonly AiActSupportItem[] = Object.freeze([
     article: 'Article 50, Regulation (EU) 2024/1689',
     title: 'Transparency obligations for providers and deployers of certain AI systems',
     supports: 'A machine-readable, cryptographically verifiable marking that a text was produced by the signing service.',
-    limits:
-      'Holds only while the proof travels with the text. It is not a watermark and cannot be detected in a copied text on its own.',
+    limits: 'Holds only while the proof travels with the text. It is not a watermark and cannot be detected in a copied text on its own.',
   },
   {
     article: 'Article 53, Regulation (EU) 2024/1689',

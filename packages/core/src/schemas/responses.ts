@@ -10,180 +10,242 @@ export const ReceiptVerdict = Type.Object({
   promptBound: Type.Boolean(),
   promptOk: Type.Boolean(),
   questionBinding: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('entire-input'), Type.Literal('current-message')])),
-  framing: Type.Optional(Type.Object({
-    present: Type.Boolean(),
-    ok: Type.Boolean(),
-    persona: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-    voice: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-    attachment: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-    historyTurns: Type.Optional(Type.Integer({ minimum: 0 })),
-  })),
+  framing: Type.Optional(
+    Type.Object({
+      present: Type.Boolean(),
+      ok: Type.Boolean(),
+      persona: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+      voice: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+      attachment: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+      historyTurns: Type.Optional(Type.Integer({ minimum: 0 })),
+    }),
+  ),
   diversity: Type.Optional(Type.Object({ present: Type.Boolean(), ok: Type.Boolean(), keyId: Type.String() })),
 });
 
 /** Common shape of every verdict; kind-specific members are listed as optional. */
-export const ProofVerdict = Type.Object({
-  overallOk: Type.Boolean(),
-  checks: Type.Integer({ minimum: 0 }),
-  receipt: Type.Optional(ReceiptVerdict),
-  promptUnverified: Type.Optional(Type.Literal(true)),
-  excerpt: Type.Optional(Type.Object({ present: Type.Boolean(), ok: Type.Boolean() })),
-  bridge: Type.Optional(Type.Object({
-    present: Type.Boolean(),
-    primaryOk: Type.Boolean(),
-    secondaryOk: Type.Boolean(),
-    cosignPresent: Type.Boolean(),
-    keyId: Type.String(),
-  })),
-  signerRecognized: Type.Boolean(),
-  turns: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), verdict: Type.Object({ overallOk: Type.Boolean() }) }))),
-  timestampOrderOk: Type.Optional(Type.Boolean()),
-  run: Type.Optional(Type.Object({ hashOk: Type.Boolean(), steps: Type.Integer(), budgetOk: Type.Boolean() })),
-  export: Type.Optional(Type.Object({ manifestOk: Type.Boolean(), payloadOk: Type.Boolean(), countsOk: Type.Boolean() })),
-  sth: Type.Optional(Type.Object({
-    bodyOk: Type.Boolean(),
-    log: Nullable(Type.String()),
-    treeSize: Nullable(Type.Integer()),
-    rootHash: Nullable(Type.String()),
-    timestamp: Nullable(Type.Integer()),
-  })),
-  consistency: Type.Optional(Type.Object({
-    old: Type.Object({}),
-    new: Type.Object({}),
-    proofOk: Type.Boolean(),
-  })),
-}, { $id: 'ProofVerdict' });
+export const ProofVerdict = Type.Object(
+  {
+    overallOk: Type.Boolean(),
+    checks: Type.Integer({ minimum: 0 }),
+    receipt: Type.Optional(ReceiptVerdict),
+    promptUnverified: Type.Optional(Type.Literal(true)),
+    excerpt: Type.Optional(Type.Object({ present: Type.Boolean(), ok: Type.Boolean() })),
+    bridge: Type.Optional(
+      Type.Object({
+        present: Type.Boolean(),
+        primaryOk: Type.Boolean(),
+        secondaryOk: Type.Boolean(),
+        cosignPresent: Type.Boolean(),
+        keyId: Type.String(),
+      }),
+    ),
+    signerRecognized: Type.Boolean(),
+    turns: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), verdict: Type.Object({ overallOk: Type.Boolean() }) }))),
+    timestampOrderOk: Type.Optional(Type.Boolean()),
+    run: Type.Optional(Type.Object({ hashOk: Type.Boolean(), steps: Type.Integer(), budgetOk: Type.Boolean() })),
+    export: Type.Optional(Type.Object({ manifestOk: Type.Boolean(), payloadOk: Type.Boolean(), countsOk: Type.Boolean() })),
+    sth: Type.Optional(
+      Type.Object({
+        bodyOk: Type.Boolean(),
+        log: Nullable(Type.String()),
+        treeSize: Nullable(Type.Integer()),
+        rootHash: Nullable(Type.String()),
+        timestamp: Nullable(Type.Integer()),
+      }),
+    ),
+    consistency: Type.Optional(
+      Type.Object({
+        old: Type.Object({}),
+        new: Type.Object({}),
+        proofOk: Type.Boolean(),
+      }),
+    ),
+  },
+  { $id: 'ProofVerdict' },
+);
 
-export const VerifyResponse = Type.Object({
-  service: Type.String(),
-  kind: Type.String(),
-  created: Nullable(Type.Integer()),
-  verdict: ProofVerdict,
-  signerRecognized: Type.Boolean(),
-  record: Type.Optional(Type.Object({
-    schema: Type.String(),
-    summaryOk: Type.Literal(true),
-    originClaimUnconfirmed: Type.Optional(Type.Literal(true)),
-  })),
-  disclaimer: Type.String(),
-}, { $id: 'VerifyResponse' });
+export const VerifyResponse = Type.Object(
+  {
+    service: Type.String(),
+    kind: Type.String(),
+    created: Nullable(Type.Integer()),
+    verdict: ProofVerdict,
+    signerRecognized: Type.Boolean(),
+    record: Type.Optional(
+      Type.Object({
+        schema: Type.String(),
+        summaryOk: Type.Literal(true),
+        originClaimUnconfirmed: Type.Optional(Type.Literal(true)),
+      }),
+    ),
+    disclaimer: Type.String(),
+  },
+  { $id: 'VerifyResponse' },
+);
 
 export const ErrorBody = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) }, { $id: 'Error' });
 
-export const PubkeysResponse = Type.Object({
-  algo: Type.String(),
-  context: Type.String(),
-  configured: Type.Boolean(),
-  keys: Type.Array(ReceiptKey),
-  slh_diversity: Type.Optional(Type.Object({ algo: Type.String(), key_id: Type.String(), public_key_hex: Type.String() })),
-}, { $id: 'PubkeysResponse' });
+export const PubkeysResponse = Type.Object(
+  {
+    algo: Type.String(),
+    context: Type.String(),
+    configured: Type.Boolean(),
+    keys: Type.Array(ReceiptKey),
+    slh_diversity: Type.Optional(Type.Object({ algo: Type.String(), key_id: Type.String(), public_key_hex: Type.String() })),
+  },
+  { $id: 'PubkeysResponse' },
+);
 
-export const ModelPlaneKeys = Type.Object({
-  signer: Type.String(),
-  keys: Type.Array(Type.Object({
+export const ModelPlaneKeys = Type.Object(
+  {
+    signer: Type.String(),
+    keys: Type.Array(
+      Type.Object({
+        role: Type.String(),
+        alg: Type.String(),
+        key_id: Type.String(),
+        public_key_b64: Type.String(),
+      }),
+    ),
+  },
+  { $id: 'ModelPlaneKeys' },
+);
+
+export const EvidenceSigner = Type.Object(
+  {
     role: Type.String(),
+    issuer: Type.String(),
     alg: Type.String(),
-    key_id: Type.String(),
-    public_key_b64: Type.String(),
-  })),
-}, { $id: 'ModelPlaneKeys' });
+    verify: Type.String(),
+    notice: Type.String(),
+    keys: Type.Object({}, { additionalProperties: Type.Object({ publicKeyHex: Type.String(), fingerprint: Type.String() }) }),
+  },
+  { $id: 'EvidenceSigner' },
+);
 
-export const EvidenceSigner = Type.Object({
-  role: Type.String(),
-  issuer: Type.String(),
-  alg: Type.String(),
-  verify: Type.String(),
-  notice: Type.String(),
-  keys: Type.Object({}, { additionalProperties: Type.Object({ publicKeyHex: Type.String(), fingerprint: Type.String() }) }),
-}, { $id: 'EvidenceSigner' });
+export const Cbom = Type.Object(
+  {
+    bomFormat: Type.String(),
+    specVersion: Type.Optional(Type.String()),
+    metadata: Type.Optional(Type.Object({})),
+    cryptography: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        standard: Type.String(),
+        type: Type.String(),
+        role: Type.String(),
+        status: Type.String(),
+      }),
+    ),
+    posture: Type.Optional(Type.Object({})),
+    disclaimer: Type.String(),
+  },
+  { $id: 'Cbom' },
+);
 
-export const Cbom = Type.Object({
-  bomFormat: Type.String(),
-  specVersion: Type.Optional(Type.String()),
-  metadata: Type.Optional(Type.Object({})),
-  cryptography: Type.Array(Type.Object({
-    name: Type.String(),
-    standard: Type.String(),
-    type: Type.String(),
-    role: Type.String(),
-    status: Type.String(),
-  })),
-  posture: Type.Optional(Type.Object({})),
-  disclaimer: Type.String(),
-}, { $id: 'Cbom' });
+export const LedgerSth = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    log: Type.Optional(Type.String()),
+    algo: Type.Optional(Type.String()),
+    leaf_hashing: Type.Optional(Type.String()),
+    tree_size: Type.Optional(Type.Integer({ minimum: 0 })),
+    root_hash: Type.Optional(Type.String()),
+    signed_tree_head: Type.Optional(Nullable(SthBundle)),
+    sth_withheld: Type.Optional(Type.Union([Type.Literal('rollback'), Type.Literal('fork'), Type.Literal('unverifiable')])),
+    note: Type.Optional(Type.String()),
+  },
+  { $id: 'LedgerSth' },
+);
 
-export const LedgerSth = Type.Object({
-  enabled: Type.Boolean(),
-  log: Type.Optional(Type.String()),
-  algo: Type.Optional(Type.String()),
-  leaf_hashing: Type.Optional(Type.String()),
-  tree_size: Type.Optional(Type.Integer({ minimum: 0 })),
-  root_hash: Type.Optional(Type.String()),
-  signed_tree_head: Type.Optional(Nullable(SthBundle)),
-  sth_withheld: Type.Optional(Type.Union([Type.Literal('rollback'), Type.Literal('fork'), Type.Literal('unverifiable')])),
-  note: Type.Optional(Type.String()),
-}, { $id: 'LedgerSth' });
+export const InclusionRequest = Type.Object(
+  {
+    answer: Type.Optional(Type.String()),
+    answer_sha256: Type.Optional(Type.String()),
+    leaf: Type.Optional(Type.String()),
+    tree_size: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { $id: 'InclusionRequest' },
+);
 
-export const InclusionRequest = Type.Object({
-  answer: Type.Optional(Type.String()),
-  answer_sha256: Type.Optional(Type.String()),
-  leaf: Type.Optional(Type.String()),
-  tree_size: Type.Optional(Type.Integer({ minimum: 1 })),
-}, { $id: 'InclusionRequest' });
+export const InclusionResponse = Type.Object(
+  {
+    found: Type.Boolean(),
+    leaf: Type.Optional(Type.String()),
+    index: Type.Optional(Type.Integer({ minimum: 0 })),
+    tree_size: Type.Optional(Type.Integer({ minimum: 0 })),
+    root_hash: Type.Optional(Type.String()),
+    proof: Type.Optional(Type.Array(Type.String())),
+  },
+  { $id: 'InclusionResponse' },
+);
 
-export const InclusionResponse = Type.Object({
-  found: Type.Boolean(),
-  leaf: Type.Optional(Type.String()),
-  index: Type.Optional(Type.Integer({ minimum: 0 })),
-  tree_size: Type.Optional(Type.Integer({ minimum: 0 })),
-  root_hash: Type.Optional(Type.String()),
-  proof: Type.Optional(Type.Array(Type.String())),
-}, { $id: 'InclusionResponse' });
+export const ConsistencyResponse = Type.Object(
+  {
+    first: Type.Integer(),
+    second: Type.Integer(),
+    old_root: Type.String(),
+    new_root: Type.String(),
+    proof: Type.Array(Type.String()),
+    sth_withheld: Type.Optional(Type.String()),
+    bundle_withheld: Type.Optional(Type.Literal('timestamp-order')),
+  },
+  { $id: 'ConsistencyResponse' },
+);
 
-export const ConsistencyResponse = Type.Object({
-  first: Type.Integer(),
-  second: Type.Integer(),
-  old_root: Type.String(),
-  new_root: Type.String(),
-  proof: Type.Array(Type.String()),
-  sth_withheld: Type.Optional(Type.String()),
-  bundle_withheld: Type.Optional(Type.Literal('timestamp-order')),
-}, { $id: 'ConsistencyResponse' });
+export const LedgerHistory = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    consistent: Type.Optional(Nullable(Type.Boolean())),
+    consistent_unknown: Type.Optional(Type.Union([Type.Literal('leaves_unreadable'), Type.Literal('leaf_check_incomplete')])),
+    forked_sizes: Type.Optional(Type.Array(Type.Integer())),
+    append_only_verified: Type.Optional(Nullable(Type.Boolean())),
+    inconsistent_sizes: Type.Optional(Type.Array(Type.Integer())),
+    count: Type.Optional(Type.Integer()),
+    checkpoints: Type.Optional(
+      Type.Array(
+        Type.Object({
+          tree_size: Type.Integer(),
+          root_hash: Type.String(),
+          signed: Type.String(),
+          recorded: Type.Integer(),
+        }),
+      ),
+    ),
+    signed_checkpoints: Type.Optional(
+      Nullable(
+        Type.Array(
+          Type.Object({
+            signed: Type.String(),
+            receipt: Type.Object({}),
+            key: Nullable(Type.Object({})),
+          }),
+        ),
+      ),
+    ),
+    note: Type.Optional(Type.String()),
+  },
+  { $id: 'LedgerHistory' },
+);
 
-export const LedgerHistory = Type.Object({
-  enabled: Type.Boolean(),
-  consistent: Type.Optional(Nullable(Type.Boolean())),
-  consistent_unknown: Type.Optional(Type.Union([Type.Literal('leaves_unreadable'), Type.Literal('leaf_check_incomplete')])),
-  forked_sizes: Type.Optional(Type.Array(Type.Integer())),
-  append_only_verified: Type.Optional(Nullable(Type.Boolean())),
-  inconsistent_sizes: Type.Optional(Type.Array(Type.Integer())),
-  count: Type.Optional(Type.Integer()),
-  checkpoints: Type.Optional(Type.Array(Type.Object({
-    tree_size: Type.Integer(),
-    root_hash: Type.String(),
-    signed: Type.String(),
-    recorded: Type.Integer(),
-  }))),
-  signed_checkpoints: Type.Optional(Nullable(Type.Array(Type.Object({
-    signed: Type.String(),
-    receipt: Type.Object({}),
-    key: Nullable(Type.Object({})),
-  })))),
-  note: Type.Optional(Type.String()),
-}, { $id: 'LedgerHistory' });
-
-export const CouncilHealth = Type.Object({
-  ok: Type.Boolean(),
-  defined: Type.Integer({ minimum: 0 }),
-  configured: Type.Integer({ minimum: 0 }),
-  working: Type.Integer({ minimum: 0 }),
-  probed_at: Type.String({ format: 'date-time' }),
-  seats: Type.Array(Type.Object({
-    id: Type.String(),
-    label: Type.String(),
-    model: Type.String(),
+export const CouncilHealth = Type.Object(
+  {
     ok: Type.Boolean(),
-    keyed: Type.Boolean(),
-    ms: Type.Optional(Type.Integer({ minimum: 0 })),
-  })),
-}, { $id: 'CouncilHealth' });
+    defined: Type.Integer({ minimum: 0 }),
+    configured: Type.Integer({ minimum: 0 }),
+    working: Type.Integer({ minimum: 0 }),
+    probed_at: Type.String({ format: 'date-time' }),
+    seats: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        label: Type.String(),
+        model: Type.String(),
+        ok: Type.Boolean(),
+        keyed: Type.Boolean(),
+        ms: Type.Optional(Type.Integer({ minimum: 0 })),
+      }),
+    ),
+  },
+  { $id: 'CouncilHealth' },
+);

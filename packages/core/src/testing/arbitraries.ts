@@ -58,22 +58,40 @@ export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
   const step = fc.record({
     i: fc.nat({ max: 100 }),
     action: fc.string({ maxLength: 12 }),
-    output_sha256: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')),
+    output_sha256: fc
+      .uint8Array({ minLength: 32, maxLength: 32 })
+      .map((b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')),
     verify: fc.constantFrom('schema', 'test', 'human', 'none'),
     credits: fc.nat({ max: 50 }),
   });
   return fc
-    .record({ id: fc.string({ minLength: 1, maxLength: 8 }), goal: anyText(40), steps: fc.array(step, { maxLength: 5 }), slack: fc.nat({ max: 100 }) })
+    .record({
+      id: fc.string({ minLength: 1, maxLength: 8 }),
+      goal: anyText(40),
+      steps: fc.array(step, { maxLength: 5 }),
+      slack: fc.nat({ max: 100 }),
+    })
     .map(({ id, goal, steps, slack }) => {
       const spent = steps.reduce((a, s) => a + s.credits, 0);
-      return issueRun({ id, goal, steps, status: 'done', budgetCredits: spent + slack, spentCredits: spent }, { model: 'autopilot', ts: 1_700_000_000 }, { receipt: keys.autopilot }, service);
+      return issueRun(
+        { id, goal, steps, status: 'done', budgetCredits: spent + slack, spentCredits: spent },
+        { model: 'autopilot', ts: 1_700_000_000 },
+        { receipt: keys.autopilot },
+        service,
+      );
     });
 }
 
 export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: anyText(30) });
-  const conv = fc.record({ id: fc.string({ minLength: 1, maxLength: 8 }), title: anyText(10), messages: fc.array(message, { maxLength: 4 }) });
-  return fc.array(conv, { maxLength: 3 }).map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, service));
+  const conv = fc.record({
+    id: fc.string({ minLength: 1, maxLength: 8 }),
+    title: anyText(10),
+    messages: fc.array(message, { maxLength: 4 }),
+  });
+  return fc
+    .array(conv, { maxLength: 3 })
+    .map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, service));
 }
 
 export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
@@ -83,13 +101,22 @@ export function transcriptBundle(keys: TestKeys = testKeys(), service?: string):
 /** Signed tree heads and consistency bundles over one random log (sizes up to `maxLeaves`). */
 export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: string, maxLeaves = 64): fc.Arbitrary<Obj> {
   return fc
-    .tuple(fc.integer({ min: 1, max: maxLeaves }), fc.integer({ min: 1, max: maxLeaves }), fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }), fc.nat({ max: 10_000_000 }))
+    .tuple(
+      fc.integer({ min: 1, max: maxLeaves }),
+      fc.integer({ min: 1, max: maxLeaves }),
+      fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 }),
+      fc.nat({ max: 10_000_000 }),
+    )
     .map(([a, b, t0, dt]) => {
       const [m, n] = a <= b ? [a, b] : [b, a];
       const tree = new MemoryTree();
       for (let i = 0; i < n; i++) tree.appendData(new Uint8Array([i & 255, i >> 8, m & 255]));
       const head = (size: number, timestamp: number) =>
-        signTreeHead({ log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, keys.sth, service);
+        signTreeHead(
+          { log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp },
+          keys.sth,
+          service,
+        );
       return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), service);
     });
 }
@@ -100,9 +127,15 @@ export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
 
 /** AI Provenance Records of valid proof bundles, as the evidence endpoint makes them. */
 export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
-  return fc
-    .tuple(proofBundle(keys, service), fc.option(fc.string({ maxLength: 40 }), { nil: undefined }))
-    .map(([b, org]) => buildRecord(b, { trustedKeys: keys.trustedKeys, service, generated: 1_800_000_000, ...(org !== undefined ? { org } : {}) }) as unknown as Obj);
+  return fc.tuple(proofBundle(keys, service), fc.option(fc.string({ maxLength: 40 }), { nil: undefined })).map(
+    ([b, org]) =>
+      buildRecord(b, {
+        trustedKeys: keys.trustedKeys,
+        service,
+        generated: 1_800_000_000,
+        ...(org !== undefined ? { org } : {}),
+      }) as unknown as Obj,
+  );
 }
 
 /** Paths to every scalar leaf of a JSON value. */
@@ -114,15 +147,15 @@ export function leafPaths(v: unknown, prefix: (string | number)[] = []): (string
 
 function setAt(root: unknown, path: (string | number)[], value: unknown): unknown {
   const copy = JSON.parse(JSON.stringify(root)) as Obj;
-  let cur: any = copy;
-  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!];
+  let cur = copy as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!] as Record<string | number, unknown>;
   Object.defineProperty(cur, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
 function getAt(root: unknown, path: (string | number)[]): unknown {
-  let cur: any = root;
-  for (const p of path) cur = cur[p];
+  let cur = root as Record<string | number, unknown>;
+  for (const p of path) cur = cur[p] as Record<string | number, unknown>;
   return cur;
 }
 
@@ -150,7 +183,10 @@ export interface Mutation {
  * unsigned display data (e.g. `created`, `v`, export `context`) are left alone: changing those
  * must not fail a bundle.
  */
-export function mutated(valid: fc.Arbitrary<Obj>, skip: (path: (string | number)[]) => boolean = isDisplayOnlyPath): fc.Arbitrary<Mutation> {
+export function mutated(
+  valid: fc.Arbitrary<Obj>,
+  skip: (path: (string | number)[]) => boolean = isDisplayOnlyPath,
+): fc.Arbitrary<Mutation> {
   return valid.chain((bundle) => {
     const paths = leafPaths(bundle).filter((p) => !skip(p));
     return fc.tuple(fc.constantFrom(...paths), fc.nat(), fc.boolean(), fc.constantFrom(...paths)).map(([path, salt, swap, other]) => {

@@ -8,7 +8,17 @@ import { utf8 } from '../encoding/bytes.js';
 import { verifyBundle } from '../verify/bundle.js';
 import type { Obj } from '../verify/util.js';
 import { issueProof } from '../issue/bundles.js';
-import { consistencyBundleArb, exportArchive, isDisplayOnlyPath, leafPaths, proofBundle, provenanceRecord, runBundle, sthBundle, transcriptBundle } from './arbitraries.js';
+import {
+  consistencyBundleArb,
+  exportArchive,
+  isDisplayOnlyPath,
+  leafPaths,
+  proofBundle,
+  provenanceRecord,
+  runBundle,
+  sthBundle,
+  transcriptBundle,
+} from './arbitraries.js';
 import { testKeys, type TestKeys } from './keys.js';
 
 type Path = (string | number)[];
@@ -40,7 +50,15 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
   take('record', provenanceRecord(keys, service));
   // Every optional layer at once: bridge attestation with a Falcon co-signature, question, framing.
   const full = issueProof(
-    { answer: 'Total: 100 \uFFFD 🇫🇷', prompt: 'What is the total?', framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 }, excerpt: { start: 0, end: 5 }, model: 'm', ts: 1_700_000_000, council_grounded: true },
+    {
+      answer: 'Total: 100 \uFFFD 🇫🇷',
+      prompt: 'What is the total?',
+      framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 },
+      excerpt: { start: 0, end: 5 },
+      model: 'm',
+      ts: 1_700_000_000,
+      council_grounded: true,
+    },
     { receipt: keys.answer, bridge: { primary: keys.bridgePrimary, cosign: keys.bridgeCosign }, random: keys.random },
     service,
   );
@@ -69,21 +87,21 @@ function differ(a: unknown, b: unknown): boolean {
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 function getAt(root: unknown, path: Path): unknown {
-  let cur: any = root;
-  for (const p of path) cur = cur?.[p];
+  let cur = root as Record<string | number, unknown> | undefined;
+  for (const p of path) cur = cur?.[p] as Record<string | number, unknown> | undefined;
   return cur;
 }
 
 function setAt(root: unknown, path: Path, value: unknown): void {
-  let cur: any = root;
-  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!];
+  let cur = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!] as Record<string | number, unknown>;
   Object.defineProperty(cur, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Every path to a member or element, interior ones included. */
 function allPaths(v: unknown, prefix: Path = []): Path[] {
   const out: Path[] = prefix.length ? [prefix] : [];
-  if (Array.isArray(v)) v.forEach((x, i) => out.push(...allPaths(x, [...prefix, i])));
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) out.push(...allPaths(x, [...prefix, i]));
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push(...allPaths(x, [...prefix, k]));
   return out;
 }
@@ -92,11 +110,24 @@ function deep(r: () => number): unknown {
   const depth = pick(r, [50, 501, 2_000, 20_000, 200_000]);
   const open = r() < 0.5 ? '[' : '{"a":';
   const close = open === '[' ? ']' : '}';
-  return JSON.parse(open.repeat(depth) + '0' + close.repeat(depth));
+  return JSON.parse(`${open.repeat(depth)}0${close.repeat(depth)}`);
 }
 
 const ODD_NUMBERS = [-1, 0, -0, 1e21, 2 ** 53, 2 ** 53 + 2, -(2 ** 63), 1.5, 1e-7, Number.MAX_VALUE];
-const ODD_STRINGS = ['', '\u0000', '\uD800', '\uDC00x', '\uFFFD', '\u202E', '𝟘', 'a'.repeat(10_000), '__proto__', '0'.repeat(64), 'ML-DSA-87', 'svc-proof'];
+const ODD_STRINGS = [
+  '',
+  '\u0000',
+  '\uD800',
+  '\uDC00x',
+  '\uFFFD',
+  '\u202E',
+  '𝟘',
+  'a'.repeat(10_000),
+  '__proto__',
+  '0'.repeat(64),
+  'ML-DSA-87',
+  'svc-proof',
+];
 const ODD_NAMES = ['__proto__', 'constructor', 'prototype', 'kind', 'sig', 'receipt', 'turns', '', '\uD800'];
 
 function oddValue(r: () => number): unknown {
@@ -169,11 +200,15 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       const v = oddValue(r);
       const differs = differ(getAt(m, p), v);
       setAt(m, p, v);
-      return { input: m, description: `replace ${p.join('.')}`, mustFail: differs && signed(p) && leaves.some((l) => l.length >= p.length && p.every((x, i) => l[i] === x)) };
+      return {
+        input: m,
+        description: `replace ${p.join('.')}`,
+        mustFail: differs && signed(p) && leaves.some((l) => l.length >= p.length && p.every((x, i) => l[i] === x)),
+      };
     }
     case 3: {
       const p = pick(r, paths);
-      const parent = getAt(m, p.slice(0, -1)) as any;
+      const parent = getAt(m, p.slice(0, -1)) as unknown[] | Record<string | number, unknown>;
       if (Array.isArray(parent)) parent.splice(p[p.length - 1] as number, 1);
       else delete parent[p[p.length - 1]!];
       return { input: m, description: `delete ${p.join('.')}`, mustFail: false };
@@ -186,7 +221,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       const p = pick(r, objs);
       const name = pick(r, ODD_NAMES);
       const target = getAt(m, p) as Obj;
-      const existed = Object.prototype.hasOwnProperty.call(target, name);
+      const existed = Object.hasOwn(target, name);
       Object.defineProperty(target, name, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
       return { input: m, description: `insert ${[...p, name].join('.')}`, mustFail: existed && signed([...p, name]) };
     }
@@ -230,13 +265,24 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
         out = text.slice();
         out[i] = out[i]! ^ (1 << Math.floor(r() * 8));
       } else if (how === 2) {
-        const ins = pick(r, [utf8('{'), utf8('"'), utf8('\\u'), new Uint8Array([0xff, 0xfe]), new Uint8Array([0xed, 0xa0, 0x80]), utf8(',"kind":"x"')]);
+        const ins = pick(r, [
+          utf8('{'),
+          utf8('"'),
+          utf8('\\u'),
+          new Uint8Array([0xff, 0xfe]),
+          new Uint8Array([0xed, 0xa0, 0x80]),
+          utf8(',"kind":"x"'),
+        ]);
         out = new Uint8Array(text.length + ins.length);
         out.set(text.subarray(0, i));
         out.set(ins, i);
         out.set(text.subarray(i), i + ins.length);
       } else out = text;
-      return { input: how === 3 ? new TextDecoder().decode(out) : out, description: `bytes ${['truncate', 'flip', 'splice', 'text'][how]} at ${i}`, mustFail: false };
+      return {
+        input: how === 3 ? new TextDecoder().decode(out) : out,
+        description: `bytes ${['truncate', 'flip', 'splice', 'text'][how]} at ${i}`,
+        mustFail: false,
+      };
     }
   }
 }
@@ -288,15 +334,30 @@ export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
       stats.verdicts++;
       if (res.verdict.overallOk) {
         stats.passed++;
-        if (m.mustFail) stats.findings.push({ kind: 'forgery', seed: o.seed, index: i, description: m.description, detail: JSON.stringify(m.input).slice(0, 2000) });
+        if (m.mustFail)
+          stats.findings.push({
+            kind: 'forgery',
+            seed: o.seed,
+            index: i,
+            description: m.description,
+            detail: JSON.stringify(m.input).slice(0, 2000),
+          });
       }
     } catch (e) {
       if (e instanceof SvcError) stats.refusals[e.code] = (stats.refusals[e.code] ?? 0) + 1;
-      else stats.findings.push({ kind: 'throw', seed: o.seed, index: i, description: m.description, detail: e instanceof Error ? `${e.name}: ${e.message}` : String(e) });
+      else
+        stats.findings.push({
+          kind: 'throw',
+          seed: o.seed,
+          index: i,
+          description: m.description,
+          detail: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+        });
     }
     const ms = o.now() - t0;
     stats.maxMs = Math.max(stats.maxMs, ms);
-    if (ms > slow) stats.findings.push({ kind: 'slow', seed: o.seed, index: i, description: m.description, detail: `${Math.round(ms)} ms` });
+    if (ms > slow)
+      stats.findings.push({ kind: 'slow', seed: o.seed, index: i, description: m.description, detail: `${Math.round(ms)} ms` });
     stats.inputs++;
   }
   return stats;

@@ -33,7 +33,13 @@ function sigOf(part: unknown): { keyId: unknown; sig: Uint8Array | null } {
   return isObj(part) ? { keyId: part.key_id, sig: fromHex(part.sig) } : { keyId: undefined, sig: null };
 }
 
-export function checkBridge(attestation: unknown, bridgeKeys: unknown, answerHash: string | null, context: string, compute: SyncVerify): {
+export function checkBridge(
+  attestation: unknown,
+  bridgeKeys: unknown,
+  answerHash: string | null,
+  context: string,
+  compute: SyncVerify,
+): {
   verdict: BridgeVerdict;
   layerOk: boolean;
   algorithms: string[];

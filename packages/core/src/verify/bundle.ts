@@ -96,7 +96,10 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
     }
     case 'unknown':
       if (d.sthWrapper) {
-        throw new SvcError('sth_wrapper', 'a ledger response wrapping signed_tree_head is not a bundle: submit the signed_tree_head object by itself');
+        throw new SvcError(
+          'sth_wrapper',
+          'a ledger response wrapping signed_tree_head is not a bundle: submit the signed_tree_head object by itself',
+        );
       }
       throw new SvcError('unknown_kind', 'not a recognised bundle');
   }

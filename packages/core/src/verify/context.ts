@@ -50,5 +50,9 @@ function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
 }
 
 export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): VerifyContext {
-  return { names: namesFor(options.service), pinned: decodePinned(options.trustedKeys ?? []), compute: compute ?? syncVerifier(options.crypto) };
+  return {
+    names: namesFor(options.service),
+    pinned: decodePinned(options.trustedKeys ?? []),
+    compute: compute ?? syncVerifier(options.crypto),
+  };
 }

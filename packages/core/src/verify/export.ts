@@ -43,7 +43,13 @@ export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
     messages !== null &&
     manifest!.messages === messages &&
     (!has(b, 'count') || b.count === convs.length);
-  const rc = checkReceipt(proof.receipt, proof.receiptKey, manifestText === null ? null : sha256Hex(manifestText), vc.names.contexts.export, vc);
+  const rc = checkReceipt(
+    proof.receipt,
+    proof.receiptKey,
+    manifestText === null ? null : sha256Hex(manifestText),
+    vc.names.contexts.export,
+    vc,
+  );
   const checks = rc.verdict.present ? 1 : 0;
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, manifestOk, payloadOk, countsOk);
   return { overallOk, checks, receipt: rc.verdict, export: { manifestOk, payloadOk, countsOk }, signerRecognized };

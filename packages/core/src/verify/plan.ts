@@ -29,7 +29,16 @@ export class CallPlan {
     if (b.sync) return b.verify(alg, pk, msg, sig, ctx) === true;
     const i = this.pos++;
     const c = this.calls[i];
-    if (c && c.result !== undefined && c.alg === alg && bytesEqual(c.sig, sig) && bytesEqual(c.msg, msg) && bytesEqual(c.pk, pk) && bytesEqual(c.ctx, ctx)) return c.result;
+    if (
+      c &&
+      c.result !== undefined &&
+      c.alg === alg &&
+      bytesEqual(c.sig, sig) &&
+      bytesEqual(c.msg, msg) &&
+      bytesEqual(c.pk, pk) &&
+      bytesEqual(c.ctx, ctx)
+    )
+      return c.result;
     // A new call, or the pass took another path from here: what followed no longer applies.
     this.calls.length = i;
     this.calls.push({ alg, pk, msg, sig, ctx });

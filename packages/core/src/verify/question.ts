@@ -41,7 +41,14 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
   const sig = fromHex(f.sig);
   const ok = !!publicKey && !!msg && !!sig && verifyMlDsa87(publicKey, msg, sig, context, compute);
   if (!ok) return { present: true, ok: false };
-  return { present: true, ok: true, persona: flags.persona, voice: flags.voice, attachment: flags.attachment, historyTurns: flags.history_turns };
+  return {
+    present: true,
+    ok: true,
+    persona: flags.persona,
+    voice: flags.voice,
+    attachment: flags.attachment,
+    historyTurns: flags.history_turns,
+  };
 }
 
 /**

@@ -100,7 +100,13 @@ function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, contex
  * Verify a receipt against `expectedHash` (the hex SHA-256 of whatever this kind signs as its
  * answer) under the pinned `context`.
  */
-export function checkReceipt(receipt: unknown, key: unknown, expectedHash: string | null, context: string, vc: VerifyContext): ReceiptCheck {
+export function checkReceipt(
+  receipt: unknown,
+  key: unknown,
+  expectedHash: string | null,
+  context: string,
+  vc: VerifyContext,
+): ReceiptCheck {
   if (!isObj(receipt)) {
     const verdict: ReceiptVerdict = {
       present: false,
@@ -139,8 +145,7 @@ export function checkReceipt(receipt: unknown, key: unknown, expectedHash: strin
     diversityOk = verdict.diversity.ok;
     if (diversityOk) algorithms.push(SLH_DSA_SHA2_256F);
   }
-  const recognized =
-    sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
+  const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   return {
     verdict,
     recognized,

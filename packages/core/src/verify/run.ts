@@ -44,7 +44,11 @@ export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; alg
   const shapeOk = !!run && typeof run.id === 'string' && typeof run.goal === 'string' && Array.isArray(run.steps);
   const hash = run ? runHash(run) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, hash, vc.names.contexts.autopilot, vc);
-  const runV = { hashOk: rc.verdict.answerHashOk, steps: run && Array.isArray(run.steps) ? run.steps.length : 0, budgetOk: !!run && budgetOk(run) };
+  const runV = {
+    hashOk: rc.verdict.answerHashOk,
+    steps: run && Array.isArray(run.steps) ? run.steps.length : 0,
+    budgetOk: !!run && budgetOk(run),
+  };
   const checks = rc.verdict.present ? 1 : 0;
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, shapeOk, runV.budgetOk);
   return {

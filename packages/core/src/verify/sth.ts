@@ -76,7 +76,7 @@ export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyV
   const n = newV.sth;
   let proofOk = false;
   const hashes = Array.isArray(b.proof) ? b.proof.map((h: unknown) => fromHex(h, 32)) : null;
-  if (hashes && hashes.every((h) => h !== null) && o.treeSize !== null && n.treeSize !== null && o.rootHash && n.rootHash) {
+  if (hashes?.every((h) => h !== null) && o.treeSize !== null && n.treeSize !== null && o.rootHash && n.rootHash) {
     proofOk = verifyConsistency(o.treeSize, n.treeSize, fromHex(o.rootHash)!, fromHex(n.rootHash)!, hashes as Uint8Array[]);
   }
   const genuine = oldV.overallOk && newV.overallOk;
@@ -90,6 +90,16 @@ export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyV
   };
   if (genuine) verdict.timestampOrderOk = o.timestamp! <= n.timestamp!;
   // The two heads are the layers; the proof, one log and the timestamp order are V9's conditions.
-  Object.assign(verdict, foldVerdict(verdict.checks, genuine, oldV.signerRecognized && newV.signerRecognized, o.log === n.log, proofOk, verdict.timestampOrderOk === true));
+  Object.assign(
+    verdict,
+    foldVerdict(
+      verdict.checks,
+      genuine,
+      oldV.signerRecognized && newV.signerRecognized,
+      o.log === n.log,
+      proofOk,
+      verdict.timestampOrderOk === true,
+    ),
+  );
   return verdict;
 }

@@ -6,7 +6,7 @@ export function isObj(x: unknown): x is Obj {
 }
 
 export function has(o: Obj, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
+  return Object.hasOwn(o, k);
 }
 
 export function isInt(x: unknown): x is number {

@@ -7,7 +7,12 @@ export interface BaseVerdict {
   signerRecognized: boolean;
 }
 
-export function foldVerdict(checks: number, layersOk: boolean, keysPinned: boolean, ...conditions: boolean[]): Pick<BaseVerdict, 'overallOk' | 'signerRecognized'> {
+export function foldVerdict(
+  checks: number,
+  layersOk: boolean,
+  keysPinned: boolean,
+  ...conditions: boolean[]
+): Pick<BaseVerdict, 'overallOk' | 'signerRecognized'> {
   const overallOk = checks > 0 && layersOk && conditions.every((c) => c);
   return { overallOk, signerRecognized: overallOk && keysPinned };
 }

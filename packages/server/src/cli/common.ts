@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { ReceiptKey } from '@svc/core';
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number) {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
     super(message);
   }
 }
@@ -11,7 +14,10 @@ export function readInput(file: string): string {
   try {
     return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
   } catch (e) {
-    throw new CliError(`cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
+    throw new CliError(
+      `cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      2,
+    );
   }
 }
 
@@ -21,7 +27,12 @@ export function keysFromPubkeyResponse(doc: unknown, where: string): ReceiptKey[
   if (!d || !Array.isArray(d.keys)) throw new CliError(`${where} is not a /api/provenance/pubkey response (no keys array)`, 2);
   const keys = [...(d.keys as ReceiptKey[])];
   if (d.slh_diversity?.public_key_hex) {
-    keys.push({ key_id: d.slh_diversity.key_id ?? '', public_key_hex: d.slh_diversity.public_key_hex, algo: 'SLH-DSA-SHA2-256f', context: d.context ?? '' });
+    keys.push({
+      key_id: d.slh_diversity.key_id ?? '',
+      public_key_hex: d.slh_diversity.public_key_hex,
+      algo: 'SLH-DSA-SHA2-256f',
+      context: d.context ?? '',
+    });
   }
   return keys;
 }
@@ -58,10 +69,12 @@ export function networkCause(e: unknown): string {
       return 'network unreachable';
   }
   if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `TLS error (${code})`;
-  if (err instanceof TypeError && /Invalid URL|Failed to parse URL/i.test(err.message + (err.cause?.message ?? ''))) return 'not a valid URL';
+  if (err instanceof TypeError && /Invalid URL|Failed to parse URL/i.test(err.message + (err.cause?.message ?? '')))
+    return 'not a valid URL';
   return code ? `${err?.cause?.message ?? err.message} (${code})` : (err?.cause?.message ?? err?.message ?? String(e));
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON from a server; each caller checks what it reads.
 export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
   let res: Response;
   try {

@@ -1,7 +1,17 @@
 // `svc ledger prove` and `svc ledger audit`: a client and a monitor of a remote log. Both check
 // paths against the signed root and never trust an unsigned response's root.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fromHex, parseTreeHead, sha256, utf8, leafHash, verifyBundle, verifyInclusion, type ReceiptKey } from '@svc/core';
+import {
+  fromHex,
+  parseTreeHead,
+  sha256,
+  utf8,
+  leafHash,
+  verifyBundle,
+  verifyInclusion,
+  type ReceiptKey,
+  type ConsistencyVerdict,
+} from '@svc/core';
 import { CliError, fetchJson, fetchKeys, loadKeysFile } from './common.js';
 
 const base = (u: string) => u.replace(/\/+$/, '');
@@ -59,7 +69,11 @@ interface AuditState {
   key_hex?: string;
 }
 
-export async function auditCommand(opts: { url: string; state?: string; keys?: string }, out: (s: string) => void, progress: (s: string) => void): Promise<number> {
+export async function auditCommand(
+  opts: { url: string; state?: string; keys?: string },
+  out: (s: string) => void,
+  progress: (s: string) => void,
+): Promise<number> {
   const prev: AuditState | null = opts.state && existsSync(opts.state) ? JSON.parse(readFileSync(opts.state, 'utf8')) : null;
   let keys: ReceiptKey[] = opts.keys ? loadKeysFile(opts.keys) : [];
   const head = await signedHead(opts.url, keys);
@@ -70,14 +84,16 @@ export async function auditCommand(opts: { url: string; state?: string; keys?: s
     return 3;
   }
   // Trust on first use when no keys are given: the state file remembers the tree-head key.
-  if (keys.length === 0 && prev?.key_hex) keys = [{ key_id: '', public_key_hex: prev.key_hex, algo: 'ML-DSA-87', context: head.sth.key?.context ?? '' }];
+  if (keys.length === 0 && prev?.key_hex)
+    keys = [{ key_id: '', public_key_hex: prev.key_hex, algo: 'ML-DSA-87', context: head.sth.key?.context ?? '' }];
   const h = await checkHead(head.sth, keys);
   if (!h.ok || !h.body) problems.push('the signed tree head has a bad signature');
   else if (keys.length > 0 && !h.recognized) problems.push('the signed tree head is signed by a key that is not pinned');
   const now = h.body;
   if (now && prev) {
     if (now.tree_size < prev.tree_size) problems.push(`rollback: the log shrank from ${prev.tree_size} to ${now.tree_size}`);
-    else if (now.tree_size === prev.tree_size && now.root_hash !== prev.root_hash) problems.push(`fork: two roots at size ${now.tree_size}`);
+    else if (now.tree_size === prev.tree_size && now.root_hash !== prev.root_hash)
+      problems.push(`fork: two roots at size ${now.tree_size}`);
     else if (now.timestamp < prev.timestamp) problems.push('the new head is dated before the last one seen');
     else if (now.tree_size > prev.tree_size) {
       const steps = await catchUp(opts.url, prev, now, keys, progress);
@@ -89,15 +105,29 @@ export async function auditCommand(opts: { url: string; state?: string; keys?: s
     return 3;
   }
   if (opts.state && now) {
-    const state: AuditState = { url: opts.url, tree_size: now.tree_size, root_hash: now.root_hash, timestamp: now.timestamp, key_hex: head.sth.key?.public_key_hex ?? prev?.key_hex };
-    writeFileSync(opts.state, JSON.stringify(state, null, 2) + '\n');
+    const state: AuditState = {
+      url: opts.url,
+      tree_size: now.tree_size,
+      root_hash: now.root_hash,
+      timestamp: now.timestamp,
+      key_hex: head.sth.key?.public_key_hex ?? prev?.key_hex,
+    };
+    writeFileSync(opts.state, `${JSON.stringify(state, null, 2)}\n`);
   }
-  out(`AUDIT OK: ${now!.log} size ${now!.tree_size}, root ${now!.root_hash.slice(0, 16)}…${prev ? `, consistent with size ${prev.tree_size}` : ' (first run: state recorded)'}`);
+  out(
+    `AUDIT OK: ${now!.log} size ${now!.tree_size}, root ${now!.root_hash.slice(0, 16)}…${prev ? `, consistent with size ${prev.tree_size}` : ' (first run: state recorded)'}`,
+  );
   return 0;
 }
 
 /** Verify consistency from the last seen head to the current one through recorded checkpoints. */
-async function catchUp(url: string, prev: AuditState, now: { tree_size: number; root_hash: string }, keys: ReceiptKey[], progress: (s: string) => void): Promise<string[]> {
+async function catchUp(
+  url: string,
+  prev: AuditState,
+  now: { tree_size: number; root_hash: string },
+  keys: ReceiptKey[],
+  progress: (s: string) => void,
+): Promise<string[]> {
   const hist = await fetchJson(`${base(url)}/api/transparency/ledger/history?verifiable=1`);
   const sizes = new Set<number>([now.tree_size]);
   if (hist.status === 200 && Array.isArray(hist.body.checkpoints)) {
@@ -116,12 +146,12 @@ async function catchUp(url: string, prev: AuditState, now: { tree_size: number; 
     if (r.status !== 200) return [`consistency ${from.size} -> ${to} answered ${r.status}`];
     if (r.body.bundle_withheld) return [`consistency ${from.size} -> ${to}: heads out of timestamp order`];
     const v = await verifyBundle(r.body, { trustedKeys: keys });
-    const c = (v.verdict as any).consistency;
+    const c = (v.verdict as ConsistencyVerdict).consistency;
     if (!v.verdict.overallOk) return [`consistency ${from.size} -> ${to} does not verify (fork or bad signature)`];
     if (from.root && c.old.rootHash !== from.root) return [`fork: the log's head at ${from.size} is not the one seen before`];
-    from = { size: to, root: c.new.rootHash };
+    // A verifying bundle has parsed heads, so the root is there.
+    from = { size: to, root: c.new.rootHash ?? '' };
   }
   if (from.root && from.root !== now.root_hash) return ['fork: the consistency chain does not end at the current signed head'];
   return [];
 }
-

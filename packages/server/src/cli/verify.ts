@@ -5,6 +5,7 @@ import { CliError, fetchKeys, loadKeysFile, readInput } from './common.js';
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
 
 export function summarise(r: VerifyResponse, pinnedCount: number): string {
+  // biome-ignore lint/suspicious/noExplicitAny: a summary of whichever kind's verdict this is.
   const v = r.verdict as any;
   const lines: string[] = [];
   lines.push(`Kind: ${r.kind}`);
@@ -13,15 +14,21 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
       ? 'Integrity: PASS. The embedded signatures verify against the embedded keys; the signed content is unaltered.'
       : 'Integrity: FAIL. This bundle does not verify; do not rely on it.',
   );
-  if (pinnedCount === 0) lines.push('Origin: not checked. No keys were pinned (use --keys FILE or --keys-url BASE), so nothing says who signed it.');
+  if (pinnedCount === 0)
+    lines.push('Origin: not checked. No keys were pinned (use --keys FILE or --keys-url BASE), so nothing says who signed it.');
   else if (r.signerRecognized) lines.push('Origin: RECOGNISED. The signing key is one of the pinned keys of the service.');
   else lines.push('Origin: NOT recognised. The signing key is not one of the pinned keys (or the bundle failed).');
-  if (r.record) lines.push(`Record: summary recomputed from the proof and it matches${r.record.originClaimUnconfirmed ? '; its origin claim is unconfirmed by these keys' : ''}.`);
+  if (r.record)
+    lines.push(
+      `Record: summary recomputed from the proof and it matches${r.record.originClaimUnconfirmed ? '; its origin claim is unconfirmed by these keys' : ''}.`,
+    );
   const receipt = v.receipt;
   if (receipt) {
     if (!receipt.present) lines.push('  receipt: absent');
     else {
-      lines.push(`  receipt: answer hash ${mark(receipt.answerHashOk)}, signature ${mark(receipt.sigOk)}, key ${String(receipt.keyId).slice(0, 16)}`);
+      lines.push(
+        `  receipt: answer hash ${mark(receipt.answerHashOk)}, signature ${mark(receipt.sigOk)}, key ${String(receipt.keyId).slice(0, 16)}`,
+      );
       if (!receipt.councilGrounded) lines.push('  council: single-model fallback (signed)');
       if (receipt.diversity) lines.push(`  SLH-DSA diversity signature: ${mark(receipt.diversity.ok)}`);
     }
@@ -34,12 +41,22 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
     }
   }
   if (v.excerpt) lines.push(`  excerpt: ${v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT an exact slice of the answer'}`);
-  if (v.bridge) lines.push(`  model-plane attestation: ML-DSA-87 ${mark(v.bridge.primaryOk)}${v.bridge.cosignPresent ? `, Falcon-1024 co-sign ${mark(v.bridge.secondaryOk)}` : ''}`);
-  if (v.turns) lines.push(`  turns: ${v.turns.filter((t: any) => t.verdict.overallOk).length}/${v.turns.length} verify`);
+  if (v.bridge)
+    lines.push(
+      `  model-plane attestation: ML-DSA-87 ${mark(v.bridge.primaryOk)}${v.bridge.cosignPresent ? `, Falcon-1024 co-sign ${mark(v.bridge.secondaryOk)}` : ''}`,
+    );
+  if (v.turns)
+    lines.push(
+      `  turns: ${v.turns.filter((t: { verdict: { overallOk: boolean } }) => t.verdict.overallOk).length}/${v.turns.length} verify`,
+    );
   if (v.run) lines.push(`  run: hash ${mark(v.run.hashOk)}, ${v.run.steps} steps, budget ${mark(v.run.budgetOk)}`);
-  if (v.export) lines.push(`  export: manifest ${mark(v.export.manifestOk)}, payload ${mark(v.export.payloadOk)}, counts ${mark(v.export.countsOk)}`);
+  if (v.export)
+    lines.push(`  export: manifest ${mark(v.export.manifestOk)}, payload ${mark(v.export.payloadOk)}, counts ${mark(v.export.countsOk)}`);
   if (v.sth) lines.push(`  tree head: ${v.sth.log ?? '?'} size ${v.sth.treeSize ?? '?'} body ${mark(v.sth.bodyOk)}`);
-  if (v.consistency) lines.push(`  consistency: proof ${mark(v.consistency.proofOk)}${v.timestampOrderOk === undefined ? '' : `, timestamps ${mark(v.timestampOrderOk)}`}`);
+  if (v.consistency)
+    lines.push(
+      `  consistency: proof ${mark(v.consistency.proofOk)}${v.timestampOrderOk === undefined ? '' : `, timestamps ${mark(v.timestampOrderOk)}`}`,
+    );
   lines.push('A passing verdict attests origin and integrity only, never that the content is accurate.');
   return lines.join('\n');
 }
@@ -50,7 +67,11 @@ async function pinned(opts: { keys?: string; 'keys-url'?: string }): Promise<Rec
   return [];
 }
 
-export async function verifyCommand(file: string, opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string }, out: (s: string) => void): Promise<number> {
+export async function verifyCommand(
+  file: string,
+  opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string },
+  out: (s: string) => void,
+): Promise<number> {
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
   let r: VerifyResponse;
@@ -64,12 +85,21 @@ export async function verifyCommand(file: string, opts: { json?: boolean; keys?:
   return r.verdict.overallOk ? 0 : 1;
 }
 
-export async function recordCommand(file: string, opts: { org?: string; keys?: string; 'keys-url'?: string; service?: string }, out: (s: string) => void): Promise<number> {
+export async function recordCommand(
+  file: string,
+  opts: { org?: string; keys?: string; 'keys-url'?: string; service?: string },
+  out: (s: string) => void,
+): Promise<number> {
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
   try {
     const doc = parseDocument(text);
-    const rec = buildRecord(doc, { trustedKeys, generated: Math.floor(Date.now() / 1000), ...(opts.org !== undefined ? { org: opts.org } : {}), ...(opts.service ? { service: opts.service } : {}) });
+    const rec = buildRecord(doc, {
+      trustedKeys,
+      generated: Math.floor(Date.now() / 1000),
+      ...(opts.org !== undefined ? { org: opts.org } : {}),
+      ...(opts.service ? { service: opts.service } : {}),
+    });
     out(JSON.stringify(rec, null, 2));
     return rec.attested.signed ? 0 : 1;
   } catch (e) {

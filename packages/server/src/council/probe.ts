@@ -36,12 +36,19 @@ export function loadCouncilConfig(file: string): CouncilConfig | null {
   const c = JSON.parse(readFileSync(file, 'utf8')) as CouncilConfig;
   if (!c || !Array.isArray(c.seats)) throw new Error(`${file}: expected {"seats": [...]}`);
   for (const s of c.seats) {
-    if (typeof s.id !== 'string' || typeof s.label !== 'string' || typeof s.model !== 'string') throw new Error(`${file}: every seat needs id, label and model strings`);
+    if (typeof s.id !== 'string' || typeof s.label !== 'string' || typeof s.model !== 'string')
+      throw new Error(`${file}: every seat needs id, label and model strings`);
   }
   return c;
 }
 
-async function probeSeat(seat: SeatConfig, base: string, key: string, timeoutMs: number, log: (e: string, f: Record<string, unknown>) => void): Promise<{ ok: boolean; ms: number }> {
+async function probeSeat(
+  seat: SeatConfig,
+  base: string,
+  key: string,
+  timeoutMs: number,
+  log: (e: string, f: Record<string, unknown>) => void,
+): Promise<{ ok: boolean; ms: number }> {
   const started = performance.now();
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
@@ -49,7 +56,12 @@ async function probeSeat(seat: SeatConfig, base: string, key: string, timeoutMs:
     const res = await fetch(`${base.replace(/\/+$/, '')}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ model: seat.model, messages: [{ role: 'user', content: 'Reply with exactly one word: ready' }], max_tokens: 5, temperature: 0 }),
+      body: JSON.stringify({
+        model: seat.model,
+        messages: [{ role: 'user', content: 'Reply with exactly one word: ready' }],
+        max_tokens: 5,
+        temperature: 0,
+      }),
       signal: ctl.signal,
     });
     const body = (await res.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;

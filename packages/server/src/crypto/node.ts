@@ -2,8 +2,18 @@
 // sign natively, about 13x faster than noble for ML-DSA-87 and 8x for SLH-DSA. It is used only when
 // a known-answer check passes at start: a noble signature must verify natively, a native one under
 // noble, and a wrong context must fail. Elsewhere (Node 20) the core's noble path serves.
-import { KeyObject, createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
-import { ML_DSA_87, SLH_DSA_SHA2_256F, keygen, sign, verifyMlDsa87, verifySlhDsa, type BackendAlgorithm, type CryptoBackend, type KeyPair } from '@svc/core';
+import { type KeyObject, createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
+import {
+  ML_DSA_87,
+  SLH_DSA_SHA2_256F,
+  keygen,
+  sign,
+  verifyMlDsa87,
+  verifySlhDsa,
+  type BackendAlgorithm,
+  type CryptoBackend,
+  type KeyPair,
+} from '@svc/core';
 
 const TYPE: Record<BackendAlgorithm, string> = { [ML_DSA_87]: 'ml-dsa-87', [SLH_DSA_SHA2_256F]: 'slh-dsa-sha2-256f' };
 
@@ -26,13 +36,17 @@ function build(): CryptoBackend {
   const publics = new WeakMap<Uint8Array, KeyObject>();
   const privates = new WeakMap<Uint8Array, KeyObject>();
   const pub = (alg: BackendAlgorithm, pk: Uint8Array) => {
-    let k = publics.get(pk);
-    if (!k) publics.set(pk, (k = createPublicKey({ key: Buffer.from(pk), format: 'raw-public', asymmetricKeyType: TYPE[alg] } as never)));
+    const hit = publics.get(pk);
+    if (hit) return hit;
+    const k = createPublicKey({ key: Buffer.from(pk), format: 'raw-public', asymmetricKeyType: TYPE[alg] } as never);
+    publics.set(pk, k);
     return k;
   };
   const priv = (alg: BackendAlgorithm, key: KeyPair) => {
-    let k = privates.get(key.secretKey);
-    if (!k) privates.set(key.secretKey, (k = privateKeyOf(alg, key.secretKey)));
+    const hit = privates.get(key.secretKey);
+    if (hit) return hit;
+    const k = privateKeyOf(alg, key.secretKey);
+    privates.set(key.secretKey, k);
     return k;
   };
   return {
@@ -77,6 +91,6 @@ export function nativeCrypto(): CryptoBackend | null {
 
 /** Which implementation computes each algorithm, for the start-up log and the CBOM. */
 export function backendReport(b: CryptoBackend | null): Record<string, string> {
-  const of = (alg: BackendAlgorithm) => (b && b.algorithms.includes(alg) ? b.name : 'noble');
+  const of = (alg: BackendAlgorithm) => (b?.algorithms.includes(alg) ? b.name : 'noble');
   return { [ML_DSA_87]: of(ML_DSA_87), [SLH_DSA_SHA2_256F]: of(SLH_DSA_SHA2_256F), 'Falcon-1024': 'noble' };
 }

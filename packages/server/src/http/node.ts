@@ -75,7 +75,8 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       const target = parseTarget(req.url);
       if (!target) {
         req.resume();
-        return done(BAD_TARGET);
+        done(BAD_TARGET);
+        return;
       }
       path = target.path;
       const appReq: AppRequest = {

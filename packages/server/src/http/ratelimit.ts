@@ -22,7 +22,8 @@ export class RateLimiter {
     let times = this.hits.get(key);
     if (!times) {
       if (this.hits.size >= this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
-      this.hits.set(key, (times = []));
+      times = [];
+      this.hits.set(key, times);
     }
     while (times.length > 0 && times[0]! <= t - WINDOW_MS) times.shift();
     if (times.length >= perMinute) return Math.max(1, Math.ceil((times[times.length - perMinute]! + WINDOW_MS - t) / 1000));

@@ -67,7 +67,6 @@ export class Keyring {
     return [...(cur ? [cur.publicKey] : []), ...this.retired.filter((r) => r.role === role).map((r) => r.publicKey)];
   }
 
-
   /** Load every key present. Returns the roles that are missing. */
   static load(dir: string): { ring: Keyring; missing: Role[] } {
     const ring = new Keyring(dir);
@@ -87,7 +86,9 @@ export class Keyring {
     }
     const retiredDir = join(dir, 'retired');
     if (existsSync(retiredDir)) {
-      for (const f of readdirSync(retiredDir).filter((n) => n.endsWith('.json')).sort()) {
+      for (const f of readdirSync(retiredDir)
+        .filter((n) => n.endsWith('.json'))
+        .sort()) {
         const p = JSON.parse(readFileSync(join(retiredDir, f), 'utf8')) as PublicFile;
         const publicKey = fromHex(p.public_key_hex);
         if (publicKey && p.role in ROLES) ring.retired.push({ role: p.role, alg: p.alg, publicKey });
@@ -112,16 +113,25 @@ export class Keyring {
         if (!opts.rotate) continue;
         const old = JSON.parse(readFileSync(pubPath, 'utf8')) as PublicFile;
         mkdirSync(join(dir, 'retired'), { recursive: true });
-        writeFileSync(join(dir, 'retired', `${role}-${old.key_id.slice(0, 16)}.json`), JSON.stringify({ ...old, retired: new Date().toISOString() }, null, 2));
+        writeFileSync(
+          join(dir, 'retired', `${role}-${old.key_id.slice(0, 16)}.json`),
+          JSON.stringify({ ...old, retired: new Date().toISOString() }, null, 2),
+        );
         renameSync(secPath, join(dir, 'retired', `${role}-${old.key_id.slice(0, 16)}.secret.retired`));
       }
       const alg = ROLES[role];
       const seedLen = alg === ML_DSA_87 ? 32 : alg === FALCON_1024 ? 48 : 96;
       const kp = keygen(alg, opts.seed ? opts.seed(role, seedLen) : new Uint8Array(randomBytes(seedLen)));
-      const pub: PublicFile = { role, alg, key_id: receiptKeyId(kp.publicKey), public_key_hex: toHex(kp.publicKey), created: new Date().toISOString() };
-      writeFileSync(secPath, toHex(kp.secretKey) + '\n', { mode: 0o600 });
+      const pub: PublicFile = {
+        role,
+        alg,
+        key_id: receiptKeyId(kp.publicKey),
+        public_key_hex: toHex(kp.publicKey),
+        created: new Date().toISOString(),
+      };
+      writeFileSync(secPath, `${toHex(kp.secretKey)}\n`, { mode: 0o600 });
       chmodSync(secPath, 0o600);
-      writeFileSync(pubPath, JSON.stringify(pub, null, 2) + '\n');
+      writeFileSync(pubPath, `${JSON.stringify(pub, null, 2)}\n`);
       written.push(role);
     }
     return written;

@@ -45,9 +45,17 @@ export function pubkeyResponse(ring: Keyring, names: Names, slhDiversity: boolea
 export function modelPlaneKeys(ring: Keyring, names: Names, bridge: boolean) {
   const keys: Record<string, string>[] = [];
   if (bridge) {
-    for (const [role, r] of [['primary', 'bridge-primary'], ['cosign', 'bridge-cosign']] as const) {
+    for (const [role, r] of [
+      ['primary', 'bridge-primary'],
+      ['cosign', 'bridge-cosign'],
+    ] as const) {
       for (const pk of ring.publicKeys(r)) {
-        keys.push({ role, alg: r === 'bridge-primary' ? 'ML-DSA-87' : 'Falcon-1024', key_id: bridgeKeyId(pk), public_key_b64: toBase64(pk) });
+        keys.push({
+          role,
+          alg: r === 'bridge-primary' ? 'ML-DSA-87' : 'Falcon-1024',
+          key_id: bridgeKeyId(pk),
+          public_key_b64: toBase64(pk),
+        });
       }
     }
   }

@@ -19,7 +19,17 @@ const HEX64 = /^[0-9a-f]{64}$/;
 
 /** A head row as stored; anything else in the table makes the history unreadable. */
 function validHead(h: HeadRow): boolean {
-  return Number.isSafeInteger(h.id) && Number.isSafeInteger(h.tree_size) && h.tree_size >= 0 && typeof h.root_hash === 'string' && HEX64.test(h.root_hash) && Number.isSafeInteger(h.timestamp) && typeof h.signed === 'string' && typeof h.receipt === 'string' && typeof h.key_hex === 'string';
+  return (
+    Number.isSafeInteger(h.id) &&
+    Number.isSafeInteger(h.tree_size) &&
+    h.tree_size >= 0 &&
+    typeof h.root_hash === 'string' &&
+    HEX64.test(h.root_hash) &&
+    Number.isSafeInteger(h.timestamp) &&
+    typeof h.signed === 'string' &&
+    typeof h.receipt === 'string' &&
+    typeof h.key_hex === 'string'
+  );
 }
 
 export class Auditor {

@@ -22,7 +22,8 @@ import { Auditor, type Withheld } from './audit.js';
 import type { HeadRow, LedgerStore } from './store.js';
 import { MemoryWitness, type Witness } from './witness.js';
 
-export const LEAF_HASHING = 'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
+export const LEAF_HASHING =
+  'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
 export const ALGO = 'RFC6962-SHA256';
 const SIGNED_CHECKPOINTS = 20;
 
@@ -114,7 +115,8 @@ export class Ledger implements LedgerApi {
    * opened the store, no head is signed before the full check has passed in this process.
    */
   append(answerHashes: Uint8Array[]): { firstIndex: number; head: HeadRow } {
-    for (const d of answerHashes) if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
+    for (const d of answerHashes)
+      if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
     if (!this.audit.fullCheckDone) guard(() => this.audit.fullCheckSync());
     if (!this.audit.fullCheckDone) throw new SvcError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = this.checked();
@@ -127,8 +129,22 @@ export class Ledger implements LedgerApi {
       // Heads are never dated before their predecessor, so timestamp order follows size order.
       const timestamp = Math.max(this.now(), last?.timestamp ?? 0);
       const root = toHex(treeRoot(store, n));
-      const sth = signTreeHead({ log: this.o.log, tree_size: n, root_hash: root, timestamp }, this.o.sthKey, this.o.names.service, undefined, this.o.crypto);
-      const row = { tree_size: n, root_hash: root, timestamp, signed: sth.signed, receipt: JSON.stringify(sth.receipt), key_hex: sth.key.public_key_hex, recorded: this.now() };
+      const sth = signTreeHead(
+        { log: this.o.log, tree_size: n, root_hash: root, timestamp },
+        this.o.sthKey,
+        this.o.names.service,
+        undefined,
+        this.o.crypto,
+      );
+      const row = {
+        tree_size: n,
+        root_hash: root,
+        timestamp,
+        signed: sth.signed,
+        receipt: JSON.stringify(sth.receipt),
+        key_hex: sth.key.public_key_hex,
+        recorded: this.now(),
+      };
       return { id: store.insertHead(row), ...row };
     });
     try {
@@ -141,7 +157,10 @@ export class Ledger implements LedgerApi {
 
   private sthOf(h: HeadRow, withKey: boolean): Record<string, unknown> {
     const keyHex = h.key_hex;
-    const key = withKey || this.o.isPublished(keyHex) ? { key_id: sha256Hex(fromHex(keyHex)!), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth } : null;
+    const key =
+      withKey || this.o.isPublished(keyHex)
+        ? { key_id: sha256Hex(fromHex(keyHex)!), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth }
+        : null;
     return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
   }
 
@@ -159,7 +178,14 @@ export class Ledger implements LedgerApi {
     } catch {
       throw unavailable();
     }
-    const out: Record<string, unknown> = { enabled: true, log: this.o.log, algo: ALGO, leaf_hashing: LEAF_HASHING, tree_size: size, root_hash: root };
+    const out: Record<string, unknown> = {
+      enabled: true,
+      log: this.o.log,
+      algo: ALGO,
+      leaf_hashing: LEAF_HASHING,
+      tree_size: size,
+      root_hash: root,
+    };
     if (w) {
       out.signed_tree_head = null;
       out.sth_withheld = w;
@@ -167,13 +193,15 @@ export class Ledger implements LedgerApi {
     } else {
       const latest = this.o.store.latestHeads(1)[0];
       out.signed_tree_head = latest ? this.sthOf(latest, true) : null;
-      out.note = 'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
+      out.note =
+        'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
     }
     return out;
   }
 
   inclusion(req: unknown): Record<string, unknown> {
-    if (typeof req !== 'object' || req === null || Array.isArray(req)) throw new SvcError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
+    if (typeof req !== 'object' || req === null || Array.isArray(req))
+      throw new SvcError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
     const r = req as Record<string, unknown>;
     const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
     if (given.length !== 1) throw new SvcError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
@@ -245,7 +273,8 @@ export class Ledger implements LedgerApi {
       if (!signed) return plain;
       const oldHead = store.headAtSize(first);
       const newHead = store.headAtSize(b);
-      if (!oldHead || !newHead) throw new SvcError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
+      if (!oldHead || !newHead)
+        throw new SvcError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
       const bundle = consistencyBundle(this.sthOf(oldHead, true) as never, this.sthOf(newHead, true) as never, proof, this.o.names.service);
       if (w) bundle.sth_withheld = w;

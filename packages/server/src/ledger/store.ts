@@ -85,7 +85,9 @@ export class SqliteStore implements LedgerStore {
       count: db.prepare('SELECT COUNT(*) AS n FROM heads'),
       maxSize: db.prepare('SELECT COALESCE(MAX(tree_size), 0) AS n FROM heads'),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      insHead: db.prepare('INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      insHead: db.prepare(
+        'INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
     };
   }
 

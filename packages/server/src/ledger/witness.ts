@@ -20,7 +20,14 @@ export interface Witness {
 export function parseWitness(text: string): WitnessHead {
   const v: unknown = JSON.parse(text);
   const o = v as Record<string, unknown>;
-  if (typeof v !== 'object' || v === null || !Number.isSafeInteger(o.tree_size) || (o.tree_size as number) < 0 || typeof o.root_hash !== 'string' || !/^[0-9a-f]{64}$/.test(o.root_hash)) {
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    !Number.isSafeInteger(o.tree_size) ||
+    (o.tree_size as number) < 0 ||
+    typeof o.root_hash !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(o.root_hash)
+  ) {
     throw new Error('witness file is damaged');
   }
   return { tree_size: o.tree_size as number, root_hash: o.root_hash };
@@ -45,7 +52,7 @@ export class FileWitness implements Witness {
     if (current && current.tree_size >= head.tree_size) return;
     mkdirSync(dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ tree_size: head.tree_size, root_hash: head.root_hash }) + '\n', { mode: 0o600 });
+    writeFileSync(tmp, `${JSON.stringify({ tree_size: head.tree_size, root_hash: head.root_hash })}\n`, { mode: 0o600 });
     const fd = openSync(tmp, 'r');
     fsyncSync(fd);
     closeSync(fd);

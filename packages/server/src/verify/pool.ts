@@ -38,7 +38,11 @@ export function defaultLimits(workers: number): PoolLimits {
 const SECONDS_PER_COST = 0.006;
 
 const crashed: TaskResult = { ok: false, code: 'invalid_request', message: 'the document could not be processed' };
-const unreadable: TaskResult = { ok: false, code: 'invalid_request', message: 'the result could not be returned (document too deeply nested)' };
+const unreadable: TaskResult = {
+  ok: false,
+  code: 'invalid_request',
+  message: 'the result could not be returned (document too deeply nested)',
+};
 const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: false, code: 'unavailable', message, retryAfter });
 
 /** Runs tasks on the calling thread: for tests and single-threaded tools. */
@@ -90,7 +94,12 @@ export class WorkerPool implements Executor {
     for (let i = 0; i < size; i++) this.spawn();
   }
 
-  static create(size: number, settings: PoolSettings, limits: Partial<PoolLimits> = {}, onEvent?: (event: string, fields: Record<string, unknown>) => void): Executor {
+  static create(
+    size: number,
+    settings: PoolSettings,
+    limits: Partial<PoolLimits> = {},
+    onEvent?: (event: string, fields: Record<string, unknown>) => void,
+  ): Executor {
     const script = new URL('./worker.js', import.meta.url);
     // Running from sources (no built worker next to this module) falls back to inline execution.
     if (size < 1 || !existsSync(fileURLToPath(script))) return inlineExecutor(settings, nativeCrypto() ?? undefined);
@@ -98,7 +107,13 @@ export class WorkerPool implements Executor {
   }
 
   stats(): PoolStats {
-    return { workers: this.idle.length + this.busy.size, busy: this.busy.size, queued: this.queue.length, queuedBytes: this.queuedBytes, queuedCost: this.queuedCost };
+    return {
+      workers: this.idle.length + this.busy.size,
+      busy: this.busy.size,
+      queued: this.queue.length,
+      queuedBytes: this.queuedBytes,
+      queuedCost: this.queuedCost,
+    };
   }
 
   private spawn(): void {
@@ -199,7 +214,9 @@ export class WorkerPool implements Executor {
     if (!w) {
       const l = this.limits;
       // An empty queue always takes one task, so even the costliest allowed document gets its turn.
-      const full = this.queue.length > 0 && (this.queue.length >= l.maxQueued || this.queuedBytes + bytes > l.maxQueuedBytes || this.queuedCost + cost > l.maxQueuedCost);
+      const full =
+        this.queue.length > 0 &&
+        (this.queue.length >= l.maxQueued || this.queuedBytes + bytes > l.maxQueuedBytes || this.queuedCost + cost > l.maxQueuedCost);
       if (full) return Promise.resolve(unavailable('verification capacity exhausted; retry later', this.retryAfter(cost)));
     }
     return new Promise((resolve) => {

@@ -8,13 +8,9 @@ export interface PoolSettings {
   trustedKeys: ReceiptKey[];
 }
 
-export type Task =
-  | { op: 'verify'; body: Uint8Array }
-  | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
+export type Task = { op: 'verify'; body: Uint8Array } | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
 
-export type TaskResult =
-  | { ok: true; json: string }
-  | { ok: false; code: SvcError['code']; message: string; retryAfter?: number };
+export type TaskResult = { ok: true; json: string } | { ok: false; code: SvcError['code']; message: string; retryAfter?: number };
 
 const TOO_DEEP: TaskResult = { ok: false, code: 'invalid_request', message: 'document too deeply nested' };
 
@@ -23,7 +19,14 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
   let value: unknown;
   try {
     if (task.op === 'verify') value = await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service, crypto });
-    else value = buildRecord(parseDocument(task.body), { trustedKeys: s.trustedKeys, service: s.service, generated: task.generated, org: task.org, crypto });
+    else
+      value = buildRecord(parseDocument(task.body), {
+        trustedKeys: s.trustedKeys,
+        service: s.service,
+        generated: task.generated,
+        org: task.org,
+        crypto,
+      });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
     if (e instanceof RangeError) return TOO_DEEP;

@@ -44,11 +44,43 @@ const ROUTES = [
 ];
 const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'CONNECT', 'get', 'PRI', 'X'.repeat(40), 'GET\u0000'];
 const VERSIONS = ['HTTP/1.1', 'HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1x', 'HTTP/9', ''];
-const ODD_TARGETS = ['//', '//[', 'http://[', '//a:99999', 'http://a:99999/', 'http://a/api/cbom', '*', 'foo', '/%', '/%zz', '/a/../api/cbom', '/api//v1/verify', `/${'a'.repeat(9000)}`, '/api/cbom#frag', '/\u00ff', '/api/cbom?', '/api/cbom?&&&=&'];
-const ODD_QUERIES = ['first=-1', 'first=1e3', 'first=99999999999999999', 'first=1&first=2', 'first=%00', 'second=0&first=1', 'signed=2', 'signed=', 'verifiable=1&verifiable=1', 'org=' + 'x'.repeat(300), 'org=%F0%9F', 'org=%ED%A0%80', Array.from({ length: 1000 }, (_, i) => `p${i}=${i}`).join('&')];
+const ODD_TARGETS = [
+  '//',
+  '//[',
+  'http://[',
+  '//a:99999',
+  'http://a:99999/',
+  'http://a/api/cbom',
+  '*',
+  'foo',
+  '/%',
+  '/%zz',
+  '/a/../api/cbom',
+  '/api//v1/verify',
+  `/${'a'.repeat(9000)}`,
+  '/api/cbom#frag',
+  '/\u00ff',
+  '/api/cbom?',
+  '/api/cbom?&&&=&',
+];
+const ODD_QUERIES = [
+  'first=-1',
+  'first=1e3',
+  'first=99999999999999999',
+  'first=1&first=2',
+  'first=%00',
+  'second=0&first=1',
+  'signed=2',
+  'signed=',
+  'verifiable=1&verifiable=1',
+  `org=${'x'.repeat(300)}`,
+  'org=%F0%9F',
+  'org=%ED%A0%80',
+  Array.from({ length: 1000 }, (_, i) => `p${i}=${i}`).join('&'),
+];
 const ODD_HEADERS = [
   'X-Forwarded-For: 1.2.3.4, ::1, garbage, , 999.1.1.1',
-  'X-Forwarded-For: ' + '1.1.1.1,'.repeat(2000),
+  `X-Forwarded-For: ${'1.1.1.1,'.repeat(2000)}`,
   'Content-Type: text/plain',
   'Content-Type: application/json; charset=latin1',
   'Expect: 100-continue',
@@ -56,11 +88,11 @@ const ODD_HEADERS = [
   'Accept: */*',
   'Origin: https://evil.example',
   'Access-Control-Request-Method: POST',
-  'X-Big: ' + 'b'.repeat(20_000),
+  `X-Big: ${'b'.repeat(20_000)}`,
   'NoColonHere',
   ' folded: value',
   'Bad\u0000Name: x',
-  'Cookie: ' + 'c=1; '.repeat(500),
+  `Cookie: ${'c=1; '.repeat(500)}`,
 ];
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -72,7 +104,22 @@ function bodyFor(r: () => number, corpus: { kind: string; doc: Record<string, un
     case 1:
       return Uint8Array.from({ length: Math.floor(r() * 600) }, () => Math.floor(r() * 256));
     case 2:
-      return enc.encode(JSON.stringify(pick(r, [{ answer: 'x' }, { answer_sha256: '0'.repeat(64) }, { leaf: 'zz' }, { answer: 'x', tree_size: -1 }, { answer: 'x', leaf: '0' }, [], null, 1, '"s"', { answer: '\uD800' }])));
+      return enc.encode(
+        JSON.stringify(
+          pick(r, [
+            { answer: 'x' },
+            { answer_sha256: '0'.repeat(64) },
+            { leaf: 'zz' },
+            { answer: 'x', tree_size: -1 },
+            { answer: 'x', leaf: '0' },
+            [],
+            null,
+            1,
+            '"s"',
+            { answer: '\uD800' },
+          ]),
+        ),
+      );
     default: {
       const { kind, doc } = pick(r, corpus);
       const m = mutate(doc, r, kind);
@@ -152,10 +199,18 @@ export function randomCase(r: () => number, corpus: { kind: string; doc: Record<
 
 /** The fixed corpus: every hostile request that once broke the service, run first every time. */
 export function fixedCases(): HttpCase[] {
-  const simple = (name: string, line: string, extra = '', head = false): HttpCase => ({ name, parts: [`${line}\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`], complete: true, head });
+  const simple = (name: string, line: string, extra = '', head = false): HttpCase => ({
+    name,
+    parts: [`${line}\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`],
+    complete: true,
+    head,
+  });
   const cases: HttpCase[] = [];
   for (const t of ['//', '//[', 'http://[', '//a:99999', 'http://a:99999/', '*']) cases.push(simple(`target ${t}`, `GET ${t} HTTP/1.1`));
-  cases.push(simple('HEAD cbom', 'HEAD /api/cbom HTTP/1.1', '', true), simple('HEAD ledger', 'HEAD /api/transparency/ledger HTTP/1.1', '', true));
+  cases.push(
+    simple('HEAD cbom', 'HEAD /api/cbom HTTP/1.1', '', true),
+    simple('HEAD ledger', 'HEAD /api/transparency/ledger HTTP/1.1', '', true),
+  );
   cases.push(simple('413 by declared length', 'POST /api/v1/verify HTTP/1.1', 'Content-Length: 3000000\r\n'));
   cases.push(simple('negative length', 'POST /api/v1/verify HTTP/1.1', 'Content-Length: -5\r\n'));
   cases.push(simple('two lengths', 'POST /api/v1/verify HTTP/1.1', 'Content-Length: 2\r\nContent-Length: 3\r\n'));
@@ -166,12 +221,34 @@ export function fixedCases(): HttpCase[] {
   const deepBody = (n: number) => `{"kind":"svc-run","run":${'{"a":'.repeat(n)}0${'}'.repeat(n)}}`;
   for (const n of [2_000, 100_000]) {
     const b = deepBody(n);
-    cases.push({ name: `evidence ${n} deep`, parts: [`POST /api/v1/evidence HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${b.length}\r\n\r\n`, b], complete: true });
+    cases.push({
+      name: `evidence ${n} deep`,
+      parts: [`POST /api/v1/evidence HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${b.length}\r\n\r\n`, b],
+      complete: true,
+    });
   }
   const lone = JSON.stringify({ answer: '\uD800' }).replace('\\ud800', '\\uD800');
-  cases.push({ name: 'inclusion lone surrogate', parts: [`POST /api/transparency/ledger/inclusion HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${lone.length}\r\n\r\n`, lone], complete: true });
-  cases.push({ name: 'pipelined', parts: ['GET /api/cbom HTTP/1.1\r\nHost: x\r\n\r\nGET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], complete: true });
-  cases.push({ name: 'invalid utf-8 body', parts: ['POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 4\r\n\r\n', new Uint8Array([0x22, 0xff, 0xfe, 0x22])], complete: true });
+  cases.push({
+    name: 'inclusion lone surrogate',
+    parts: [
+      `POST /api/transparency/ledger/inclusion HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${lone.length}\r\n\r\n`,
+      lone,
+    ],
+    complete: true,
+  });
+  cases.push({
+    name: 'pipelined',
+    parts: ['GET /api/cbom HTTP/1.1\r\nHost: x\r\n\r\nGET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'],
+    complete: true,
+  });
+  cases.push({
+    name: 'invalid utf-8 body',
+    parts: [
+      'POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 4\r\n\r\n',
+      new Uint8Array([0x22, 0xff, 0xfe, 0x22]),
+    ],
+    complete: true,
+  });
   return cases;
 }
 
@@ -181,7 +258,14 @@ function statusOk(c: HttpCase, status: number): boolean {
 }
 
 /** Run cases against a server on `port`; `alive` says whether the server process still runs. */
-export async function runHttpFuzz(o: { port: number; seed: number; cases?: number; stop?: () => boolean; alive?: () => boolean; fixed?: boolean }): Promise<HttpFuzzStats> {
+export async function runHttpFuzz(o: {
+  port: number;
+  seed: number;
+  cases?: number;
+  stop?: () => boolean;
+  alive?: () => boolean;
+  fixed?: boolean;
+}): Promise<HttpFuzzStats> {
   const r = prng(o.seed);
   const corpus = fuzzCorpus(o.seed, undefined, undefined, 2) as unknown as { kind: string; doc: Record<string, unknown> }[];
   const stats: HttpFuzzStats = { cases: 0, statuses: {}, findings: [] };
@@ -204,7 +288,9 @@ export async function runHttpFuzz(o: { port: number; seed: number; cases?: numbe
     }
     // Every 25 cases, and after the fixed corpus, a plain request must still be answered.
     if (i % 25 === 24 || i === fixed.length - 1) {
-      const probe = await rawRequest(o.port, 'GET /api/provenance/pubkey HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', { timeoutMs: 10_000 });
+      const probe = await rawRequest(o.port, 'GET /api/provenance/pubkey HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', {
+        timeoutMs: 10_000,
+      });
       if (probe.status !== 200) stats.findings.push({ kind: 'dead', case: c.name, detail: `probe answered ${probe.status}` });
     }
   }
