@@ -43,7 +43,7 @@ export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type Bu
 export { AI_ACT_SUPPORT, type AiActSupportItem } from './record/table.js';
 export type { Attested } from './record/attested.js';
 export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
-export { toReceiptKey, toBridgeKey, receiptKeyId, type BridgeKey } from './issue/keys.js';
+export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';
 export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
 export {
   issueProof,

@@ -10,9 +10,14 @@ export function receiptKeyId(publicKey: Uint8Array): string {
   return sha256Hex(publicKey);
 }
 
+/** The published ReceiptKey of raw public key bytes (retired keys have no secret half to wrap). */
+export function publishedKey(publicKey: Uint8Array, context: string, algo: typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F = ML_DSA_87): ReceiptKey {
+  return { key_id: receiptKeyId(publicKey), public_key_hex: toHex(publicKey), algo, context };
+}
+
 export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): ReceiptKey {
   if (key.alg !== ML_DSA_87) throw new TypeError('receipt keys are ML-DSA-87');
-  const out: ReceiptKey = { key_id: receiptKeyId(key.publicKey), public_key_hex: toHex(key.publicKey), algo: ML_DSA_87, context };
+  const out = publishedKey(key.publicKey, context);
   if (slh) {
     if (slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity keys are SLH-DSA-SHA2-256f');
     out.slh_public_key_hex = toHex(slh.publicKey);

@@ -23,6 +23,8 @@ export async function readLimited(stream: Readable, declaredLength: string | und
     };
     const onEnd = () => {
       cleanup();
+      // Not concatBytes(...chunks): a body trickled in one byte per packet is hundreds of thousands
+      // of chunks, more than a call may take as arguments.
       const out = new Uint8Array(total);
       let off = 0;
       for (const c of chunks) {

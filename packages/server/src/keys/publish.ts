@@ -1,6 +1,6 @@
 // What the key endpoints publish, and the key set the server pins when it verifies: the same data,
 // so the server recognises exactly the keys it publishes.
-import { ML_DSA_87, SLH_DSA_SHA2_256F, bridgeKeyId, sha256Hex, toBase64, toHex, type Names, type ReceiptKey } from '@svc/core';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, bridgeKeyId, publishedKey, sha256Hex, toBase64, toHex, type Names, type ReceiptKey } from '@svc/core';
 import type { Keyring, Role } from './keyring.js';
 
 const RECEIPT_ROLES: [Role, keyof Names['contexts']][] = [
@@ -15,7 +15,7 @@ export function receiptKeys(ring: Keyring, names: Names): ReceiptKey[] {
   const out: ReceiptKey[] = [];
   for (const [role, ctx] of RECEIPT_ROLES) {
     for (const pk of ring.publicKeys(role)) {
-      out.push({ key_id: sha256Hex(pk), public_key_hex: toHex(pk), algo: ML_DSA_87, context: names.contexts[ctx] });
+      out.push(publishedKey(pk, names.contexts[ctx]));
     }
   }
   return out;
@@ -26,7 +26,7 @@ export function pinnedKeys(ring: Keyring, names: Names, slhDiversity: boolean): 
   const keys = receiptKeys(ring, names);
   if (slhDiversity) {
     for (const pk of ring.publicKeys('slh-diversity')) {
-      keys.push({ key_id: sha256Hex(pk), public_key_hex: toHex(pk), algo: SLH_DSA_SHA2_256F, context: names.contexts.answer });
+      keys.push(publishedKey(pk, names.contexts.answer, SLH_DSA_SHA2_256F));
     }
   }
   return keys;

@@ -6,6 +6,7 @@ import {
   consistencyBundle,
   consistencyProof,
   fromHex,
+  publishedKey,
   inclusionProof,
   leafHash,
   textSha256,
@@ -159,7 +160,7 @@ export class Ledger implements LedgerApi {
     const keyHex = h.key_hex;
     const key =
       withKey || this.o.isPublished(keyHex)
-        ? { key_id: sha256Hex(fromHex(keyHex)!), public_key_hex: keyHex, algo: 'ML-DSA-87', context: this.o.names.contexts.sth }
+        ? publishedKey(fromHex(keyHex)!, this.o.names.contexts.sth)
         : null;
     return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
   }
