@@ -11,7 +11,11 @@ export function receiptKeyId(publicKey: Uint8Array): string {
 }
 
 /** The published ReceiptKey of raw public key bytes (retired keys have no secret half to wrap). */
-export function publishedKey(publicKey: Uint8Array, context: string, algo: typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F = ML_DSA_87): ReceiptKey {
+export function publishedKey(
+  publicKey: Uint8Array,
+  context: string,
+  algo: typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F = ML_DSA_87,
+): ReceiptKey {
   return { key_id: receiptKeyId(publicKey), public_key_hex: toHex(publicKey), algo, context };
 }
 

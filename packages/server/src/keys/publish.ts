@@ -1,6 +1,16 @@
 // What the key endpoints publish, and the key set the server pins when it verifies: the same data,
 // so the server recognises exactly the keys it publishes.
-import { ML_DSA_87, SLH_DSA_SHA2_256F, bridgeKeyId, publishedKey, sha256Hex, toBase64, toHex, type Names, type ReceiptKey } from '@svc/core';
+import {
+  ML_DSA_87,
+  SLH_DSA_SHA2_256F,
+  bridgeKeyId,
+  publishedKey,
+  sha256Hex,
+  toBase64,
+  toHex,
+  type Names,
+  type ReceiptKey,
+} from '@svc/core';
 import type { Keyring, Role } from './keyring.js';
 
 const RECEIPT_ROLES: [Role, keyof Names['contexts']][] = [

@@ -158,10 +158,7 @@ export class Ledger implements LedgerApi {
 
   private sthOf(h: HeadRow, withKey: boolean): Record<string, unknown> {
     const keyHex = h.key_hex;
-    const key =
-      withKey || this.o.isPublished(keyHex)
-        ? publishedKey(fromHex(keyHex)!, this.o.names.contexts.sth)
-        : null;
+    const key = withKey || this.o.isPublished(keyHex) ? publishedKey(fromHex(keyHex)!, this.o.names.contexts.sth) : null;
     return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
   }
 
