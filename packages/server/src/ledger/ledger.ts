@@ -10,7 +10,6 @@ import {
   inclusionProof,
   leafHash,
   textSha256,
-  sha256Hex,
   signTreeHead,
   toHex,
   treeRoot,
