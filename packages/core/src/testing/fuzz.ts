@@ -4,6 +4,7 @@
 // call is slow, and no change to signed content still verifies. Zero I/O: the clock is handed in.
 import fc from 'fast-check';
 import { SvcError } from '../errors.js';
+import type { CryptoBackend } from '../crypto/backend.js';
 import { utf8 } from '../encoding/bytes.js';
 import { verifyBundle } from '../verify/bundle.js';
 import type { Obj } from '../verify/util.js';
@@ -171,6 +172,13 @@ function changedScalar(v: unknown, r: () => number): unknown {
 // of signer_recognized is allowed), and the fixed texts. Its other members are labels.
 const RECORD_CHECKED = new Set(['attested', 'record_type', 'ai_act_support', 'disclaimer', 'schema_version']);
 
+// A receipt that is not an object is an absent receipt (wire-format s.3), and a bundle may pass on
+// its other layer: replacing it with a non-object removes a layer, like a deletion.
+function removesLayer(p: Path, value: unknown): boolean {
+  const last = p[p.length - 1];
+  return last === 'receipt' && (value === null || typeof value !== 'object' || Array.isArray(value));
+}
+
 function isSignedPath(kind: string, p: Path): boolean {
   if (kind !== 'record') return !isDisplayOnlyPath(p);
   if (p[0] === 'proof') return p.length > 1 && !isDisplayOnlyPath(p.slice(1));
@@ -203,7 +211,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       return {
         input: m,
         description: `replace ${p.join('.')}`,
-        mustFail: differs && signed(p) && leaves.some((l) => l.length >= p.length && p.every((x, i) => l[i] === x)),
+        mustFail: differs && signed(p) && leaves.some((l) => l.length >= p.length && p.every((x, i) => l[i] === x)) && !removesLayer(p, v),
       };
     }
     case 3: {
@@ -222,8 +230,15 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       const name = pick(r, ODD_NAMES);
       const target = getAt(m, p) as Obj;
       const existed = Object.hasOwn(target, name);
-      Object.defineProperty(target, name, { value: oddValue(r), enumerable: true, writable: true, configurable: true });
-      return { input: m, description: `insert ${[...p, name].join('.')}`, mustFail: existed && signed([...p, name]) };
+      const before = target[name];
+      const value = oddValue(r);
+      Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+      // Overwriting a signed member with a different value must fail; the same value changes nothing.
+      return {
+        input: m,
+        description: `insert ${[...p, name].join('.')}`,
+        mustFail: existed && differ(before, value) && signed([...p, name]) && !removesLayer([...p, name], value),
+      };
     }
     case 5: {
       const strings = leaves.filter((p) => typeof getAt(m, p) === 'string');
@@ -315,6 +330,8 @@ export interface FuzzOptions {
   keys?: TestKeys;
   service?: string;
   corpus?: { kind: string; doc: Obj }[];
+  /** The backend verification runs on (default: the runtime's, as verifyBundle picks it). */
+  crypto?: CryptoBackend;
 }
 
 /** Run the fuzzer; findings are returned, never thrown, so a campaign can count them. */
@@ -330,7 +347,11 @@ export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
     const m = mutate(doc, r, kind);
     const t0 = o.now();
     try {
-      const res = await verifyBundle(m.input, { trustedKeys: keys.trustedKeys, service: o.service });
+      const res = await verifyBundle(m.input, {
+        trustedKeys: keys.trustedKeys,
+        service: o.service,
+        ...(o.crypto ? { crypto: o.crypto } : {}),
+      });
       stats.verdicts++;
       if (res.verdict.overallOk) {
         stats.passed++;
