@@ -334,6 +334,17 @@ export interface FuzzOptions {
   crypto?: CryptoBackend;
 }
 
+/** A finding's input, shortened; one nested past the stack is described, not serialised. */
+function preview(input: unknown): string {
+  try {
+    return (
+      typeof input === 'string' ? input : input instanceof Uint8Array ? new TextDecoder().decode(input) : JSON.stringify(input)
+    ).slice(0, 2000);
+  } catch {
+    return '(a document nested too deeply to print)';
+  }
+}
+
 /** Run the fuzzer; findings are returned, never thrown, so a campaign can count them. */
 export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
   const keys = o.keys ?? testKeys();
@@ -361,7 +372,7 @@ export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
             seed: o.seed,
             index: i,
             description: m.description,
-            detail: JSON.stringify(m.input).slice(0, 2000),
+            detail: preview(m.input),
           });
       }
     } catch (e) {
