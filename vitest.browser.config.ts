@@ -2,6 +2,7 @@
 // behave the same in a browser as in Node. No browser is downloaded; the system one is used.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
 
 export default defineConfig({
   server: { fs: { allow: ['..'] } },
@@ -24,19 +25,7 @@ export default defineConfig({
       headless: true,
       screenshotFailures: false,
       provider: playwright({
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--disable-quic',
-          ],
-        },
+        launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
       }),
       instances: [{ browser: 'chromium' }],
     },

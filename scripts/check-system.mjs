@@ -2,9 +2,10 @@
 // First step of `npm test`: the system components the suite needs, checked before minutes of other
 // tests run. Missing ones stop the run at once with the exact command that installs them.
 import { existsSync } from 'node:fs';
+import { CHROMIUM_PATH } from './chromium.mjs';
 
 const missing = [];
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = CHROMIUM_PATH;
 if (!existsSync(chromium))
   missing.push({
     what: `Chromium at ${chromium} (core tests in a browser, the verifier page)`,

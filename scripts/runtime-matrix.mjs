@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
 import { ensureNode24 } from './node24.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -114,7 +115,7 @@ wd.kill();
 parse(`workerd ${sh(bin('workerd'), ['--version']).trim().split(' ').pop()}`, wdOut ?? wdErr);
 
 // Chromium: the same module bundled for the browser, served from loopback (a secure context).
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = CHROMIUM_PATH;
 if (existsSync(chromium)) {
   await build({
     entryPoints: [join(consumer, 'smoke.mjs')],
@@ -133,18 +134,7 @@ if (existsSync(chromium)) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const { chromium: pw } = await import('playwright');
-  const browser = await pw.launch({
-    executablePath: chromium,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await pw.launch({ executablePath: chromium, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/`);

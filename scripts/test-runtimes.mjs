@@ -9,6 +9,7 @@ import { ensureNode24, NODE24 } from './node24.mjs';
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_PATH } from './chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
@@ -31,7 +32,7 @@ const v24 = spawnSync(node24, ['--version']).stdout.toString().trim();
 run(`core tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'core']);
 run(`native backend tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'native']);
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = CHROMIUM_PATH;
 if (!existsSync(chromium)) {
   console.error(`${chromium} is missing: install Debian's chromium (apt-get install -y chromium); .ci/run does this`);
   process.exit(1);

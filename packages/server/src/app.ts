@@ -8,7 +8,8 @@ import type { CouncilProbe } from './council/probe.js';
 import type { LedgerApi } from './ledger/api.js';
 import type { Logger } from './log.js';
 import { openApiDocument } from './openapi.js';
-import { buildCbom } from './cbom.js';
+import { buildCbom, buildCycloneDx, type CbomKey } from './cbom.js';
+import { ROLES, type Role } from './keys/keyring.js';
 import type { Executor } from './verify/pool.js';
 import type { TaskResult } from './verify/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   /** The verifier page served at GET /, when built. */
   page?: () => string | null;
   now?: () => number;
+  /** Which implementation computes each algorithm, for the CBOM (default: noble for all). */
+  cryptoBackends?: Record<string, string>;
 }
 
 type Group = 'verify' | 'read' | 'modelKeys' | 'none';
@@ -41,6 +44,7 @@ const CORS = {
   'access-control-max-age': '86400',
 };
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CYCLONEDX_TYPE = 'application/vnd.cyclonedx+json';
 const HOUR = { 'cache-control': 'public, max-age=3600' };
 const NO_STORE = { 'cache-control': 'no-store' };
 const PREFLIGHT = new Set([
@@ -78,6 +82,14 @@ export function createApp(d: AppDeps) {
     };
   };
   const ledger = () => d.ledger;
+  const cbomKeys = (): CbomKey[] =>
+    (Object.keys(ROLES) as Role[]).flatMap((role) =>
+      d.ring
+        .publicKeys(role)
+        .map(
+          (publicKey, i) => ({ role, alg: ROLES[role], publicKey, state: i === 0 && d.ring.has(role) ? 'active' : 'retired' }) as CbomKey,
+        ),
+    );
   const disabled = { enabled: false };
 
   const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {
@@ -102,7 +114,27 @@ export function createApp(d: AppDeps) {
       GET: { group: 'modelKeys', run: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge), HOUR) },
     },
     '/api/v1/evidence-signer': { GET: { group: 'read', run: async () => json(200, evidenceSigner(d.ring, d.names), HOUR) } },
-    '/api/cbom': { GET: { group: 'read', run: async () => json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime), HOUR) } },
+    '/api/cbom': {
+      GET: {
+        group: 'read',
+        run: async (req) => {
+          const format = req.query.get('format');
+          if (format !== null && format !== 'cyclonedx') throw new SvcError('invalid_request', 'format takes only the value cyclonedx');
+          const accept = String(req.headers.accept ?? '');
+          const facts = { keys: cbomKeys(), backends: d.cryptoBackends ?? {} };
+          // Vary: one URL, two representations chosen by Accept.
+          if (format === 'cyclonedx' || accept.includes(CYCLONEDX_TYPE)) {
+            const body = buildCycloneDx(d.cfg, d.version, cbomSerial, cbomTime, facts);
+            return {
+              status: 200,
+              body: JSON.stringify(body),
+              headers: { ...HOUR, vary: 'accept', 'content-type': `${CYCLONEDX_TYPE}; version=1.6` },
+            };
+          }
+          return json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime, facts), { ...HOUR, vary: 'accept' });
+        },
+      },
+    },
     '/api/status/council': {
       GET: {
         group: 'read',

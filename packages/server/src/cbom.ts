@@ -1,7 +1,25 @@
-// The cryptographic bill of materials: CycloneDX 1.6 with one cryptographic-asset component per
-// algorithm this deployment really uses, plus the interface's `cryptography`, `posture` and
-// `disclaimer` members. It is a transparency document, not a certification.
+// The cryptographic bill of materials: CycloneDX 1.6 with a cryptographic-asset component per
+// algorithm this deployment really uses and per published key, the libraries that compute them
+// (and which computes what, as `dependencies[].provides`). Served in the interface's shape (with
+// its `cryptography`, `posture` and `disclaimer` members) and, on request, as strict CycloneDX
+// with the same facts. A transparency document, not a certification.
+import { createRequire } from 'node:module';
+import { receiptKeyId } from '@svc/core';
 import type { Config } from './config.js';
+
+/** A published public key, as the CBOM lists it. */
+export interface CbomKey {
+  role: string;
+  alg: string;
+  publicKey: Uint8Array;
+  state: 'active' | 'retired';
+}
+
+export interface CbomFacts {
+  keys: CbomKey[];
+  /** Which implementation computes each algorithm (noble, node:crypto). */
+  backends: Record<string, string>;
+}
 
 interface Asset {
   name: string;
@@ -14,6 +32,8 @@ interface Asset {
   functions: string[];
   oid?: string;
   nistQuantumSecurityLevel: number;
+  /** Classical security in bits (NIST's categories 5 and 2 stand against AES-256 and SHA-256). */
+  classicalSecurityLevel: number;
 }
 
 export const CBOM_DISCLAIMER =
@@ -35,6 +55,7 @@ function assets(cfg: Config): Asset[] {
       functions: ['keygen', 'sign', 'verify'],
       oid: '2.16.840.1.101.3.4.3.19',
       nistQuantumSecurityLevel: 5,
+      classicalSecurityLevel: 256,
     },
     {
       name: 'SHA-256',
@@ -47,6 +68,7 @@ function assets(cfg: Config): Asset[] {
       functions: ['digest'],
       oid: '2.16.840.1.101.3.4.2.1',
       nistQuantumSecurityLevel: 2,
+      classicalSecurityLevel: 128,
     },
     {
       name: 'SLH-DSA-SHA2-256f',
@@ -59,6 +81,7 @@ function assets(cfg: Config): Asset[] {
       functions: ['keygen', 'sign', 'verify'],
       oid: '2.16.840.1.101.3.4.3.25',
       nistQuantumSecurityLevel: 5,
+      classicalSecurityLevel: 256,
     },
   ];
   if (cfg.bridge) {
@@ -72,13 +95,31 @@ function assets(cfg: Config): Asset[] {
       parameterSetIdentifier: '1024',
       functions: ['keygen', 'sign', 'verify'],
       nistQuantumSecurityLevel: 5,
+      classicalSecurityLevel: 256,
     });
   }
   return list;
 }
 
-export function buildCbom(cfg: Config, version: string, serial: string, timestamp: string) {
+// The pinned versions of the libraries that compute the algorithms: the core's own dependencies.
+const coreDeps = (createRequire(import.meta.url)('@svc/core/package.json') as { dependencies: Record<string, string> }).dependencies;
+const LIBRARIES: Record<string, { version: string; computes: (alg: string, backends: Record<string, string>) => boolean }> = {
+  '@noble/post-quantum': {
+    version: coreDeps['@noble/post-quantum']!,
+    computes: (alg, b) => alg !== 'SHA-256' && (b[alg] ?? 'noble') === 'noble',
+  },
+  '@noble/hashes': { version: coreDeps['@noble/hashes']!, computes: (alg) => alg === 'SHA-256' },
+  OpenSSL: { version: process.versions.openssl ?? 'unknown', computes: (alg, b) => b[alg] === 'node:crypto' },
+};
+
+const algRef = (name: string) => `crypto/algorithm/${name}`;
+
+/** The CycloneDX members both representations share: components and dependencies. */
+function cyclonedxCore(cfg: Config, version: string, serial: string, timestamp: string, facts: CbomFacts) {
   const list = assets(cfg);
+  const used = Object.entries(LIBRARIES).filter(([, l]) => list.some((a) => l.computes(a.name, facts.backends)));
+  const appRef = `app/${cfg.service}`;
+  const libRef = (name: string) => `lib/${name}`;
   return {
     bomFormat: 'CycloneDX',
     specVersion: '1.6',
@@ -86,27 +127,69 @@ export function buildCbom(cfg: Config, version: string, serial: string, timestam
     version: 1,
     metadata: {
       timestamp,
-      component: { type: 'application', 'bom-ref': `app/${cfg.service}`, name: cfg.service, version },
+      component: { type: 'application', 'bom-ref': appRef, name: cfg.service, version },
     },
-    components: list.map((a) => ({
-      type: 'cryptographic-asset',
-      'bom-ref': `crypto/algorithm/${a.name}`,
-      name: a.name,
-      description: `${a.role} (${a.status})`,
-      cryptoProperties: {
-        assetType: 'algorithm',
-        algorithmProperties: {
-          primitive: a.primitive,
-          ...(a.parameterSetIdentifier ? { parameterSetIdentifier: a.parameterSetIdentifier } : {}),
-          executionEnvironment: 'software-plain-ram',
-          implementationPlatform: 'generic',
-          certificationLevel: ['none'],
-          cryptoFunctions: a.functions,
-          nistQuantumSecurityLevel: a.nistQuantumSecurityLevel,
+    components: [
+      ...list.map((a) => ({
+        type: 'cryptographic-asset',
+        'bom-ref': algRef(a.name),
+        name: a.name,
+        description: `${a.role} (${a.status})`,
+        cryptoProperties: {
+          assetType: 'algorithm',
+          algorithmProperties: {
+            primitive: a.primitive,
+            ...(a.parameterSetIdentifier ? { parameterSetIdentifier: a.parameterSetIdentifier } : {}),
+            executionEnvironment: 'software-plain-ram',
+            implementationPlatform: 'generic',
+            certificationLevel: ['none'],
+            cryptoFunctions: a.functions,
+            classicalSecurityLevel: a.classicalSecurityLevel,
+            nistQuantumSecurityLevel: a.nistQuantumSecurityLevel,
+          },
+          ...(a.oid ? { oid: a.oid } : {}),
         },
-        ...(a.oid ? { oid: a.oid } : {}),
-      },
-    })),
+      })),
+      ...facts.keys
+        .filter((k) => list.some((a) => a.name === k.alg))
+        .map((k) => {
+          const id = receiptKeyId(k.publicKey);
+          return {
+            type: 'cryptographic-asset',
+            'bom-ref': `crypto/key/${k.role}/${id}`,
+            name: `${k.role} public key ${id.slice(0, 16)}`,
+            description: `${k.state === 'active' ? 'current' : 'retired (still published so old signatures resolve)'} ${k.role} key`,
+            cryptoProperties: {
+              assetType: 'related-crypto-material',
+              relatedCryptoMaterialProperties: {
+                type: 'public-key',
+                id,
+                // CycloneDX's lifecycle states: a retired key is deactivated, not destroyed.
+                state: k.state === 'active' ? 'active' : 'deactivated',
+                algorithmRef: algRef(k.alg),
+                size: k.publicKey.length * 8,
+                format: 'raw',
+              },
+            },
+          };
+        }),
+      ...used.map(([name, l]) => ({ type: 'library', 'bom-ref': libRef(name), name, version: l.version })),
+    ],
+    dependencies: [
+      { ref: appRef, dependsOn: used.map(([name]) => libRef(name)) },
+      ...used.map(([name, l]) => ({
+        ref: libRef(name),
+        provides: list.filter((a) => l.computes(a.name, facts.backends)).map((a) => algRef(a.name)),
+      })),
+    ],
+  };
+}
+
+/** GET /api/cbom as the interface shapes it. */
+export function buildCbom(cfg: Config, version: string, serial: string, timestamp: string, facts: CbomFacts = { keys: [], backends: {} }) {
+  const list = assets(cfg);
+  return {
+    ...cyclonedxCore(cfg, version, serial, timestamp, facts),
     cryptography: list.map(({ name, standard, type, role, status }) => ({ name, standard, type, role, status })),
     posture: {
       loadBearingSignature: 'ML-DSA-87',
@@ -115,5 +198,24 @@ export function buildCbom(cfg: Config, version: string, serial: string, timestam
       validation: 'no FIPS 140 / CMVP validation is claimed',
     },
     disclaimer: CBOM_DISCLAIMER,
+  };
+}
+
+/** The same facts as strict CycloneDX 1.6: the interface's extra members become properties. */
+export function buildCycloneDx(
+  cfg: Config,
+  version: string,
+  serial: string,
+  timestamp: string,
+  facts: CbomFacts = { keys: [], backends: {} },
+) {
+  const list = assets(cfg);
+  return {
+    ...cyclonedxCore(cfg, version, serial, timestamp, facts),
+    properties: [
+      { name: 'svc:disclaimer', value: CBOM_DISCLAIMER },
+      { name: 'svc:loadBearingSignature', value: 'ML-DSA-87' },
+      ...list.map((a) => ({ name: `svc:status:${a.name}`, value: `${a.status}; ${a.standard}` })),
+    ],
   };
 }

@@ -78,6 +78,7 @@ export async function startServer(
     log,
     version: VERSION,
     page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)),
+    cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;
   const server = createServer(

@@ -1,5 +1,6 @@
 // Integration over real HTTP: every stateless endpoint, status, header and limit of interface.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { issueProof, issueRun, signTreeHead } from '@svc/core';
@@ -210,35 +211,63 @@ describe('key endpoints, CBOM, OpenAPI', () => {
     for (const k of Object.values(r.body.keys) as any[]) expect(k.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('GET /api/cbom: CycloneDX 1.6 that validates against the official schema', async () => {
+  it('GET /api/cbom: the interface shape, and strict CycloneDX 1.6 on request, with the same facts', async () => {
     const r = await call(s.url, '/api/cbom');
     expect(r.status).toBe(200);
     expectSchema(schemas.Cbom, r.body);
     expect(r.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(r.headers.get('vary')).toBe('accept');
     expect(r.body.cryptography.map((c: any) => c.name)).toEqual(
       expect.arrayContaining(['ML-DSA-87', 'SLH-DSA-SHA2-256f', 'Falcon-1024', 'SHA-256']),
     );
     expect(r.body.disclaimer).toMatch(/not a certification/);
-    // The interface adds three top-level members the CycloneDX schema does not define; the rest,
-    // components included, must validate strictly.
-    const { cryptography, posture, disclaimer, ...cdx } = r.body;
-    expect([cryptography, posture, disclaimer].every(Boolean)).toBe(true);
     const CDX = await import('@cyclonedx/cyclonedx-library');
-    const errors = await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(JSON.stringify(cdx));
-    expect(errors).toBeNull();
-    expect(cdx.components.every((c: any) => c.type === 'cryptographic-asset')).toBe(true);
+    const validator = new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6);
+    // The strict representation, byte for byte as served, by query and by Accept.
+    for (const init of [
+      { path: '/api/cbom?format=cyclonedx' },
+      { path: '/api/cbom', headers: { accept: 'application/vnd.cyclonedx+json' } },
+    ]) {
+      const res = await fetch(s.url + init.path, { headers: init.headers ?? {} });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/vnd.cyclonedx+json; version=1.6');
+      const text = await res.text();
+      expect(await validator.validate(text)).toBeNull();
+      const cdx = JSON.parse(text);
+      expect(cdx.cryptography).toBeUndefined();
+      // The same facts in both: every component and every dependency.
+      expect(cdx.components).toEqual(r.body.components);
+      expect(cdx.dependencies).toEqual(r.body.dependencies);
+      expect(cdx.properties.find((p: any) => p.name === 'svc:disclaimer').value).toBe(r.body.disclaimer);
+    }
+    const byName = (n: string) => r.body.components.find((c: any) => c.name === n);
     // OIDs as NIST's Computer Security Objects Register assigns them (id-ml-dsa-87 = ...3.19,
     // id-slh-dsa-sha2-256f = ...3.25; ...3.26 is SLH-DSA-SHAKE-128s), from the register, not the code.
-    const oids = Object.fromEntries(cdx.components.map((c: any) => [c.name, c.cryptoProperties?.oid]));
-    expect(oids).toMatchObject({
-      'ML-DSA-87': '2.16.840.1.101.3.4.3.19',
-      'SLH-DSA-SHA2-256f': '2.16.840.1.101.3.4.3.25',
-      'SHA-256': '2.16.840.1.101.3.4.2.1',
+    expect(byName('ML-DSA-87').cryptoProperties.oid).toBe('2.16.840.1.101.3.4.3.19');
+    expect(byName('SLH-DSA-SHA2-256f').cryptoProperties.oid).toBe('2.16.840.1.101.3.4.3.25');
+    expect(byName('SHA-256').cryptoProperties.oid).toBe('2.16.840.1.101.3.4.2.1');
+    expect(byName('ML-DSA-87').cryptoProperties.algorithmProperties).toMatchObject({
+      classicalSecurityLevel: 256,
+      nistQuantumSecurityLevel: 5,
     });
-    // A broken component is caught by the same validator, so the check can fail.
-    const broken = JSON.parse(JSON.stringify(cdx));
+    // Every published key is related crypto material pointing at its algorithm.
+    const published = (await call(s.url, '/api/provenance/pubkey')).body.keys.map((k: any) => k.key_id);
+    const keyIds = r.body.components
+      .filter((c: any) => c.cryptoProperties?.assetType === 'related-crypto-material')
+      .map((c: any) => c.cryptoProperties.relatedCryptoMaterialProperties);
+    for (const id of published) expect(keyIds.map((k: any) => k.id)).toContain(id);
+    expect(keyIds.every((k: any) => k.state === 'active' && k.algorithmRef.startsWith('crypto/algorithm/'))).toBe(true);
+    // The libraries that compute them, with the versions the core pins, and what each provides.
+    const coreDeps = JSON.parse(readFileSync(new URL('../../core/package.json', import.meta.url), 'utf8')).dependencies;
+    expect(byName('@noble/post-quantum')).toMatchObject({ type: 'library', version: coreDeps['@noble/post-quantum'] });
+    const provides = Object.fromEntries(r.body.dependencies.filter((d: any) => d.provides).map((d: any) => [d.ref, d.provides]));
+    expect(provides['lib/@noble/hashes']).toEqual(['crypto/algorithm/SHA-256']);
+    expect(Object.values(provides).flat().sort()).toEqual(r.body.cryptography.map((c: any) => `crypto/algorithm/${c.name}`).sort());
+    // A broken document is caught by the same validator, so the check can fail.
+    const broken = await (await fetch(`${s.url}/api/cbom?format=cyclonedx`)).json();
     broken.components[0].cryptoProperties.assetType = 'not-an-asset';
-    expect(await new CDX.Validation.JsonStrictValidator(CDX.Spec.Version.v1dot6).validate(JSON.stringify(broken))).not.toBeNull();
+    expect(await validator.validate(JSON.stringify(broken))).not.toBeNull();
+    expect((await call(s.url, '/api/cbom?format=xml')).status).toBe(422);
   });
 
   it('GET /openapi.json is a valid OpenAPI 3.1 document listing every endpoint', async () => {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { boot, type Booted } from './harness.js';
@@ -43,10 +44,7 @@ describe('examples', () => {
 
   it('browser/app.mjs verifies in a browser page', async () => {
     const out = await build({ entryPoints: [ex('browser/app.mjs')], bundle: true, format: 'iife', platform: 'browser', write: false });
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       await page.setContent('<textarea id="doc"></textarea><button id="go">Verify</button><p id="out"></p>');

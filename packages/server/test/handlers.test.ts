@@ -154,6 +154,35 @@ describe('every endpoint through handle()', () => {
   });
 });
 
+describe('CBOM keys after a rotation', () => {
+  it('the retired key stays listed as deactivated, the new one is active', async () => {
+    const before = json(await app.handle(req('GET', '/api/cbom?format=cyclonedx', undefined, '192.0.2.50')));
+    const answerKeys = (b: any) =>
+      b.components
+        .filter((c: any) => c['bom-ref'].startsWith('crypto/key/answer/'))
+        .map((c: any) => c.cryptoProperties.relatedCryptoMaterialProperties);
+    expect(answerKeys(before).map((k: any) => k.state)).toEqual(['active']);
+    Keyring.generate(join(dir, 'keys'), { roles: ['answer'], rotate: true });
+    const ring = Keyring.load(join(dir, 'keys')).ring;
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    const executor = inlineExecutor({ service: 'svc', trustedKeys: pinnedKeys(ring, names, false) });
+    const rotated = createApp({
+      cfg,
+      names,
+      ring,
+      executor,
+      council: new CouncilProbe(() => null, {}),
+      ledger: null,
+      log: () => {},
+      version: '0',
+      now: () => now,
+    });
+    const after = answerKeys(json(await rotated.handle(req('GET', '/api/cbom?format=cyclonedx'))));
+    expect(after.map((k: any) => k.state)).toEqual(['active', 'deactivated']);
+    expect(after[1].id).toBe(answerKeys(before)[0].id);
+  });
+});
+
 describe('rate limits with an injected clock (no waiting)', () => {
   it('429 with Retry-After past the limit; allowed again once the window slides past', async () => {
     const ip = '198.51.100.7';

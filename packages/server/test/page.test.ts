@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../dist/index.js';
 import { namesFor } from '@svc/core';
 import { boot, type Booted } from './harness.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = CHROMIUM_PATH;
 const PAGE_FILE = fileURLToPath(new URL('../dist/page.html', import.meta.url));
 let s: Booted;
 let browser: Browser;
@@ -19,19 +20,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   s = await boot();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-    ],
-  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
