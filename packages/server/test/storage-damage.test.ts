@@ -3,9 +3,8 @@
 // fails the full check; history loss is a rollback, never a fresh start; the same stored state
 // reports the same findings whether the server saw it happen or started on it.
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
-import { execSync } from 'node:child_process';
+import { execSync, spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -285,7 +284,12 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
 
 describe('files the server cannot write or read (as an unprivileged user)', () => {
   const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-  it.each([
+  // As root the server runs as nobody, which must be able to reach the checkout (a clone under a
+  // private home folder is not reachable); file modes mean nothing to root itself.
+  const runnable = spawnSync(process.execPath, [CLI, '--version'], { ...asUser, encoding: 'utf8' }).status === 0;
+  if (!runnable)
+    console.warn('storage-damage: this checkout is not readable by an unprivileged user; the read-only and unreadable cases are skipped');
+  it.skipIf(!runnable).each([
     ['read-only', 0o444, 0o555],
     ['unreadable', 0o000, 0o755],
   ])(
