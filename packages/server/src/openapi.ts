@@ -98,7 +98,28 @@ export function openApiDocument(service: string, version: string) {
       '/api/cbom': {
         get: {
           summary: 'Cryptographic bill of materials (CycloneDX 1.6)',
-          responses: { '200': jsonBody('Cbom', 'Cached one hour.'), '429': rateLimited },
+          parameters: [
+            {
+              name: 'format',
+              in: 'query',
+              required: false,
+              description: 'cyclonedx: strict CycloneDX 1.6 with the same facts (also chosen by Accept: application/vnd.cyclonedx+json).',
+              schema: { type: 'string', enum: ['cyclonedx'] },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'Cached one hour; varies by Accept.',
+              content: {
+                'application/json': { schema: ref('Cbom') },
+                'application/vnd.cyclonedx+json': {
+                  schema: { type: 'object', description: 'CycloneDX 1.6 (https://cyclonedx.org/schema/bom-1.6.schema.json)' },
+                },
+              },
+            },
+            '422': err('format has a value other than cyclonedx.'),
+            '429': rateLimited,
+          },
         },
       },
       '/api/status/council': {
