@@ -1,7 +1,7 @@
 // Kind detection (wire-format s.0). Detection only looks at the identifying members; everything
 // else about a document is judged by its verifier and lands in the verdict.
 import { namesFor } from './names.js';
-import { has, isObj } from './verify/util.js';
+import { has, isObj } from './lib/json.js';
 
 export type Kind = 'proof' | 'transcript' | 'run' | 'export' | 'sth' | 'consistency' | 'record' | 'unknown';
 

@@ -22,7 +22,7 @@ export {
 } from './crypto/algorithms.js';
 export { nobleBackend, webCryptoBackend, defaultCrypto, backendFor, type CryptoBackend, type BackendAlgorithm } from './crypto/backend.js';
 export { detectKind, type Kind, type Detection } from './detect.js';
-export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './verify/bundle.js';
+export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './dispatch.js';
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
 export type { BaseVerdict } from './verify/verdict.js';
@@ -34,10 +34,18 @@ export type { ExportVerdict } from './verify/export.js';
 export type { SthVerdict, ConsistencyVerdict, TreeHeadBody, HeadSummary } from './verify/sth.js';
 export type { FramingFlags } from './verify/question.js';
 export { MAX_TURNS } from './verify/transcript.js';
-export { bridgeKeyId } from './verify/bridge.js';
+export {
+  bridgeKeyId,
+  bridgePayload,
+  exportManifest,
+  framingMessage,
+  receiptMessage,
+  runHash,
+  treeHeadText,
+  UNSIGNED_RECEIPT_MEMBERS,
+} from './wire/signed.js';
 export { parseTreeHead } from './verify/sth.js';
 export { excerptOk } from './verify/proof.js';
-export { receiptMessage } from './verify/receipt.js';
 export * from './merkle/index.js';
 export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type BuildRecordOptions } from './record/build.js';
 export { AI_ACT_SUPPORT, type AiActSupportItem } from './record/table.js';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, keygen, sign, verifyMlDsa87, verifySlhDsa } from '../src/crypto/algorithms.js';
 import { nobleBackend, type BackendAlgorithm, type CryptoBackend } from '../src/crypto/backend.js';
 import { CallPlan } from '../src/verify/plan.js';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
 import { mldsa, ourVectors, slh } from './vectors-fs.js';
 

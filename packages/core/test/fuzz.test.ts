@@ -3,7 +3,7 @@
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
 import { fuzzCorpus, fuzzVerify, mutate, prng } from '../src/testing/index.js';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
 
 // The browser run has no process object; the default applies there.

@@ -52,12 +52,29 @@ describe('RFC 8785 canonicalization', () => {
     expect(() => canonicalize({ '\udc00': 1 })).toThrow(CanonicalizationError);
     expect(() => canonicalize(new Uint8Array(2))).toThrow(CanonicalizationError);
     expect(() => canonicalize(1n)).toThrow(CanonicalizationError);
+    // Each refusal carries a code from a closed union.
+    const code = (v: unknown) => {
+      try {
+        canonicalize(v);
+      } catch (e) {
+        return (e as CanonicalizationError).code;
+      }
+      return null;
+    };
+    expect([code(NaN), code('\ud800'), code({ a: undefined }), code(1n), code(1)]).toEqual([
+      'non_finite',
+      'lone_surrogate',
+      'not_json',
+      'not_json',
+      null,
+    ]);
   });
 
   it('refuses hostile nesting instead of exhausting the stack', () => {
     let deep: unknown = 1;
     for (let i = 0; i < MAX_JSON_DEPTH + 5; i++) deep = [deep];
     expect(() => canonicalize(deep)).toThrow(CanonicalizationError);
+    expect(() => canonicalize(deep)).toThrow(expect.objectContaining({ code: 'too_deep' }));
   });
 
   it('keeps __proto__ as an ordinary member', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { detectKind } from '../src/detect.js';
 import { consistencyBundle, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../src/issue/bundles.js';
 import { MemoryTree, consistencyProof, treeRoot } from '../src/merkle/index.js';
@@ -279,7 +279,7 @@ describe('signing-domain separation (rule 7, V3): every receipt presented as eve
     // Issue a run whose hash happens to be used as an answer hash: forge a proof bundle whose answer
     // hash equals the run receipt's answer_sha256 is infeasible, so check the raw context instead.
     const { verifyMlDsa87 } = await import('../src/crypto/algorithms.js');
-    const { receiptMessage } = await import('../src/verify/receipt.js');
+    const { receiptMessage } = await import('../src/wire/signed.js');
     const { fromHex } = await import('../src/encoding/bytes.js');
     const r = (runBundle as any).receipt;
     const pk = fromHex((runBundle as any).receiptKey.public_key_hex)!;

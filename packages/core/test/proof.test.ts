@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { issueProof } from '../src/issue/bundles.js';
 import { toReceiptKey } from '../src/issue/keys.js';
 import { namesFor } from '../src/names.js';

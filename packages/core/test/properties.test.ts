@@ -1,7 +1,7 @@
 // Invariants over arbitrary inputs: sign-then-verify, tamper-evidence, and total robustness.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
 import { issueProof, issueTranscript, signTreeHead, consistencyBundle } from '../src/issue/bundles.js';
 import { buildRecord } from '../src/record/build.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../src/record/build.js';
 import { AI_ACT_SUPPORT } from '../src/record/table.js';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
 import { K, clone, expectSvcError, trusted } from './helpers.js';
 

@@ -1,6 +1,6 @@
 // Replays test-vectors/*.json, the material a third party runs against its own implementation.
 import { describe, expect, it } from 'vitest';
-import { verifyBundle } from '../src/verify/bundle.js';
+import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
 import { ourVectors } from './vectors-fs.js';
 

@@ -10,8 +10,8 @@ import type { Logger } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { buildCbom, buildCycloneDx, type CbomKey } from './cbom.js';
 import { ROLES, type Role } from './keys/keyring.js';
-import type { Executor } from './verify/pool.js';
-import type { TaskResult } from './verify/tasks.js';
+import type { Executor } from './pool/pool.js';
+import type { TaskResult } from './pool/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { json, type AppRequest, type AppResponse } from './http/types.js';
 

@@ -31,7 +31,7 @@ export interface Config {
   log: boolean;
   /** Graceful shutdown deadline: requests still open after it are cut. */
   shutdownMs: number;
-  /** Verification queue bounds and the per-task deadline (see verify/pool.ts for defaults). */
+  /** Verification queue bounds and the per-task deadline (see pool/pool.ts for defaults). */
   pool: { maxQueuedCost?: number; taskTimeoutMs?: number };
 }
 

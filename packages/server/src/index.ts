@@ -10,8 +10,8 @@ export { pinnedKeys, pubkeyResponse, modelPlaneKeys, evidenceSigner, receiptKeys
 export { buildCbom, CBOM_DISCLAIMER } from './cbom.js';
 export { openApiDocument } from './openapi.js';
 export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } from './council/probe.js';
-export { WorkerPool, inlineExecutor, defaultLimits, type Executor, type PoolLimits } from './verify/pool.js';
-export { estimateCost } from './verify/tasks.js';
+export { WorkerPool, inlineExecutor, defaultLimits, type Executor, type PoolLimits } from './pool/pool.js';
+export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
 export { SqliteStore, type LedgerStore, type HeadRow } from './ledger/store.js';
 export { Auditor, type Withheld } from './ledger/audit.js';

@@ -14,7 +14,7 @@ import { Keyring } from './keys/keyring.js';
 import { pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
-import { WorkerPool, type Executor } from './verify/pool.js';
+import { WorkerPool, type Executor } from './pool/pool.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
 /** The package's version, read from its package.json (one place for it). */

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { nobleBackend } from '@svc/core';
 import { nodeCryptoBackend } from './crypto/node.js';
-import { runTask, type PoolSettings, type Task } from './verify/tasks.js';
+import { runTask, type PoolSettings, type Task } from './pool/tasks.js';
 
 const settings = workerData as PoolSettings;
 // Each thread imports its own native keys: KeyObjects do not cross threads.

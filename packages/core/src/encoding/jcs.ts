@@ -7,20 +7,26 @@ export const MAX_JSON_DEPTH = 500;
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
+/** Why a value has no RFC 8785 form, as a closed union a caller can switch on. */
+export type CanonicalizationErrorCode = 'too_deep' | 'not_json' | 'lone_surrogate' | 'non_finite';
+
 export class CanonicalizationError extends Error {
-  constructor(message: string) {
+  readonly code: CanonicalizationErrorCode;
+
+  constructor(message: string, code: CanonicalizationErrorCode = 'not_json') {
     super(message);
     this.name = 'CanonicalizationError';
+    this.code = code;
   }
 }
 
 function str(s: string): string {
-  if (LONE_SURROGATE.test(s)) throw new CanonicalizationError('string holds a lone surrogate (not I-JSON)');
+  if (LONE_SURROGATE.test(s)) throw new CanonicalizationError('string holds a lone surrogate (not I-JSON)', 'lone_surrogate');
   return JSON.stringify(s);
 }
 
 function write(value: unknown, depth: number, out: string[]): void {
-  if (depth > MAX_JSON_DEPTH) throw new CanonicalizationError('document nested too deeply');
+  if (depth > MAX_JSON_DEPTH) throw new CanonicalizationError('document nested too deeply', 'too_deep');
   if (value === null) {
     out.push('null');
     return;
@@ -30,7 +36,7 @@ function write(value: unknown, depth: number, out: string[]): void {
       out.push(value ? 'true' : 'false');
       return;
     case 'number':
-      if (!Number.isFinite(value)) throw new CanonicalizationError('non-finite number');
+      if (!Number.isFinite(value)) throw new CanonicalizationError('non-finite number', 'non_finite');
       out.push(JSON.stringify(value));
       return;
     case 'string':

@@ -2,19 +2,23 @@
 // a random source is handed in (Falcon always needs one).
 import { toHex, utf8 } from '../encoding/bytes.js';
 import { sha256Hex, textSha256Hex } from '../encoding/hash.js';
-import { canonicalize } from '../encoding/jcs.js';
 import { FALCON_1024, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor } from '../names.js';
 import { SvcError } from '../errors.js';
-import { runHash } from '../verify/run.js';
-import type { FramingFlags } from '../verify/question.js';
-import type { TreeHeadBody } from '../verify/sth.js';
-import { countMessages } from '../verify/export.js';
-import type { Obj } from '../verify/util.js';
+import {
+  bridgePayload,
+  countMessages,
+  exportManifest,
+  runHash,
+  treeHeadText,
+  type FramingFlags,
+  type TreeHeadBody,
+} from '../wire/signed.js';
+import type { Obj } from '../lib/json.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope } from './receipt.js';
-import type { ReceiptKey } from '../verify/context.js';
+import type { ReceiptKey } from '../wire/keys.js';
 
 export interface IssuerKeys {
   /** ML-DSA-87 receipt key for the kind being issued. */
@@ -64,7 +68,7 @@ export function attestBridge(
   attestation: Obj;
   bridgeKeys: BridgeKey[];
 } {
-  const payload = canonicalize({ answer_sha256: textHash(answer, 'answer'), model, ts });
+  const payload = bridgePayload(textHash(answer, 'answer'), model, ts);
   const msg = utf8(payload);
   const pk = toBridgeKey(keys.primary);
   const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random, crypto)) } };
@@ -157,7 +161,7 @@ export function issueExport(
   const n = namesFor(service);
   const messages = countMessages(conversations);
   if (messages === null) throw new TypeError('every conversation needs a messages array');
-  const manifest = canonicalize({ payload_sha256: sha256Hex(canonicalize(conversations)), conversations: conversations.length, messages });
+  const manifest = exportManifest(conversations, messages);
   const receipt = signReceipt(
     { v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts },
     keys.receipt,
@@ -191,7 +195,7 @@ export interface SthBundle extends Obj {
 /** Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds. */
 export function signTreeHead(body: TreeHeadBody, key: KeyPair, service?: string, random?: RandomSource, crypto?: CryptoBackend): SthBundle {
   const n = namesFor(service);
-  const signed = canonicalize({ log: body.log, tree_size: body.tree_size, root_hash: body.root_hash, timestamp: body.timestamp });
+  const signed = treeHeadText(body);
   const receipt = signReceipt(
     { v: 1, model: body.log, answer_sha256: sha256Hex(signed), ts: Math.floor(body.timestamp / 1000) },
     key,

@@ -1,14 +1,10 @@
 // Publishing shapes of keys: ReceiptKey for receipts, the model-plane key item for the bridge.
 import { toBase64, toHex } from '../encoding/bytes.js';
-import { sha256Hex } from '../encoding/hash.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type KeyPair } from '../crypto/algorithms.js';
-import { bridgeKeyId } from '../verify/bridge.js';
-import type { ReceiptKey } from '../verify/context.js';
+import { bridgeKeyId, receiptKeyId } from '../wire/signed.js';
+import type { ReceiptKey } from '../wire/keys.js';
 
-/** key_id = hex(SHA-256(raw public key)) (wire-format s.3). */
-export function receiptKeyId(publicKey: Uint8Array): string {
-  return sha256Hex(publicKey);
-}
+export { receiptKeyId };
 
 /** The published ReceiptKey of raw public key bytes (retired keys have no secret half to wrap). */
 export function publishedKey(

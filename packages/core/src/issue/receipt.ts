@@ -2,9 +2,8 @@
 import { toHex } from '../encoding/bytes.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
-import { framingMessage, type FramingFlags } from '../verify/question.js';
-import { receiptMessage } from '../verify/receipt.js';
-import type { Obj } from '../verify/util.js';
+import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signed.js';
+import type { Obj } from '../lib/json.js';
 import { receiptKeyId } from './keys.js';
 
 export interface ReceiptFields {

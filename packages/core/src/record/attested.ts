@@ -1,7 +1,7 @@
 // The `attested` summary (E4): every field is recomputed from the embedded proof by verification.
 import type { ProofFacts, ProofVerdict } from '../verify/proof.js';
 import type { RunVerdict } from '../verify/run.js';
-import type { Obj } from '../verify/util.js';
+import type { Obj } from '../lib/json.js';
 
 export interface Attested {
   signed: boolean;

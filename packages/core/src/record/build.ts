@@ -6,7 +6,7 @@ import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import { makeContext, type VerifyContext, type VerifyOptions } from '../verify/context.js';
 import { verifyProofBundle, type ProofVerdict } from '../verify/proof.js';
 import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
-import { isInt, type Obj } from '../verify/util.js';
+import { isInt, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
 import { AI_ACT_SUPPORT, type AiActSupportItem } from './table.js';
 

@@ -4,7 +4,7 @@ import { SvcError } from '../errors.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import { RECORD_DISCLAIMER } from '../text.js';
 import type { VerifyContext } from '../verify/context.js';
-import { has, isObj, type Obj } from '../verify/util.js';
+import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
 import { AI_ACT_SUPPORT } from './table.js';
 

@@ -6,7 +6,7 @@ import { buildRecord } from '../record/build.js';
 import { MemoryTree } from '../merkle/memory.js';
 import { consistencyProof, treeRoot } from '../merkle/prove.js';
 import { toHex } from '../encoding/bytes.js';
-import type { Obj } from '../verify/util.js';
+import type { Obj } from '../lib/json.js';
 import { testKeys, type TestKeys } from './keys.js';
 
 /** Any Unicode text, astral planes included (never lone surrogates: those are not I-JSON). */

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { SvcError } from '../errors.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { utf8 } from '../encoding/bytes.js';
-import { verifyBundle } from '../verify/bundle.js';
-import type { Obj } from '../verify/util.js';
+import { verifyBundle } from '../dispatch.js';
+import type { Obj } from '../lib/json.js';
 import { issueProof } from '../issue/bundles.js';
 import {
   consistencyBundleArb,

@@ -1,9 +1,9 @@
 // Model-plane attestation (wire-format s.6): ML-DSA-87 primary plus an optional Falcon-1024
 // diversity co-signature. Falcon never makes a bundle pass on its own.
-import { fromBase64, fromHex, toHex, utf8 } from '../encoding/bytes.js';
-import { sha256 } from '../encoding/hash.js';
+import { fromBase64, fromHex, utf8 } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
-import { isObj, parseObject } from './util.js';
+import { isObj, parseObject } from '../lib/json.js';
+import { bridgeKeyId } from '../wire/signed.js';
 
 export interface BridgeVerdict {
   present: boolean;
@@ -12,11 +12,6 @@ export interface BridgeVerdict {
   /** Whether a co-signature was carried at all (secondaryOk is false when it was not). */
   cosignPresent: boolean;
   keyId: string;
-}
-
-/** Model-plane key id: hex of the first 8 bytes of SHA-256 of the raw public key. */
-export function bridgeKeyId(publicKey: Uint8Array): string {
-  return toHex(sha256(publicKey).subarray(0, 8));
 }
 
 function findKey(keys: unknown, role: string, alg: string, keyId: unknown): Uint8Array | null {

@@ -1,17 +1,10 @@
 import { decodeKeyHex } from '../encoding/keycache.js';
+import type { ReceiptKey } from '../wire/keys.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, syncVerifier, type SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 
-/** A published receipt public key (interface.md ReceiptKey). */
-export interface ReceiptKey {
-  key_id: string;
-  public_key_hex: string;
-  algo: string;
-  context: string;
-  /** Optional SLH-DSA public key for the diversity signature (wire-format s.3b). */
-  slh_public_key_hex?: string;
-}
+export type { ReceiptKey };
 
 export interface VerifyOptions {
   /** Pinned keys. `signerRecognized` is true only for a key here, by public key bytes and context. */

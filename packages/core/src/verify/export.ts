@@ -3,22 +3,14 @@
 import { sha256Hex } from '../encoding/hash.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
+import { countMessages } from '../wire/signed.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
-import { has, isNonNegInt, isObj, parseObject, type Obj } from './util.js';
+import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface ExportVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
-}
-
-export function countMessages(conversations: unknown[]): number | null {
-  let n = 0;
-  for (const c of conversations) {
-    if (!isObj(c) || !Array.isArray(c.messages)) return null;
-    n += c.messages.length;
-  }
-  return n;
 }
 
 export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {

@@ -5,7 +5,7 @@ import { checkBridge, type BridgeVerdict } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { applyQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
-import { codePoints, has, isInt, isObj, type Obj } from './util.js';
+import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface ExcerptVerdict {

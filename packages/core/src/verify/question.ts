@@ -1,34 +1,15 @@
 // Question binding (wire-format s.4): a v:1 receipt binds the question by hash; a v:2 receipt also
 // needs a separately signed framing disclosure saying what else the council read.
-import { fromHex, isHex, utf8 } from '../encoding/bytes.js';
+import { fromHex, isHex } from '../encoding/bytes.js';
 import { textSha256Hex } from '../encoding/hash.js';
-import { tryCanonicalize } from '../encoding/jcs.js';
 import { verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import type { FramingVerdict, QuestionBinding, ReceiptCheck } from './receipt.js';
-import { has, isNonNegInt, isObj, type Obj } from './util.js';
+import { framingMessage, type FramingFlags } from '../wire/signed.js';
 
-export interface FramingFlags {
-  persona: 0 | 1;
-  voice: 0 | 1;
-  attachment: 0 | 1;
-  history_turns: number;
-}
+export type { FramingFlags };
+import { has, isNonNegInt, isObj, type Obj } from '../lib/json.js';
 
 const bit = (x: unknown): x is 0 | 1 => x === 0 || x === 1;
-
-/** The bytes the framing signature covers; null if the receipt fields are not usable. */
-export function framingMessage(receipt: Obj, flags: FramingFlags): Uint8Array | null {
-  const text = tryCanonicalize({
-    answer_sha256: receipt.answer_sha256,
-    prompt_sha256: receipt.prompt_sha256,
-    ts: receipt.ts,
-    persona: flags.persona,
-    voice: flags.voice,
-    attachment: flags.attachment,
-    history_turns: flags.history_turns,
-  });
-  return text === null ? null : utf8(text);
-}
 
 function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: string, compute: SyncVerify): FramingVerdict {
   const f = receipt.framing;

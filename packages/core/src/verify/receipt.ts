@@ -1,15 +1,12 @@
 // The receipt layer shared by every signed kind: an ML-DSA-87 signature over the canonical receipt
 // core, checked against the bundle's own key under the context the verifier pins for the kind.
-import { bytesEqual, fromHex, isHex, utf8 } from '../encoding/bytes.js';
+import { bytesEqual, fromHex, isHex } from '../encoding/bytes.js';
 import { sha256Hex } from '../encoding/hash.js';
 import { decodeKeyHex } from '../encoding/keycache.js';
-import { tryCanonicalize } from '../encoding/jcs.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../crypto/algorithms.js';
 import type { VerifyContext } from './context.js';
-import { has, isInt, isObj, omit, type Obj } from './util.js';
-
-/** Members that sit beside the signature and are not part of the signed receipt core. */
-export const UNSIGNED_RECEIPT_MEMBERS = ['sig', 'framing', 'slh'] as const;
+import { receiptMessage } from '../wire/signed.js';
+import { has, isInt, isObj, type Obj } from '../lib/json.js';
 
 export interface DiversityVerdict {
   present: boolean;
@@ -52,12 +49,6 @@ export interface ReceiptCheck {
   /** Algorithms whose signatures verified in this layer. */
   algorithms: string[];
   receipt: Obj | null;
-}
-
-/** The exact bytes a receipt signature covers (wire-format s.3); null when not canonicalisable. */
-export function receiptMessage(receipt: Obj): Uint8Array | null {
-  const text = tryCanonicalize(omit(receipt, UNSIGNED_RECEIPT_MEMBERS));
-  return text === null ? null : utf8(text);
 }
 
 function wellFormed(r: Obj): boolean {

@@ -1,20 +1,12 @@
-// RunProofBundle (V3, wire-format s.8): the whole sanitized run is the signed subject, under the
-// autopilot context, so a run receipt and an answer receipt can never stand in for each other.
-import { sha256Hex } from '../encoding/hash.js';
-import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
+import { runHash } from '../wire/signed.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
-import { has, isInt, isObj, type Obj } from './util.js';
+import { has, isInt, isObj, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface RunVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   run: { hashOk: boolean; steps: number; budgetOk: boolean };
-}
-
-export function runHash(run: unknown): string | null {
-  const text = tryCanonicalize(run);
-  return text === null ? null : sha256Hex(text);
 }
 
 /** Step credits add up to spentCredits, which stays within budgetCredits (each when present). */

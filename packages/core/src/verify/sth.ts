@@ -4,16 +4,12 @@ import { sha256Hex } from '../encoding/hash.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import { verifyConsistency } from '../merkle/verify.js';
 import type { VerifyContext } from './context.js';
-import { checkReceipt, type ReceiptVerdict } from './receipt.js';
-import { isNonNegInt, isObj, parseObject, type Obj } from './util.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import type { TreeHeadBody } from '../wire/signed.js';
 
-export interface TreeHeadBody {
-  log: string;
-  tree_size: number;
-  root_hash: string;
-  timestamp: number;
-}
+export type { TreeHeadBody };
+import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
+import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface HeadSummary {
   treeSize: number | null;

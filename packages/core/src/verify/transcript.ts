@@ -2,7 +2,7 @@
 import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
 import { verifyProofBundle, type ProofVerdict } from './proof.js';
-import { isObj, type Obj } from './util.js';
+import { isObj, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export const MAX_TURNS = 200;

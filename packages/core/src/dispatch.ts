@@ -1,19 +1,20 @@
 // verifyBundle: the exact body POST /api/v1/verify answers with 200, or the typed error for its
-// 400/413/422 answers. Pure: nothing is fetched, stored or timed.
-import { detectKind } from '../detect.js';
-import { SvcError } from '../errors.js';
-import { fromUtf8, utf8 } from '../encoding/bytes.js';
-import { verifyRecord } from '../record/verify.js';
-import { VERIFY_DISCLAIMER } from '../text.js';
-import { makeContext, type VerifyContext, type VerifyOptions } from './context.js';
-import { defaultCrypto } from '../crypto/backend.js';
-import { CallPlan } from './plan.js';
-import { verifyExport, type ExportVerdict } from './export.js';
-import { verifyProofBundle, type ProofVerdict } from './proof.js';
-import { verifyRun, type RunVerdict } from './run.js';
-import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './sth.js';
-import { verifyTranscript, type TranscriptVerdict } from './transcript.js';
-import { isInt, isObj, type Obj } from './util.js';
+// 400/413/422 answers. The dispatcher sits above the per-kind verifiers and records, so imports
+// only run downward. Pure: nothing is fetched, stored or timed.
+import { detectKind } from './detect.js';
+import { SvcError } from './errors.js';
+import { fromUtf8, utf8 } from './encoding/bytes.js';
+import { verifyRecord } from './record/verify.js';
+import { VERIFY_DISCLAIMER } from './text.js';
+import { makeContext, type VerifyContext, type VerifyOptions } from './verify/context.js';
+import { defaultCrypto } from './crypto/backend.js';
+import { CallPlan } from './verify/plan.js';
+import { verifyExport, type ExportVerdict } from './verify/export.js';
+import { verifyProofBundle, type ProofVerdict } from './verify/proof.js';
+import { verifyRun, type RunVerdict } from './verify/run.js';
+import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './verify/sth.js';
+import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js';
+import { isInt, isObj, type Obj } from './lib/json.js';
 
 /** Request bodies above this many bytes are refused (interface.md Limits: 2 MB). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
