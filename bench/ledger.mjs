@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leafHash, nodeHash, namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, SqliteStore } from '@svc/server';
+import { Ledger, SqliteStore } from '../packages/server/dist/internal.js';
 import { line, percentiles } from './util.mjs';
 
 const K = testKeys('bench-2026');

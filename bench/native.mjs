@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromHex, issueProof, nobleBackend, receiptMessage, signTreeHead, utf8, verifyBundle, webCryptoBackend, namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Issuer, Keyring, Ledger, MemoryWitness, SqliteStore, ensureKeys, loadConfig, nodeCryptoBackend } from '@svc/server';
+import {
+  Issuer,
+  Keyring,
+  Ledger,
+  MemoryWitness,
+  SqliteStore,
+  ensureKeys,
+  loadConfig,
+  nodeCryptoBackend,
+} from '../packages/server/dist/internal.js';
 import { compare, line, machine, perOp } from './util.mjs';
 import { serverBench } from './server.mjs';
 

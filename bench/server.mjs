@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Issuer, Keyring, ensureKeys, loadConfig } from '@svc/server';
+import { Issuer, Keyring, ensureKeys, loadConfig } from '../packages/server/dist/internal.js';
 import { namesFor } from '@svc/core';
 import { line, percentiles } from './util.mjs';
 

@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

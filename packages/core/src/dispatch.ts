@@ -106,20 +106,9 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
   }
 }
 
-/** Only the typed refusal leaves verification: an exhausted stack on hostile input becomes one. */
-function typed<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof SvcError) throw e;
-    if (e instanceof RangeError) throw new SvcError('invalid_request', 'document too deeply nested');
-    throw e;
-  }
-}
-
 /** Verify with a synchronous backend (noble by default). Returns the body or throws SvcError. */
 export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): VerifyResponse {
-  return typed(() => verifyIn(parseDocument(input), makeContext(options)));
+  return verifyIn(parseDocument(input), makeContext(options));
 }
 
 /**
@@ -129,8 +118,8 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
  */
 export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
   const backend = options.crypto ?? (await defaultCrypto());
-  const doc = typed(() => parseDocument(input));
-  if (backend.sync) return typed(() => verifyIn(doc, makeContext({ ...options, crypto: backend })));
+  const doc = parseDocument(input);
+  if (backend.sync) return verifyIn(doc, makeContext({ ...options, crypto: backend }));
   const plan = new CallPlan(backend);
   for (;;) {
     // A pass that meets an unanswered check may refuse (a record's summary cannot match a
@@ -138,7 +127,7 @@ export async function verifyBundle(input: unknown, options: VerifyOptions = {}):
     let res: VerifyResponse | undefined;
     let refusal: unknown;
     try {
-      res = typed(() => verifyIn(doc, makeContext(options, plan.compute)));
+      res = verifyIn(doc, makeContext(options, plan.compute));
     } catch (e) {
       refusal = e;
     }

@@ -1,6 +1,21 @@
 /**
- * Every refusal the service can answer with a non-200 status. A bundle that fails verification is
- * never one of these: it is a verdict with `overallOk: false`.
+ * The refusals of the core library: what `verifyBundle`, `buildRecord` and the issuing functions
+ * throw when a document cannot be judged at all. A bundle that fails verification is never one of
+ * these: it is a verdict with `overallOk: false`. The HTTP-only refusals (not found, rate limited,
+ * unavailable...) belong to the server, which extends this union.
+ *
+ * | code               | status | when                                                            |
+ * | ------------------ | ------ | --------------------------------------------------------------- |
+ * | `invalid_json`     | 400    | the body is not UTF-8 JSON                                      |
+ * | `too_large`        | 413    | the body is over 2 MB                                           |
+ * | `unknown_kind`     | 422    | not a recognised bundle                                         |
+ * | `sth_wrapper`      | 422    | a ledger response wrapping `signed_tree_head` (V10)             |
+ * | `too_many_turns`   | 422    | a transcript over the turn limit                                |
+ * | `record_mismatch`  | 422    | a record whose `attested` differs from its proof (V8)           |
+ * | `unsupported_kind` | 422    | a record asked of a kind that has none                          |
+ * | `invalid_org`      | 422    | an organisation name outside the documented form                |
+ * | `invalid_request`  | 422    | any other malformed request (nesting past the depth guard, text |
+ * |                    |        | with no exact UTF-8 form given to an issuing function)          |
  */
 export type SvcErrorCode =
   | 'invalid_json'
@@ -11,12 +26,7 @@ export type SvcErrorCode =
   | 'record_mismatch'
   | 'unsupported_kind'
   | 'invalid_org'
-  | 'invalid_request'
-  | 'out_of_range'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'rate_limited'
-  | 'unavailable';
+  | 'invalid_request';
 
 const STATUS: Record<SvcErrorCode, number> = {
   invalid_json: 400,
@@ -28,14 +38,9 @@ const STATUS: Record<SvcErrorCode, number> = {
   unsupported_kind: 422,
   invalid_org: 422,
   invalid_request: 422,
-  out_of_range: 422,
-  not_found: 404,
-  method_not_allowed: 405,
-  rate_limited: 429,
-  unavailable: 503,
 };
 
-/** The one error class the core throws on purpose. `status` is the HTTP status the server answers. */
+/** The one error class the core throws on purpose. `status` is the HTTP status a server answers. */
 export class SvcError extends Error {
   readonly code: SvcErrorCode;
   readonly status: number;

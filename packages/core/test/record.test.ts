@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src/encoding/jcs.js';
+import { nestedDeeperThan } from '../src/lib/json.js';
 import { buildRecord } from '../src/record/build.js';
 import { AI_ACT_SUPPORT } from '../src/record/table.js';
 import { verifyBundle } from '../src/dispatch.js';
@@ -85,6 +88,36 @@ describe('buildRecord (E1-E4)', () => {
       expect.objectContaining({ code: 'invalid_org', status: 422 }),
     );
     expect(buildRecord(bound, { ...opts, org: '😀'.repeat(200) }).subject?.organisation).toHaveLength(400);
+  });
+
+  it('refuses a proof nested past the depth guard, deterministically, while verification still judges it', async () => {
+    const nest = (n: number): unknown => {
+      let v: unknown = 1;
+      for (let i = 0; i < n; i++) v = i % 2 ? [v] : { a: v };
+      return v;
+    };
+    // The proof itself is one level; an unsigned member nested to the limit keeps it at the limit.
+    const atLimit = { ...clone(bound), extra: nest(MAX_JSON_DEPTH - 1) };
+    expect(buildRecord(atLimit, opts).proof).toBe(atLimit);
+    for (const n of [MAX_JSON_DEPTH, 100_000]) {
+      const over = { ...clone(bound), extra: nest(n) };
+      expect(() => buildRecord(over, opts)).toThrowError(
+        expect.objectContaining({ code: 'invalid_request', status: 422, message: 'document too deeply nested' }),
+      );
+      const v = await verifyBundle(over, trusted);
+      expect(v.kind).toBe('svc-proof');
+    }
+  });
+
+  it('property: the iterative depth measure agrees with a recursive one', () => {
+    const depth = (v: unknown): number =>
+      typeof v !== 'object' || v === null ? 0 : 1 + Math.max(0, ...(Array.isArray(v) ? v : Object.values(v)).map(depth));
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (v, max) => {
+        expect(nestedDeeperThan(v, max)).toBe(depth(v) > max);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('the mapping never claims compliance, certification or conformity', () => {

@@ -1,6 +1,7 @@
 // The HTTP application as a plain function from AppRequest to AppResponse: routing, CORS, rate
 // limits, caching headers and error mapping. No socket code lives here.
-import { SvcError, checkOrg, parseDocument, type Names } from '@svc/core';
+import { checkOrg, parseDocument, type Names } from '@svc/core';
+import { HttpError, refusalOf } from './http/errors.js';
 import type { Config } from './config.js';
 import type { Keyring } from './keys/keyring.js';
 import { evidenceSigner, modelPlaneKeys, pubkeyResponse } from './keys/publish.js';
@@ -59,10 +60,10 @@ const PREFLIGHT = new Set([
 function intParam(q: URLSearchParams, name: string, required: boolean): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') {
-    if (required) throw new SvcError('out_of_range', `query parameter ${name} is required`);
+    if (required) throw new HttpError('out_of_range', `query parameter ${name} is required`);
     return undefined;
   }
-  if (!/^\d{1,16}$/.test(v)) throw new SvcError('out_of_range', `${name} must be a positive integer`);
+  if (!/^\d{1,16}$/.test(v)) throw new HttpError('out_of_range', `${name} must be a positive integer`);
   return Number(v);
 }
 
@@ -74,7 +75,7 @@ export function createApp(d: AppDeps) {
   // Task results arrive as JSON text; refusals keep their status, and overload says when to retry.
   const settled = (r: TaskResult): AppResponse => {
     if (r.ok) return { status: 200, body: r.json, headers: { 'content-type': JSON_TYPE } };
-    const e = new SvcError(r.code, r.message);
+    const e = new HttpError(r.code, r.message);
     return {
       status: e.status,
       body: e.toJSON(),
@@ -119,7 +120,7 @@ export function createApp(d: AppDeps) {
         group: 'read',
         run: async (req) => {
           const format = req.query.get('format');
-          if (format !== null && format !== 'cyclonedx') throw new SvcError('invalid_request', 'format takes only the value cyclonedx');
+          if (format !== null && format !== 'cyclonedx') throw new HttpError('invalid_request', 'format takes only the value cyclonedx');
           const accept = String(req.headers.accept ?? '');
           const facts = { keys: cbomKeys(), backends: d.cryptoBackends ?? {} };
           // Vary: one URL, two representations chosen by Accept.
@@ -162,7 +163,7 @@ export function createApp(d: AppDeps) {
           const l = ledger();
           if (!l) return json(200, disabled, NO_STORE);
           const signed = req.query.get('signed');
-          if (signed !== null && signed !== '1') throw new SvcError('invalid_request', 'signed takes only the value 1');
+          if (signed !== null && signed !== '1') throw new HttpError('invalid_request', 'signed takes only the value 1');
           const first = intParam(req.query, 'first', true)!;
           const second = intParam(req.query, 'second', false);
           return json(200, l.consistency(first, second, signed === '1'), NO_STORE);
@@ -174,7 +175,7 @@ export function createApp(d: AppDeps) {
         group: 'read',
         run: async (req) => {
           const v = req.query.get('verifiable');
-          if (v !== null && v !== '1') throw new SvcError('invalid_request', 'verifiable takes only the value 1');
+          if (v !== null && v !== '1') throw new HttpError('invalid_request', 'verifiable takes only the value 1');
           return json(200, ledger()?.history(v === '1') ?? disabled, NO_STORE);
         },
       },
@@ -185,7 +186,7 @@ export function createApp(d: AppDeps) {
         group: 'none',
         run: async () => {
           const html = d.page?.() ?? null;
-          if (!html) throw new SvcError('not_found', 'the verifier page is not built');
+          if (!html) throw new HttpError('not_found', 'the verifier page is not built');
           return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } };
         },
       },
@@ -198,13 +199,13 @@ export function createApp(d: AppDeps) {
 
   async function dispatch(req: AppRequest): Promise<AppResponse> {
     const entry = routes[req.path];
-    if (!entry) throw new SvcError('not_found', `no such endpoint: ${req.path}`);
+    if (!entry) throw new HttpError('not_found', `no such endpoint: ${req.path}`);
     if (req.method === 'OPTIONS' && PREFLIGHT.has(req.path)) return { status: 204 };
     // RFC 9110 s.9.3.2: HEAD is allowed wherever GET is, and answers GET's headers without a body.
     const allowed = Object.keys(entry).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
     const route = entry[(req.method === 'HEAD' ? 'GET' : req.method) as 'GET' | 'POST'];
     if (!route) {
-      const e = new SvcError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
+      const e = new HttpError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
       return {
         status: 405,
         body: e.toJSON(),
@@ -213,7 +214,7 @@ export function createApp(d: AppDeps) {
     }
     const wait = limiter.take(req.ip, route.group, limitFor(route.group));
     if (wait > 0) {
-      const e = new SvcError('rate_limited', 'rate limit exceeded; retry later');
+      const e = new HttpError('rate_limited', 'rate limit exceeded; retry later');
       return { status: 429, body: e.toJSON(), headers: { 'retry-after': String(wait) } };
     }
     return route.run(req);
@@ -224,8 +225,9 @@ export function createApp(d: AppDeps) {
     try {
       res = await dispatch(req);
     } catch (e) {
-      if (e instanceof SvcError) {
-        res = { status: e.status, body: e.toJSON(), headers: e.code === 'unavailable' ? NO_STORE : {} };
+      const r = refusalOf(e);
+      if (r) {
+        res = { status: r.status, body: r.toJSON(), headers: r.code === 'unavailable' ? NO_STORE : {} };
       } else {
         d.log('internal_error', { path: req.path, error: e instanceof Error ? e.message : String(e) });
         res = { status: 500, body: { error: 'internal error' } };

@@ -4,7 +4,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namesFor, SvcError } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { HttpError } from './http/errors.js';
 import type { Ledger } from './ledger/ledger.js';
 import { loadConfig } from './config.js';
 import { ensureKeys, startServer, VERSION } from './server.js';
@@ -171,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
         });
         out(JSON.stringify(bundle, null, 2));
       } catch (e) {
-        if (e instanceof SvcError && e.code === 'unavailable') throw new CliError(`nothing was signed: ${e.message}`, 3);
+        if (e instanceof HttpError && e.code === 'unavailable') throw new CliError(`nothing was signed: ${e.message}`, 3);
         throw e;
       } finally {
         ledger?.close();

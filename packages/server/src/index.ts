@@ -1,23 +1,11 @@
-// @svc/server: the reference server as a library (tests, embedding) and the svc CLI's parts.
+// @svc/server: the reference server as a library. Start it (`startServer`), or embed its handler
+// (`createApp`) behind another HTTP layer; the svc CLI is built from the same parts.
 export { loadConfig, type Config, type RateLimits } from './config.js';
 export { startServer, ensureKeys, VERSION, type Running } from './server.js';
 export { createApp, type AppDeps } from './app.js';
 export type { AppRequest, AppResponse } from './http/types.js';
-export { readLimited } from './http/body.js';
-export { RateLimiter, clientIp } from './http/ratelimit.js';
-export { Keyring, ROLES, type Role } from './keys/keyring.js';
-export { pinnedKeys, pubkeyResponse, modelPlaneKeys, evidenceSigner, receiptKeys } from './keys/publish.js';
-export { buildCbom, CBOM_DISCLAIMER } from './cbom.js';
+export { HttpError, refusalOf, type HttpErrorCode } from './http/errors.js';
 export { openApiDocument } from './openapi.js';
-export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } from './council/probe.js';
-export { WorkerPool, inlineExecutor, defaultLimits, type Executor, type PoolLimits } from './pool/pool.js';
-export { estimateCost } from './pool/tasks.js';
-export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
-export { SqliteStore, type LedgerStore, type HeadRow } from './ledger/store.js';
-export { Auditor, type Withheld } from './ledger/audit.js';
-export { openLedger, serveLedger, ledgerFile, logName } from './ledger/open.js';
-export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead } from './ledger/witness.js';
-export type { LedgerApi } from './ledger/api.js';
-export { Issuer, type IssueInput } from './issuer.js';
+export { inlineExecutor, type Executor } from './pool/pool.js';
 export { jsonLogger, type Logger } from './log.js';
-export { nodeCryptoBackend, nativeCrypto, backendReport } from './crypto/node.js';
+export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { SqliteStore } from '../dist/index.js';
+import { SqliteStore } from '../dist/internal.js';
 import { boot, call, type Booted } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

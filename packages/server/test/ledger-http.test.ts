@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fromHex, leafHash, sha256, signTreeHead, toHex, treeRoot, utf8, verifyBundle, verifyInclusion } from '@svc/core';
-import { Keyring, SqliteStore } from '../dist/index.js';
+import { Keyring, SqliteStore } from '../dist/internal.js';
 import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

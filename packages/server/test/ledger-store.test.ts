@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryTree, leafHash, namesFor, toHex, treeRoot, verifyBundle } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, SqliteStore } from '../dist/index.js';
+import { Ledger, SqliteStore } from '../dist/internal.js';
 
 const K = testKeys('ledger-tests');
 const names = namesFor('svc');

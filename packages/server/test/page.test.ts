@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Issuer, Keyring } from '../dist/index.js';
+import { Issuer, Keyring } from '../dist/internal.js';
 import { namesFor } from '@svc/core';
 import { boot, type Booted } from './harness.js';
 

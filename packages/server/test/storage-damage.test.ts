@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { ensureKeys, loadConfig, openLedger, serveLedger, SqliteStore, startServer, type Running } from '../dist/index.js';
+import { ensureKeys, loadConfig, openLedger, serveLedger, SqliteStore, startServer, type Running } from '../dist/internal.js';
 import { call } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

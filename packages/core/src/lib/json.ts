@@ -37,3 +37,18 @@ export function parseObject(text: unknown): Obj | null {
     return null;
   }
 }
+
+/**
+ * Whether a parsed JSON value nests deeper than `max` arrays or objects. Iterative, so it is itself
+ * the guard: a value nested a million deep is measured without a recursive walk.
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d + 1 > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return false;
+}

@@ -6,7 +6,8 @@ import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import { makeContext, type VerifyContext, type VerifyOptions } from '../verify/context.js';
 import { verifyProofBundle, type ProofVerdict } from '../verify/proof.js';
 import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
-import { isInt, type Obj } from '../lib/json.js';
+import { MAX_JSON_DEPTH } from '../encoding/jcs.js';
+import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
 import { AI_ACT_SUPPORT, type AiActSupportItem } from './table.js';
 
@@ -69,6 +70,9 @@ export function buildRecord(bundle: unknown, options: BuildRecordOptions): AiPro
   const org = checkOrg(options.org);
   const vc = makeContext(options);
   const rc = recompute(bundle, vc);
+  // The record embeds the proof whole; one nested past what JSON can canonicalise is refused here,
+  // the same in every runtime, instead of by whichever serialiser's stack runs out first.
+  if (nestedDeeperThan(bundle, MAX_JSON_DEPTH)) throw new SvcError('invalid_request', 'document too deeply nested');
   const record: AiProvenanceRecord = {
     schema: vc.names.kinds.record,
     schema_version: 1,

@@ -1,12 +1,13 @@
 // Reading a request body without ever holding more than the limit: a declared Content-Length over
 // the limit is refused before a byte is read, and a stream that grows past it is cut off.
 import type { Readable } from 'node:stream';
-import { MAX_BODY_BYTES, SvcError } from '@svc/core';
+import { MAX_BODY_BYTES } from '@svc/core';
+import { HttpError } from './errors.js';
 
 export async function readLimited(stream: Readable, declaredLength: string | undefined, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   if (declaredLength !== undefined) {
     const n = Number(declaredLength);
-    if (Number.isFinite(n) && n > limit) throw new SvcError('too_large', `payload over ${limit} bytes`);
+    if (Number.isFinite(n) && n > limit) throw new HttpError('too_large', `payload over ${limit} bytes`);
   }
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -16,7 +17,7 @@ export async function readLimited(stream: Readable, declaredLength: string | und
       if (total > limit) {
         cleanup();
         stream.pause();
-        reject(new SvcError('too_large', `payload over ${limit} bytes`));
+        reject(new HttpError('too_large', `payload over ${limit} bytes`));
         return;
       }
       chunks.push(chunk);

@@ -2,7 +2,8 @@
 // line per request. Everything from the socket to the response runs inside one error boundary: a
 // request that cannot be parsed is a 400, and nothing a client sends can throw past this function.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_BODY_BYTES, SvcError } from '@svc/core';
+import { MAX_BODY_BYTES } from '@svc/core';
+import { HttpError } from './errors.js';
 import type { Logger } from '../log.js';
 import { readLimited } from './body.js';
 import { clientIp } from './ratelimit.js';
@@ -39,7 +40,7 @@ export function parseTarget(raw: string | undefined): { path: string; query: URL
   }
 }
 
-const BAD_TARGET: AppResponse = { status: 400, body: new SvcError('invalid_request', 'malformed request target').toJSON() };
+const BAD_TARGET: AppResponse = { status: 400, body: new HttpError('invalid_request', 'malformed request target').toJSON() };
 
 export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: AdapterOptions) {
   const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean): void => {
@@ -87,7 +88,7 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         ip,
         body: () =>
           readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES).catch((e: unknown) => {
-            if (e instanceof SvcError && e.code === 'too_large') tooLarge = true;
+            if (e instanceof HttpError && e.code === 'too_large') tooLarge = true;
             throw e;
           }),
       };

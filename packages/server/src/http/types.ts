@@ -7,7 +7,7 @@ export interface AppRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The client address after the trusted-proxy rule. */
   ip: string;
-  /** The body, read up to the 2 MB limit; rejects with SvcError('too_large') past it. */
+  /** The body, read up to the 2 MB limit; rejects with HttpError('too_large') past it. */
   body(): Promise<Uint8Array>;
 }
 

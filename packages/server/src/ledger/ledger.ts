@@ -2,7 +2,6 @@
 // responses of the ledger endpoints. Every read runs the same audit, so the same state always
 // reports the same sth_withheld reason (rule 1), and no head is signed while withheld (rule 2).
 import {
-  SvcError,
   consistencyBundle,
   consistencyProof,
   fromHex,
@@ -17,6 +16,7 @@ import {
   type KeyPair,
   type Names,
 } from '@svc/core';
+import { HttpError } from '../http/errors.js';
 import type { LedgerApi } from './api.js';
 import { Auditor, type Withheld } from './audit.js';
 import type { HeadRow, LedgerStore } from './store.js';
@@ -41,8 +41,8 @@ export interface LedgerOptions {
   crypto?: CryptoBackend;
 }
 
-function unavailable(): SvcError {
-  return new SvcError('unavailable', 'ledger temporarily unavailable');
+function unavailable(): HttpError {
+  return new HttpError('unavailable', 'ledger temporarily unavailable');
 }
 
 /** Damaged or unreadable storage is a 503 on whichever read meets it, never an untyped error. */
@@ -50,7 +50,7 @@ function guard<T>(read: () => T): T {
   try {
     return read();
   } catch (e) {
-    if (e instanceof SvcError) throw e;
+    if (e instanceof HttpError) throw e;
     throw unavailable();
   }
 }
@@ -118,9 +118,9 @@ export class Ledger implements LedgerApi {
     for (const d of answerHashes)
       if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
     if (!this.audit.fullCheckDone) guard(() => this.audit.fullCheckSync());
-    if (!this.audit.fullCheckDone) throw new SvcError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
+    if (!this.audit.fullCheckDone) throw new HttpError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = this.checked();
-    if (w) throw new SvcError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
+    if (w) throw new HttpError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
     const store = this.o.store;
     let firstIndex = 0;
     const head = store.appendAndSeal(answerHashes, (n) => {
@@ -198,21 +198,21 @@ export class Ledger implements LedgerApi {
 
   inclusion(req: unknown): Record<string, unknown> {
     if (typeof req !== 'object' || req === null || Array.isArray(req))
-      throw new SvcError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
+      throw new HttpError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
     const r = req as Record<string, unknown>;
     const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
-    if (given.length !== 1) throw new SvcError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
+    if (given.length !== 1) throw new HttpError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
     let data: Uint8Array | null = null;
     let leaf: Uint8Array | null = null;
     if (given[0] === 'answer') {
       data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
-      if (!data) throw new SvcError('invalid_request', 'answer must be a string of well-formed Unicode');
+      if (!data) throw new HttpError('invalid_request', 'answer must be a string of well-formed Unicode');
     } else if (given[0] === 'answer_sha256') {
       data = fromHex(r.answer_sha256, 32);
-      if (!data) throw new SvcError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters');
+      if (!data) throw new HttpError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters');
     } else {
       leaf = fromHex(r.leaf, 32);
-      if (!leaf) throw new SvcError('invalid_request', 'leaf must be 64 lowercase hex characters');
+      if (!leaf) throw new HttpError('invalid_request', 'leaf must be 64 lowercase hex characters');
     }
     guard(() => this.checked());
     const store = this.o.store;
@@ -221,7 +221,7 @@ export class Ledger implements LedgerApi {
       let treeSize = size;
       if (r.tree_size !== undefined) {
         if (typeof r.tree_size !== 'number' || !Number.isSafeInteger(r.tree_size) || r.tree_size < 1 || r.tree_size > size) {
-          throw new SvcError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+          throw new HttpError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
         }
         treeSize = r.tree_size;
       }
@@ -236,7 +236,7 @@ export class Ledger implements LedgerApi {
         proof: inclusionProof(store, index, treeSize).map(toHex),
       };
     } catch (e) {
-      if (e instanceof SvcError) throw e;
+      if (e instanceof HttpError) throw e;
       throw unavailable();
     }
   }
@@ -255,8 +255,8 @@ export class Ledger implements LedgerApi {
       throw unavailable();
     }
     const b = second ?? size;
-    if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new SvcError('out_of_range', `first must be from 1 to ${size}`);
-    if (!Number.isSafeInteger(b) || b < first || b > size) throw new SvcError('out_of_range', `second must be from ${first} to ${size}`);
+    if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new HttpError('out_of_range', `first must be from 1 to ${size}`);
+    if (!Number.isSafeInteger(b) || b < first || b > size) throw new HttpError('out_of_range', `second must be from ${first} to ${size}`);
     try {
       const proof = consistencyProof(store, first, b);
       const plain: Record<string, unknown> = {
@@ -271,13 +271,13 @@ export class Ledger implements LedgerApi {
       const oldHead = store.headAtSize(first);
       const newHead = store.headAtSize(b);
       if (!oldHead || !newHead)
-        throw new SvcError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
+        throw new HttpError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
       const bundle = consistencyBundle(this.sthOf(oldHead, true) as never, this.sthOf(newHead, true) as never, proof, this.o.names.service);
       if (w) bundle.sth_withheld = w;
       return bundle;
     } catch (e) {
-      if (e instanceof SvcError) throw e;
+      if (e instanceof HttpError) throw e;
       throw unavailable();
     }
   }
@@ -289,14 +289,14 @@ export class Ledger implements LedgerApi {
   private historyUnguarded(verifiable: boolean): Record<string, unknown> {
     this.checked();
     const a = this.audit;
-    if (a.historyUnreadable) throw new SvcError('unavailable', 'history temporarily unavailable');
+    if (a.historyUnreadable) throw new HttpError('unavailable', 'history temporarily unavailable');
     let rows: HeadRow[];
     let count: number;
     try {
       rows = this.o.store.latestHeads(SIGNED_CHECKPOINTS);
       count = this.o.store.headCount();
     } catch {
-      throw new SvcError('unavailable', 'history temporarily unavailable');
+      throw new HttpError('unavailable', 'history temporarily unavailable');
     }
     const inconsistent = a.inconsistent;
     const evidence = a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch;

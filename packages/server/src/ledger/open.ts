@@ -2,7 +2,8 @@
 // file's state) and for tools that append (which must refuse to sign over a damaged log).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SvcError, toHex, type Names } from '@svc/core';
+import { toHex, type Names } from '@svc/core';
+import { HttpError } from '../http/errors.js';
 import type { Config } from '../config.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
@@ -70,7 +71,7 @@ export function serveLedger(cfg: Config, names: Names, ring: Keyring, log: Logge
         log('ledger_unavailable', { file: ledgerFile(cfg), error: e instanceof Error ? e.message : String(e) });
       }
     }
-    throw new SvcError('unavailable', 'ledger temporarily unavailable');
+    throw new HttpError('unavailable', 'ledger temporarily unavailable');
   };
   try {
     get();

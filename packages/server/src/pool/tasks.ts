@@ -2,6 +2,7 @@
 // thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
 // document nested thousands deep would overflow the receiving thread's structured-clone reader.
 import { buildRecord, nobleBackend, parseDocument, SvcError, verifyBundle, type CryptoBackend, type ReceiptKey } from '@svc/core';
+import type { HttpErrorCode } from '../http/errors.js';
 
 export interface PoolSettings {
   service: string;
@@ -10,9 +11,7 @@ export interface PoolSettings {
 
 export type Task = { op: 'verify'; body: Uint8Array } | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
 
-export type TaskResult = { ok: true; json: string } | { ok: false; code: SvcError['code']; message: string; retryAfter?: number };
-
-const TOO_DEEP: TaskResult = { ok: false, code: 'invalid_request', message: 'document too deeply nested' };
+export type TaskResult = { ok: true; json: string } | { ok: false; code: HttpErrorCode; message: string; retryAfter?: number };
 
 /** Run one task; `crypto` is the synchronous backend of this thread (node:crypto or noble). */
 export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend = nobleBackend): Promise<TaskResult> {
@@ -29,16 +28,11 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
       });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
-    if (e instanceof RangeError) return TOO_DEEP;
     throw e;
   }
-  try {
-    return { ok: true, json: JSON.stringify(value) };
-  } catch (e) {
-    // A record embeds its proof, unsigned members included; one nested past the stack is refused.
-    if (e instanceof RangeError) return TOO_DEEP;
-    throw e;
-  }
+  // A verdict never embeds the document, and a record refuses one nested past the depth guard, so
+  // the text is at most a few levels deeper than any document the core accepts.
+  return { ok: true, json: JSON.stringify(value) };
 }
 
 const SIG = [0x22, 0x73, 0x69, 0x67, 0x22]; // "sig"

@@ -1,0 +1,47 @@
+// The server's refusals: the core's (a document that cannot be judged) plus those only HTTP has.
+// One closed union, so `switch (code)` narrows; one table of statuses.
+import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
+
+/**
+ * | code                 | status | when                                                         |
+ * | -------------------- | ------ | ------------------------------------------------------------ |
+ * | every `SvcErrorCode` | its own | a refusal of the core library (see `@svc/core` errors)      |
+ * | `out_of_range`       | 422    | a ledger query parameter outside the tree                    |
+ * | `not_found`          | 404    | no such endpoint                                             |
+ * | `method_not_allowed` | 405    | the endpoint exists; the method does not (with `Allow`)      |
+ * | `rate_limited`       | 429    | the client's window is full (with `Retry-After`)             |
+ * | `unavailable`        | 503    | ledger withheld or unreadable, or the verify queue is full   |
+ */
+export type HttpErrorCode = SvcErrorCode | 'out_of_range' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable';
+
+const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
+  out_of_range: 422,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+export class HttpError extends Error {
+  readonly code: HttpErrorCode;
+  readonly status: number;
+
+  constructor(code: HttpErrorCode, message: string) {
+    super(message);
+    this.name = 'HttpError';
+    this.code = code;
+    this.status = code in HTTP_ONLY ? HTTP_ONLY[code as keyof typeof HTTP_ONLY] : statusOf(code as SvcErrorCode);
+  }
+
+  /** The `{error}` body of interface.md's Errors part, with the code beside it. */
+  toJSON(): { error: string; code: HttpErrorCode } {
+    return { error: this.message, code: this.code };
+  }
+}
+
+/** The HTTP refusal an error stands for, or undefined for anything that is not a refusal (a bug). */
+export function refusalOf(e: unknown): HttpError | undefined {
+  if (e instanceof HttpError) return e;
+  if (e instanceof SvcError) return new HttpError(e.code, e.message);
+  return undefined;
+}

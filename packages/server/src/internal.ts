@@ -1,0 +1,19 @@
+// Every module the tests and the project's own scripts reach into. Built to dist/internal.js but
+// absent from the package's `exports`, so it is not part of the public API and may change freely.
+export * from './index.js';
+export { readLimited } from './http/body.js';
+export { RateLimiter, clientIp } from './http/ratelimit.js';
+export { Keyring, ROLES, type Role } from './keys/keyring.js';
+export { pinnedKeys, pubkeyResponse, modelPlaneKeys, evidenceSigner, receiptKeys } from './keys/publish.js';
+export { buildCbom, CBOM_DISCLAIMER } from './cbom.js';
+export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } from './council/probe.js';
+export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
+export { estimateCost } from './pool/tasks.js';
+export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
+export { SqliteStore, type LedgerStore, type HeadRow } from './ledger/store.js';
+export { Auditor, type Withheld } from './ledger/audit.js';
+export { openLedger, serveLedger, ledgerFile, logName } from './ledger/open.js';
+export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead } from './ledger/witness.js';
+export type { LedgerApi } from './ledger/api.js';
+export { Issuer, type IssueInput } from './issuer.js';
+export { backendReport } from './crypto/node.js';

@@ -1,0 +1,48 @@
+import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { HttpError, refusalOf, type HttpErrorCode } from '../dist/internal.js';
+
+const CORE: SvcErrorCode[] = [
+  'invalid_json',
+  'too_large',
+  'unknown_kind',
+  'sth_wrapper',
+  'too_many_turns',
+  'record_mismatch',
+  'unsupported_kind',
+  'invalid_org',
+  'invalid_request',
+];
+
+describe('two closed error-code unions', () => {
+  it('the core knows nothing of routing; the server extends it with the HTTP-only refusals', () => {
+    expectTypeOf<'not_found'>().not.toMatchTypeOf<SvcErrorCode>();
+    expectTypeOf<'unavailable'>().not.toMatchTypeOf<SvcErrorCode>();
+    expectTypeOf<SvcErrorCode>().toMatchTypeOf<HttpErrorCode>();
+  });
+
+  it('every code has the status of its table, and a core refusal keeps its status through the server', () => {
+    const http: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
+      out_of_range: 422,
+      not_found: 404,
+      method_not_allowed: 405,
+      rate_limited: 429,
+      unavailable: 503,
+    };
+    for (const [code, status] of Object.entries(http)) {
+      const e = new HttpError(code as HttpErrorCode, 'm');
+      expect([e.status, e.toJSON()]).toEqual([status, { error: 'm', code }]);
+    }
+    for (const code of CORE) {
+      const r = refusalOf(new SvcError(code, 'core said no'));
+      expect(r).toBeInstanceOf(HttpError);
+      expect([r!.code, r!.status, r!.message]).toEqual([code, statusOf(code), 'core said no']);
+    }
+  });
+
+  it('anything that is not a refusal stays a bug (no RangeError or TypeError becomes a 4xx)', () => {
+    for (const e of [new RangeError('Maximum call stack size exceeded'), new TypeError('x'), 'text', undefined]) {
+      expect(refusalOf(e)).toBeUndefined();
+    }
+  });
+});
