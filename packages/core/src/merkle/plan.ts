@@ -1,0 +1,108 @@
+// Merkle reads for storage that answers in round trips (a database server): plan the complete
+// subtrees a computation needs, fetch them in one query, then assemble from the fetched hashes.
+// The proof code itself stays one synchronous definition (prove.ts); the plan is a dry run of it.
+import { emptyRoot, isTreeSize, leafHash, nodeHash } from './hash.js';
+import type { TreeReader } from './prove.js';
+
+/** A complete subtree: the 2^level leaves starting at leaf index * 2^level. */
+export interface NodeId {
+  level: number;
+  index: number;
+}
+
+export interface StoredNode extends NodeId {
+  hash: Uint8Array;
+}
+
+const key = (level: number, index: number): string => `${level}:${index}`;
+const PLACEHOLDER = new Uint8Array(32);
+
+/**
+ * The subtrees `run` reads, in first-read order, without duplicates. Which subtrees the RFC 6962
+ * algorithms read depends only on sizes and indices, never on hash values, so a dry run over
+ * placeholders plans exactly what the real run will ask for.
+ */
+export function planReads(run: (reader: TreeReader) => unknown): NodeId[] {
+  const seen = new Set<string>();
+  const out: NodeId[] = [];
+  run({
+    subtree(level, index) {
+      const k = key(level, index);
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push({ level, index });
+      }
+      return PLACEHOLDER;
+    },
+  });
+  return out;
+}
+
+/** A reader over fetched subtrees; asking for one that was not fetched is a planning bug. */
+export class NodeSet implements TreeReader {
+  private readonly map = new Map<string, Uint8Array>();
+
+  constructor(ids: readonly NodeId[], hashes: readonly Uint8Array[]) {
+    if (ids.length !== hashes.length) throw new RangeError('one hash per planned subtree');
+    ids.forEach((id, i) => this.map.set(key(id.level, id.index), hashes[i]!));
+  }
+
+  subtree(level: number, index: number): Uint8Array {
+    const h = this.map.get(key(level, index));
+    if (!h) throw new RangeError(`subtree (${level}, ${index}) was not planned`);
+    return h;
+  }
+}
+
+/** The perfect subtrees that make up a tree of `size` leaves, largest (leftmost) first. */
+export function frontier(size: number): NodeId[] {
+  if (!isTreeSize(size)) throw new RangeError('invalid tree size');
+  const out: NodeId[] = [];
+  let start = 0;
+  for (let level = Math.floor(Math.log2(Math.max(size, 1))) + 1; level >= 0; level--) {
+    const n = 2 ** level;
+    if (start + n <= size) {
+      out.push({ level, index: start / n });
+      start += n;
+    }
+  }
+  return out;
+}
+
+export interface Integration {
+  /** Every subtree the new leaves complete, level 0 (the leaf hashes) included. */
+  nodes: StoredNode[];
+  /** The root of the tree after the append. */
+  root: Uint8Array;
+  /** The frontier of the tree after the append (hashes of `frontier(newSize)`), for the next batch. */
+  frontier: Uint8Array[];
+}
+
+/**
+ * Append leaves (by data) to a tree of `size` leaves whose frontier hashes are given, as
+ * `frontier(size)` orders them. Pure: the caller stores `nodes` and keeps `frontier`.
+ */
+export function integrate(size: number, frontierHashes: readonly Uint8Array[], leaves: readonly Uint8Array[]): Integration {
+  const ids = frontier(size);
+  if (ids.length !== frontierHashes.length) throw new RangeError('the frontier does not match the tree size');
+  const stack = ids.map((id, i) => ({ level: id.level, hash: frontierHashes[i]! }));
+  const nodes: StoredNode[] = [];
+  let n = size;
+  for (const d of leaves) {
+    let h = leafHash(d);
+    let level = 0;
+    let index = n;
+    nodes.push({ level, index, hash: h });
+    while (stack.length > 0 && stack[stack.length - 1]!.level === level) {
+      h = nodeHash(stack.pop()!.hash, h);
+      level++;
+      index = (index - 1) / 2;
+      nodes.push({ level, index, hash: h });
+    }
+    stack.push({ level, hash: h });
+    n++;
+  }
+  let root = stack.length > 0 ? stack[stack.length - 1]!.hash : emptyRoot();
+  for (let k = stack.length - 2; k >= 0; k--) root = nodeHash(stack[k]!.hash, root);
+  return { nodes, root, frontier: stack.map((s) => s.hash) };
+}
