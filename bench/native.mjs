@@ -94,18 +94,19 @@ try {
       witness: new MemoryWitness(),
       ...(crypto ? { crypto } : {}),
     });
-    ledger.init();
+    await ledger.init();
     const issuer = new Issuer(ring, names, ledger, { bridge: false, ...(crypto ? { crypto } : {}) });
     const n = quick ? 20 : 100;
     const t = performance.now();
     // One signed answer per append, each sealed by its own head: the `svc issue` pattern.
-    for (let i = 0; i < n; i++) issuer.issue({ answer: `answer ${i}` });
+    for (let i = 0; i < n; i++) await issuer.issue({ answer: `answer ${i}` });
     rates[label] = n / ((performance.now() - t) / 1000);
     // Batches of 100 answers under one head: the batched pattern.
     const t2 = performance.now();
-    for (let b = 0; b < (quick ? 2 : 5); b++) issuer.issueMany(Array.from({ length: 100 }, (_, i) => ({ answer: `batch ${b} ${i}` })));
+    for (let b = 0; b < (quick ? 2 : 5); b++)
+      await issuer.issueMany(Array.from({ length: 100 }, (_, i) => ({ answer: `batch ${b} ${i}` })));
     rates[`${label} batched`] = ((quick ? 2 : 5) * 100) / ((performance.now() - t2) / 1000);
-    store.close();
+    await store.close();
   }
   line(
     'signed answers appended per second, one head each: noble / native',

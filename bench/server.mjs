@@ -43,7 +43,7 @@ export async function serverBench(rawMs, { rawLabel = 'raw ML-DSA-87 verifies/s 
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const cfg = loadConfig({ SVC_DATA_DIR: dir });
   const ring = ensureKeys(cfg, () => {});
-  const bundle = new Issuer(Keyring.load(join(dir, 'keys')).ring ?? ring, namesFor('svc'), null, { bridge: false }).issue({
+  const bundle = await new Issuer(Keyring.load(join(dir, 'keys')).ring ?? ring, namesFor('svc'), null, { bridge: false }).issue({
     answer: 'Benchmark answer. '.repeat(10),
   });
   const port = 18000 + Math.floor(Math.random() * 1000);

@@ -8,6 +8,6 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
-  external: ['better-sqlite3', '@svc/core'],
+  external: ['better-sqlite3', 'pg', '@svc/core'],
   banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
 });

@@ -11,7 +11,7 @@ import { namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 
 const server = fileURLToPath(new URL('../../packages/server/', import.meta.url));
-const { Ledger, SqliteStore } = await import(join(server, 'dist', 'index.js'));
+const { Ledger, SqliteStore } = await import(join(server, 'dist', 'internal.js'));
 const LOOP = join(server, 'test', 'fixtures', 'append-loop.mjs');
 
 export async function sigkillCampaign({ until, seed }) {
@@ -45,21 +45,22 @@ export async function sigkillCampaign({ until, seed }) {
   const store = new SqliteStore(file);
   const K = testKeys('ledger-crash');
   const ledger = new Ledger({ store, names: namesFor('svc'), log: 'svc-ledger', sthKey: K.sth, isPublished: () => true });
-  ledger.audit.fullCheckSync();
+  await ledger.audit.fullCheck();
+  const rows = await store.leaves(0, await store.size()).catch(() => []);
   let leaves = 0;
   let lost = 0;
   for (const a of acked) {
     for (let j = 0; j < a.count; j++) {
       leaves++;
       const want = createHash('sha256').update(`${a.tag}-${a.k}-${j}`).digest('hex');
-      const got = store.leafData(a.first + j);
+      const got = rows[a.first + j]?.data;
       if (!got || toHex(got) !== want) lost++;
     }
   }
   const splitHeads = store.db.prepare('SELECT tree_size FROM heads GROUP BY tree_size HAVING COUNT(DISTINCT root_hash) > 1').all().length;
   const withheld = ledger.audit.withheld();
-  const size = store.size();
-  store.close();
+  const size = await store.size();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return { kills, acknowledged: leaves, lost, splitHeads, withheld, size };
 }

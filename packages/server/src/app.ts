@@ -145,14 +145,14 @@ export function createApp(d: AppDeps) {
         },
       },
     },
-    '/api/transparency/ledger': { GET: { group: 'read', run: async () => json(200, ledger()?.head() ?? disabled, NO_STORE) } },
+    '/api/transparency/ledger': { GET: { group: 'read', run: async () => json(200, (await ledger()?.head()) ?? disabled, NO_STORE) } },
     '/api/transparency/ledger/inclusion': {
       POST: {
         group: 'read',
         run: async (req) => {
           const doc = parseDocument(await req.body());
           const l = ledger();
-          return json(200, l ? l.inclusion(doc) : disabled, NO_STORE);
+          return json(200, l ? await l.inclusion(doc) : disabled, NO_STORE);
         },
       },
     },
@@ -166,7 +166,7 @@ export function createApp(d: AppDeps) {
           if (signed !== null && signed !== '1') throw new HttpError('invalid_request', 'signed takes only the value 1');
           const first = intParam(req.query, 'first', true)!;
           const second = intParam(req.query, 'second', false);
-          return json(200, l.consistency(first, second, signed === '1'), NO_STORE);
+          return json(200, await l.consistency(first, second, signed === '1'), NO_STORE);
         },
       },
     },
@@ -176,7 +176,7 @@ export function createApp(d: AppDeps) {
         run: async (req) => {
           const v = req.query.get('verifiable');
           if (v !== null && v !== '1') throw new HttpError('invalid_request', 'verifiable takes only the value 1');
-          return json(200, ledger()?.history(v === '1') ?? disabled, NO_STORE);
+          return json(200, (await ledger()?.history(v === '1')) ?? disabled, NO_STORE);
         },
       },
     },

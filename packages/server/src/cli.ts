@@ -32,11 +32,12 @@ Commands:
   ledger    prove inclusion against, or audit, a server's transparency log
 
 Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
-  serve: `svc serve [--port N] [--host H] [--data-dir DIR]
+  serve: `svc serve [--port N] [--host H] [--data-dir DIR] [--database-url postgres://...]
 
 Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
 SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), 0 disables a limit,
-SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_COUNCIL_FILE (<data>/council.json),
+SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_DATABASE_URL (none: SQLite in the data folder),
+SVC_LEDGER_BATCH_SECONDS (1), SVC_COUNCIL_FILE (<data>/council.json),
 SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on).
 Dev keys are made on first start when the data folder has none.`,
   keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
@@ -44,7 +45,7 @@ Dev keys are made on first start when the data folder has none.`,
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--data-dir DIR]
+  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
@@ -113,8 +114,14 @@ async function main(argv: string[]): Promise<number> {
   };
   switch (cmd) {
     case 'serve': {
-      const { values } = parse({ port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } });
+      const { values } = parse({
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+      });
       const cfg = loadConfig(process.env, {
+        ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
         ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
         ...(values.host ? { host: values.host as string } : {}),
         ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
@@ -144,11 +151,16 @@ async function main(argv: string[]): Promise<number> {
         prompt: { type: 'string' },
         model: { type: 'string' },
         'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
       });
       if ((values.answer === undefined) === (values['answer-file'] === undefined))
         throw new CliError('give exactly one of --answer or --answer-file', 2);
       const answer = (values.answer as string | undefined) ?? readFileSync(values['answer-file'] as string, 'utf8');
-      const cfg = loadConfig(process.env, { ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}), log: false });
+      const cfg = loadConfig(process.env, {
+        ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+        ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
+        log: false,
+      });
       const log = jsonLogger(false);
       const names = namesFor(cfg.service);
       const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
@@ -156,12 +168,12 @@ async function main(argv: string[]): Promise<number> {
       // so is a ledger file that cannot be opened at all.
       let ledger: Ledger | null = null;
       try {
-        ledger = cfg.ledger ? openLedger(cfg, names, ring, log, { background: false }) : null;
+        ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: false, batchMs: 0 }) : null;
       } catch (e) {
         throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
       }
       try {
-        const bundle = new Issuer(ring, names, ledger, {
+        const bundle = await new Issuer(ring, names, ledger, {
           slhDiversity: cfg.slhDiversity,
           bridge: cfg.bridge,
           ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
@@ -175,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
         if (e instanceof HttpError && e.code === 'unavailable') throw new CliError(`nothing was signed: ${e.message}`, 3);
         throw e;
       } finally {
-        ledger?.close();
+        await ledger?.close();
       }
       return 0;
     }

@@ -20,6 +20,10 @@ export interface Config {
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. Empty: use the socket. */
   trustedProxies: string[];
   ledger: boolean;
+  /** PostgreSQL URL of a ledger shared by several instances; absent: the SQLite file in dataDir. */
+  databaseUrl?: string;
+  /** How long appends gather before one signed head seals them (ms). */
+  ledgerBatchMs: number;
   /** Path of the council seats file; default `<dataDir>/council.json`. */
   councilFile: string;
   /** Worker threads for CPU-bound verification; default one per core. */
@@ -69,6 +73,16 @@ function validate(c: Config): Config {
   if (!c.host || /\s/.test(c.host)) throw new Error(`the host must be an address, got ${JSON.stringify(c.host)}`);
   if (!Number.isSafeInteger(c.workers) || c.workers > 1024)
     throw new Error(`SVC_WORKERS must be an integer from 0 to 1024, got ${JSON.stringify(c.workers)}`);
+  if (c.databaseUrl !== undefined) {
+    let u: URL | null = null;
+    try {
+      u = new URL(c.databaseUrl);
+    } catch {
+      // reported below
+    }
+    if (!u || !['postgres:', 'postgresql:'].includes(u.protocol))
+      throw new Error('SVC_DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
   for (const p of c.trustedProxies)
     if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;
@@ -93,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .map((s) => s.trim())
       .filter(Boolean),
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
+    ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
+    ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
     workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),
     slhDiversity: bool(env.SVC_SLH_DIVERSITY, false, 'SVC_SLH_DIVERSITY'),

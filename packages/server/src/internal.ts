@@ -10,9 +10,13 @@ export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } fro
 export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
 export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
-export { SqliteStore, type LedgerStore, type HeadRow } from './ledger/store.js';
+export { SqliteStore } from './ledger/sqlite.js';
+export { PgStore, redactUrl } from './ledger/postgres.js';
+export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/store.js';
+export { Sequencer, type Appended } from './ledger/sequencer.js';
+export { readTree, rootAt } from './ledger/reads.js';
 export { Auditor, type Withheld } from './ledger/audit.js';
-export { openLedger, serveLedger, ledgerFile, logName } from './ledger/open.js';
+export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './ledger/open.js';
 export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead } from './ledger/witness.js';
 export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';

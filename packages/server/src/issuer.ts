@@ -1,5 +1,5 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
-// server runs: the ledger's appends serialise on SQLite's write lock across processes.
+// server runs, and from any number of processes: the store sequences one writer at a time.
 import { randomBytes } from 'node:crypto';
 import { issueProof, textSha256, type CryptoBackend, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
 import type { Keyring } from './keys/keyring.js';
@@ -31,12 +31,12 @@ export class Issuer {
   ) {}
 
   /** Sign one answer; when a ledger is attached its hash is appended under a new signed head first. */
-  issue(input: IssueInput): ProofBundle {
-    return this.issueMany([input])[0]!;
+  async issue(input: IssueInput): Promise<ProofBundle> {
+    return (await this.issueMany([input]))[0]!;
   }
 
   /** Sign a batch; the whole batch is one append sealed by one signed head. */
-  issueMany(inputs: IssueInput[]): ProofBundle[] {
+  async issueMany(inputs: IssueInput[]): Promise<ProofBundle[]> {
     const now = (this.opts.now ?? Date.now)();
     const ts = Math.floor(now / 1000);
     const random = (n: number) => new Uint8Array(randomBytes(n));
@@ -65,7 +65,7 @@ export class Issuer {
       ),
     );
     // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
-    this.ledger?.append(inputs.map((i) => textSha256(i.answer)!));
+    await this.ledger?.append(inputs.map((i) => textSha256(i.answer)!));
     return bundles;
   }
 }

@@ -54,7 +54,12 @@ function pageLoader(keys: unknown): () => string | null {
 
 export async function startServer(
   cfg: Config,
-  opts: { log?: Logger; executor?: Executor; ledger?: (ring: Keyring) => LedgerApi | null; env?: NodeJS.ProcessEnv } = {},
+  opts: {
+    log?: Logger;
+    executor?: Executor;
+    ledger?: (ring: Keyring) => LedgerApi | null | Promise<LedgerApi | null>;
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<Running> {
   const log = opts.log ?? jsonLogger(cfg.log);
   const names = namesFor(cfg.service);
@@ -66,7 +71,7 @@ export async function startServer(
   let ledger: LedgerApi | null = null;
   if (cfg.ledger) {
     // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
-    ledger = opts.ledger ? opts.ledger(ring) : (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
+    ledger = opts.ledger ? await opts.ledger(ring) : await (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
   }
   const app = createApp({
     cfg,
@@ -92,7 +97,13 @@ export async function startServer(
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
   const url = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}`;
-  log('listening', { url, service: cfg.service, dataDir: cfg.dataDir, workers: cfg.workers, ledger: cfg.ledger });
+  log('listening', {
+    url,
+    service: cfg.service,
+    dataDir: cfg.dataDir,
+    workers: cfg.workers,
+    ledger: cfg.ledger ? (cfg.databaseUrl ? 'postgres' : 'sqlite') : false,
+  });
   let closing: Promise<void> | null = null;
   return {
     server,
@@ -115,7 +126,7 @@ export async function startServer(
         clearInterval(sweep);
         clearTimeout(timer);
         await executor.close();
-        ledger?.close();
+        await ledger?.close().catch(() => undefined);
         log('stopped', { ms: Math.round(performance.now() - started), forced });
       })()),
   };

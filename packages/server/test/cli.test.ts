@@ -133,9 +133,9 @@ describe('svc ledger', () => {
     expect(second.code, second.out + second.err).toBe(0);
     expect(second.out).toMatch(/consistent with size/);
     const store = new SqliteStore(`${s.dir}/ledger.sqlite`);
-    const size = store.size();
+    const size = await store.size();
     store.db.prepare('DELETE FROM leaves WHERE idx >= ?').run(size - 1);
-    store.close();
+    await store.close();
     const third = await svc(['ledger', 'audit', '--url', s.url, '--state', state]);
     expect(third.code).toBe(3);
     expect(third.out).toMatch(/AUDIT FAILED/);

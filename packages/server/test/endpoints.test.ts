@@ -24,7 +24,7 @@ function ownBundle(answer: string, prompt?: string) {
 
 describe('POST /api/v1/verify', () => {
   it("verifies and recognises a bundle signed with the server's own keys", async () => {
-    const r = await call(s.url, '/api/v1/verify', { json: ownBundle('Paris.', 'Capital?') });
+    const r = await call(s.url, '/api/v1/verify', { json: await ownBundle('Paris.', 'Capital?') });
     expect(r.status).toBe(200);
     expectSchema(schemas.VerifyResponse, r.body);
     expect(r.body.verdict.overallOk).toBe(true);
@@ -143,7 +143,7 @@ describe('POST /api/v1/verify', () => {
 
 describe('POST /api/v1/evidence', () => {
   it('returns an AI Provenance Record with the org stamped in', async () => {
-    const r = await call(s.url, `/api/v1/evidence?org=${encodeURIComponent('Example GmbH')}`, { json: ownBundle('Rome.') });
+    const r = await call(s.url, `/api/v1/evidence?org=${encodeURIComponent('Example GmbH')}`, { json: await ownBundle('Rome.') });
     expect(r.status).toBe(200);
     expectSchema(schemas.AiProvenanceRecord, r.body);
     expect(r.body.subject).toEqual({ organisation: 'Example GmbH' });
@@ -156,7 +156,7 @@ describe('POST /api/v1/evidence', () => {
   });
 
   it('E2: a failing bundle still gets a record with signed:false; E3: run records', async () => {
-    const r = await call(s.url, '/api/v1/evidence', { json: { ...ownBundle('A.'), answer: 'B.' } });
+    const r = await call(s.url, '/api/v1/evidence', { json: { ...(await ownBundle('A.')), answer: 'B.' } });
     expect(r.status).toBe(200);
     expect(r.body.attested.signed).toBe(false);
     const run = issueRun({ id: 'r', goal: 'g', steps: [] }, { model: 'm', ts: 1 }, { receipt: K.autopilot });
@@ -165,10 +165,10 @@ describe('POST /api/v1/evidence', () => {
   });
 
   it('422 for org over 200 characters and for kinds a record is not made from; 400 invalid JSON', async () => {
-    const long = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(201)}`, { json: ownBundle('C.') });
+    const long = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(201)}`, { json: await ownBundle('C.') });
     expect(long.status).toBe(422);
     expect(long.body.code).toBe('invalid_org');
-    const ok200 = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(200)}`, { json: ownBundle('C.') });
+    const ok200 = await call(s.url, `/api/v1/evidence?org=${'x'.repeat(200)}`, { json: await ownBundle('C.') });
     expect(ok200.status).toBe(200);
     const sth = await call(s.url, '/api/v1/evidence', {
       json: signTreeHead({ log: 'l', tree_size: 0, root_hash: '00'.repeat(32), timestamp: 0 }, K.sth),
@@ -353,7 +353,7 @@ describe('keyring', () => {
     expect(statSync(`${s.dir}/keys/answer.secret`).mode & 0o777).toBe(0o600);
     const t = await boot();
     try {
-      const before = ownBundleFrom(t.dir, 'old');
+      const before = await ownBundleFrom(t.dir, 'old');
       Keyring.generate(`${t.dir}/keys`, { roles: ['answer'], rotate: true });
       const t2 = await boot({ dataDir: t.dir });
       try {

@@ -39,7 +39,7 @@ function req(method: string, target: string, body?: unknown, ip = '192.0.2.1'): 
 /** The body as a client would read it: JSON text parsed (handlers may answer with text). */
 const json = (r: AppResponse): any => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-handlers-'));
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' }, { rate: { verify: 3, read: 1000, modelKeys: 2 } });
   const ring = ensureKeys(cfg, () => {});
@@ -53,8 +53,8 @@ beforeAll(() => {
     witness: new MemoryWitness(),
     now: () => now,
   });
-  ledger.init();
-  ledger.audit.fullCheckSync();
+  await ledger.init();
+  await ledger.audit.fullCheck();
   issuer = new Issuer(Keyring.load(join(dir, 'keys')).ring, names, ledger, { bridge: false, now: () => now });
   const executor = inlineExecutor({ service: 'svc', trustedKeys: pinnedKeys(ring, names, false) });
   const council = new CouncilProbe(
@@ -65,14 +65,14 @@ beforeAll(() => {
   );
   app = createApp({ cfg, names, ring, executor, council, ledger, log: () => {}, version: '0.0.0-test', now: () => now });
 });
-afterAll(() => {
-  store.close();
+afterAll(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('every endpoint through handle()', () => {
   it('POST /api/v1/verify: an issued bundle verifies and is recognised', async () => {
-    const bundle = issuer.issue({ answer: 'in-process answer' });
+    const bundle = await issuer.issue({ answer: 'in-process answer' });
     const r = await app.handle(req('POST', '/api/v1/verify', bundle));
     expect(r.status).toBe(200);
     expectSchema(schemas.VerifyResponse, json(r));
@@ -81,7 +81,7 @@ describe('every endpoint through handle()', () => {
   });
 
   it('POST /api/v1/evidence?org=: a record dated by the injected clock', async () => {
-    const r = await app.handle(req('POST', '/api/v1/evidence?org=Example', issuer.issue({ answer: 'evidence' })));
+    const r = await app.handle(req('POST', '/api/v1/evidence?org=Example', await issuer.issue({ answer: 'evidence' })));
     expect(r.status).toBe(200);
     expectSchema(schemas.AiProvenanceRecord, json(r));
     expect(json(r).generated).toBe(Math.floor(now / 1000));
@@ -110,7 +110,7 @@ describe('every endpoint through handle()', () => {
   });
 
   it('inclusion and consistency proofs for what was issued', async () => {
-    issuer.issue({ answer: 'proved' });
+    await issuer.issue({ answer: 'proved' });
     const head = json(await app.handle(req('GET', '/api/transparency/ledger')));
     const inc = await app.handle(req('POST', '/api/transparency/ledger/inclusion', { answer: 'proved' }));
     expect(inc.status).toBe(200);

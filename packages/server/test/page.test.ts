@@ -41,7 +41,7 @@ async function verifyIn(page: Page, text: string): Promise<{ requests: string[] 
 
 describe('verifier page', () => {
   it('served at GET /: a bundle of this server verifies and its origin is recognised, with no request', async () => {
-    const bundle = new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({
+    const bundle = await new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({
       answer: 'Madrid.',
       prompt: 'Capital of Spain?',
     });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { ensureKeys, loadConfig, openLedger, serveLedger, SqliteStore, startServer, type Running } from '../dist/internal.js';
+import Database from 'better-sqlite3';
+import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../dist/internal.js';
 import { call } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -23,24 +24,34 @@ afterEach(async () => {
 });
 
 /** A data folder with keys and a ledger of `leaves` answers, one signed head per answer. */
-function dataDir(leaves: number): string {
+async function dataDir(leaves: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
   const ring = ensureKeys(cfg, quiet);
-  const ledger = openLedger(cfg, names, ring, quiet, { background: false });
-  for (let i = 0; i < leaves; i++) ledger.append([sha256(utf8(`answer ${i}`))]);
-  ledger.close();
+  const ledger = await openLedger(cfg, names, ring, quiet, { background: false, batchMs: 0 });
+  for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
+  await ledger.close();
   return dir;
+}
+
+/** A raw connection to the ledger file, as another program (or an attacker) would open it. */
+function raw<T>(dir: string, use: (db: Database.Database) => T): T {
+  const db = new Database(file(dir), { timeout: 10_000 });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
 }
 
 const file = (dir: string) => join(dir, 'ledger.sqlite');
 
 function tamper(dir: string, sql: string, ...args: unknown[]): void {
-  const s = new SqliteStore(file(dir));
-  s.db.prepare(sql).run(...args);
-  s.db.pragma('wal_checkpoint(TRUNCATE)');
-  s.close();
+  raw(dir, (db) => {
+    db.prepare(sql).run(...args);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  });
 }
 
 async function serve(dir: string): Promise<Running> {
@@ -77,12 +88,7 @@ function issue(dir: string, answer = 'one more answer'): Promise<{ code: number 
 }
 
 function headCount(dir: string): number {
-  const s = new SqliteStore(file(dir));
-  try {
-    return s.headCount();
-  } finally {
-    s.close();
-  }
+  return raw(dir, (db) => db.prepare('SELECT COUNT(*) FROM heads').pluck().get() as number);
 }
 
 async function expectIssueRefused(dir: string, reason: RegExp) {
@@ -100,7 +106,7 @@ describe('a damaged log is never signed over (spec rule 2), by svc issue or the 
     ['one stored leaf hash', 'UPDATE leaves SET hash = zeroblob(32) WHERE idx = 4'],
     ['one interior node', 'UPDATE nodes SET hash = zeroblob(32) WHERE level = 2 AND idx = 0'],
   ])('%s changed: the server says fork and svc issue exits 3 without a new head', async (_what, sql) => {
-    const dir = dataDir(12);
+    const dir = await dataDir(12);
     tamper(dir, sql);
     const s = await serve(dir);
     const v = await views(s.url);
@@ -123,7 +129,7 @@ describe('history loss is a rollback, not a fresh start', () => {
       },
     ],
   ])('%s: every ledger view says rollback and svc issue refuses', async (_what, damage) => {
-    const dir = dataDir(27);
+    const dir = await dataDir(27);
     for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
     damage(dir);
     const s = await serve(dir);
@@ -138,7 +144,7 @@ describe('history loss is a rollback, not a fresh start', () => {
 
 describe('rule 1: the same stored state reports the same, however the server got there', () => {
   it('a log cut from 27 to 20 leaves: the running server and a restarted one list the same sizes', async () => {
-    const dir = dataDir(27);
+    const dir = await dataDir(27);
     const running = await serve(dir);
     await views(running.url);
     tamper(dir, 'DELETE FROM leaves WHERE idx >= 20');
@@ -155,7 +161,7 @@ describe('rule 1: the same stored state reports the same, however the server got
   });
 
   it('a rewritten leaf names the head sizes it breaks', async () => {
-    const dir = dataDir(8);
+    const dir = await dataDir(8);
     tamper(dir, 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 5');
     const s = await serve(dir);
     const v = await views(s.url);
@@ -163,7 +169,7 @@ describe('rule 1: the same stored state reports the same, however the server got
   });
 
   it('a garbage head row makes the history unverifiable; no list ever holds anything but sizes', async () => {
-    const dir = dataDir(5);
+    const dir = await dataDir(5);
     tamper(
       dir,
       "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES ('garbage', 'x', 0, '', '', '', 0)",
@@ -179,11 +185,13 @@ describe('rule 1: the same stored state reports the same, however the server got
 
 /** Overwrite the heads table's root page with garbage, as a bad disk sector would. */
 function corruptHeadsPage(dir: string) {
-  const s = new SqliteStore(file(dir));
-  s.db.pragma('wal_checkpoint(TRUNCATE)');
-  const page = s.db.pragma('page_size', { simple: true }) as number;
-  const root = s.db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'heads'").pluck().get() as number;
-  s.close();
+  const [page, root] = raw(dir, (db) => {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return [
+      db.pragma('page_size', { simple: true }) as number,
+      db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'heads'").pluck().get() as number,
+    ];
+  });
   const fd = openSync(file(dir), 'r+');
   writeSync(fd, new Uint8Array(page).fill(0xa5), 0, page, (root - 1) * page);
   closeSync(fd);
@@ -191,7 +199,7 @@ function corruptHeadsPage(dir: string) {
 
 describe('unreadable storage: verification keeps serving, the ledger answers 503 or unverifiable', () => {
   it('the heads page corrupted while the server runs: no crash, no 500', async () => {
-    const dir = dataDir(30);
+    const dir = await dataDir(30);
     const s = await serve(dir);
     await views(s.url);
     corruptHeadsPage(dir);
@@ -204,7 +212,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
   });
 
   it('the server starts on a corrupted file, and svc issue refuses it', async () => {
-    const dir = dataDir(30);
+    const dir = await dataDir(30);
     corruptHeadsPage(dir);
     const s = await serve(dir);
     const v = await views(s.url);
@@ -214,7 +222,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
   });
 
   it('a truncated file (half of it): the server starts, verifies, and answers 503 on the ledger', async () => {
-    const dir = dataDir(200);
+    const dir = await dataDir(200);
     truncateSync(file(dir), Math.floor(statSync(file(dir)).size / 2));
     const s = await serve(dir);
     const v = await views(s.url);
@@ -226,7 +234,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
   });
 
   it('a ledger path that is not a file: the server starts and answers 503', async () => {
-    const dir = dataDir(0);
+    const dir = await dataDir(0);
     rmSync(file(dir), { force: true });
     for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
     // A folder where the file should be: it cannot be opened as a database.
@@ -237,14 +245,14 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
     expect(v.verify.status).toBe(200);
   });
 
-  it('a ledger that could not be opened is tried again after 5 s, and serves once the file is fixed', () => {
-    const dir = dataDir(2);
+  it('a ledger that could not be opened is tried again after 5 s, and serves once the file is fixed', async () => {
+    const dir = await dataDir(2);
     rmSync(file(dir), { force: true });
     mkdirSync(file(dir));
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
     let t = 1_000_000;
     const events: string[] = [];
-    const l = serveLedger(
+    const l = await serveLedger(
       cfg,
       names,
       ensureKeys(cfg, quiet),
@@ -252,33 +260,33 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
       () => t,
     );
     cleanups.push(() => l.close());
-    expect(() => l.head()).toThrowError(expect.objectContaining({ code: 'unavailable' }));
+    await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
     rmSync(file(dir), { recursive: true });
     t += 4_999;
-    expect(() => l.head()).toThrowError(expect.objectContaining({ code: 'unavailable' }));
+    await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
     t += 1;
     // The witness remembers 2 answers, so the new empty file is a rollback, served as a 200 view.
-    expect(l.head()).toMatchObject({ enabled: true, sth_withheld: 'rollback' });
+    expect(await l.head()).toMatchObject({ enabled: true, sth_withheld: 'rollback' });
     expect(events).toEqual(['ledger_unavailable', 'ledger_opened']);
   });
 
-  it('disk full during an append rolls back whole: no leaf without its head, and appends resume after', () => {
-    const dir = dataDir(3);
+  it('disk full during an append rolls back whole: no leaf without its head, and appends resume after', async () => {
+    const dir = await dataDir(3);
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
-    const ledger = openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false });
-    const store = (ledger as unknown as { o: { store: SqliteStore } }).o.store;
+    const ledger = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+    const store = ledger.store as SqliteStore;
     const pages = store.db.pragma('page_count', { simple: true }) as number;
     store.db.pragma(`max_page_count = ${pages}`);
     const big = Array.from({ length: 2000 }, (_, i) => sha256(utf8(`full ${i}`)));
-    expect(() => ledger.append(big)).toThrow();
-    expect(store.size()).toBe(3);
-    expect(store.headCount()).toBe(4);
+    await expect(ledger.append(big)).rejects.toThrow();
+    expect(await store.size()).toBe(3);
+    expect(await store.headCount()).toBe(4);
     store.db.pragma('max_page_count = 1073741823');
-    ledger.append([sha256(utf8('after'))]);
-    ledger.audit.fullCheckSync();
+    await ledger.append([sha256(utf8('after'))]);
+    await ledger.audit.fullCheck();
     expect(ledger.audit.withheld()).toBeNull();
-    expect(store.size()).toBe(4);
-    ledger.close();
+    expect(await store.size()).toBe(4);
+    await ledger.close();
   });
 });
 
@@ -295,7 +303,7 @@ describe('files the server cannot write or read (as an unprivileged user)', () =
   ])(
     '%s ledger file: svc serve starts, verifies, and answers 503 on the ledger',
     async (_what, fileMode, dirMode) => {
-      const dir = dataDir(5);
+      const dir = await dataDir(5);
       for (const f of ['-wal', '-shm']) rmSync(file(dir) + f, { force: true });
       // Root reads and writes whatever the modes say, so the server runs as nobody here.
       if ('uid' in asUser) execSync(`chown -R ${asUser.uid}:${asUser.gid} ${JSON.stringify(dir)}`);

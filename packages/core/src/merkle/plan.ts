@@ -44,7 +44,7 @@ export class NodeSet implements TreeReader {
 
   constructor(ids: readonly NodeId[], hashes: readonly Uint8Array[]) {
     if (ids.length !== hashes.length) throw new RangeError('one hash per planned subtree');
-    ids.forEach((id, i) => this.map.set(key(id.level, id.index), hashes[i]!));
+    for (let i = 0; i < ids.length; i++) this.map.set(key(ids[i]!.level, ids[i]!.index), hashes[i]!);
   }
 
   subtree(level: number, index: number): Uint8Array {

@@ -1,13 +1,19 @@
-// What the HTTP layer needs from a ledger. The SQLite-backed implementation lives beside this file;
-// a PostgreSQL one would implement the same.
+// What the HTTP layer needs from a ledger, typed from the core's response schemas. Every call
+// rejects only with HttpError: 422 for a bad request, 503 when the store cannot be read.
+import type { ConsistencyBundle, ConsistencyResponse, InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
+import type { Static } from 'typebox';
+
+export type LedgerSthBody = Static<typeof LedgerSth>;
+export type InclusionBody = Static<typeof InclusionResponse>;
+export type ConsistencyBody = Static<typeof ConsistencyResponse> | Static<typeof ConsistencyBundle>;
+export type HistoryBody = Static<typeof LedgerHistory>;
+
 export interface LedgerApi {
-  /** LedgerSth body. Throws HttpError('unavailable') when the store cannot be read. */
-  head(): Record<string, unknown>;
-  /** InclusionResponse for a parsed InclusionRequest. Throws HttpError 422 / 503. */
-  inclusion(request: unknown): Record<string, unknown>;
-  /** ConsistencyResponse, or a ConsistencyBundle when `signed`. Throws HttpError 422 / 503. */
-  consistency(first: number, second: number | undefined, signed: boolean): Record<string, unknown>;
-  /** LedgerHistory. Throws HttpError('unavailable'). */
-  history(verifiable: boolean): Record<string, unknown>;
-  close(): void;
+  head(): Promise<LedgerSthBody>;
+  /** For a parsed InclusionRequest (validated here). */
+  inclusion(request: unknown): Promise<InclusionBody>;
+  /** The proof, or a ConsistencyBundle when `signed`. */
+  consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody>;
+  history(verifiable: boolean): Promise<HistoryBody>;
+  close(): Promise<void>;
 }

@@ -4,8 +4,9 @@
 // that is not an append (a shorter log, fewer heads) makes them start over. A full recheck of every
 // leaf against its data, every stored subtree against the leaves, and every head's root against
 // the root recomputed from leaf data runs in the background and is reported as incomplete until done.
-import { bytesEqual, leafHash, nodeHash, sha256, toHex, treeRoot } from '@svc/core';
-import type { HeadRow, LedgerStore } from './store.js';
+import { bytesEqual, leafHash, nodeHash, sha256, toHex, type NodeId } from '@svc/core';
+import { rootAt } from './reads.js';
+import type { HeadRow, LedgerReads, LedgerStore } from './store.js';
 import type { Witness } from './witness.js';
 
 export type Withheld = 'rollback' | 'fork' | 'unverifiable';
@@ -16,6 +17,8 @@ interface ScanState {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+// Leaves read per query by the full check.
+const SCAN_CHUNK = 8192;
 
 /** A head row as stored; anything else in the table makes the history unreadable. */
 function validHead(h: HeadRow): boolean {
@@ -70,8 +73,8 @@ export class Auditor {
    * one snapshot: a head committed by another process between two reads must never look like a
    * rollback or a fork.
    */
-  refresh(): void {
-    this.store.snapshot(() => this.refreshInSnapshot());
+  refresh(): Promise<void> {
+    return this.store.snapshot((r) => this.refreshInSnapshot(r));
   }
 
   private resetHeads(): void {
@@ -83,34 +86,34 @@ export class Auditor {
     this.damagedHead = false;
   }
 
-  private refreshInSnapshot(): void {
+  private async refreshInSnapshot(r: LedgerReads): Promise<void> {
     let live: number;
     try {
-      live = this.store.size();
+      live = await r.size();
     } catch {
       this.leavesUnreadable = true;
       throw new Error('leaves unreadable');
     }
     try {
-      const count = this.store.headCount();
+      const count = await r.headCount();
       // Fewer leaves or fewer heads than already seen is not an append: judge the state afresh.
       if (live < this.lastLive || count < this.seenHeads) this.resetHeads();
       this.lastLive = live;
-      if (!this.damagedHead) this.readNewHeads(live);
+      if (!this.damagedHead) await this.readNewHeads(r, live);
       const witness = this.witness?.read() ?? null;
-      const maxHead = this.store.maxHeadSize();
+      const maxHead = await r.maxHeadSize();
       this.rollback = maxHead > live || (witness !== null && (witness.tree_size > live || witness.tree_size > maxHead));
-      if (witness && !this.rollback) this.checkRoot(witness.tree_size, witness.root_hash, live);
+      if (witness && !this.rollback) await this.checkRoot(r, witness.tree_size, witness.root_hash, live);
       this.historyUnreadable = this.damagedHead;
     } catch {
       this.historyUnreadable = true;
     }
-    if (this.fullCheckDone && this.scan.next < live && !this.leavesUnreadable) this.scanLeaves(live, Infinity);
+    if (this.fullCheckDone && this.scan.next < live && !this.leavesUnreadable) await this.scanLeaves(r, live, Infinity);
   }
 
-  private readNewHeads(live: number): void {
+  private async readNewHeads(r: LedgerReads, live: number): Promise<void> {
     for (;;) {
-      const batch = this.store.heads(this.lastHeadId, 1000);
+      const batch = await r.heads(this.lastHeadId, 1000);
       for (const h of batch) {
         if (!validHead(h)) {
           this.damagedHead = true;
@@ -122,45 +125,58 @@ export class Auditor {
         at.add(h.root_hash);
         this.roots.set(h.tree_size, at);
         if (at.size > 1) this.forked.add(h.tree_size);
-        this.checkRoot(h.tree_size, h.root_hash, live);
+        await this.checkRoot(r, h.tree_size, h.root_hash, live);
       }
       if (batch.length < 1000) return;
     }
   }
 
-  private checkRoot(size: number, rootHex: string, live: number): void {
+  private async checkRoot(r: LedgerReads, size: number, rootHex: string, live: number): Promise<void> {
     if (size > live) {
       this.storedMismatch.add(size);
       return;
     }
     try {
-      if (toHex(treeRoot(this.store, size)) !== rootHex) this.storedMismatch.add(size);
+      if (toHex(await rootAt(r, size)) !== rootHex) this.storedMismatch.add(size);
     } catch {
       this.storedMismatch.add(size);
     }
   }
 
-  /** Re-derive leaves [scan.next, upTo) from their data, compare every subtree and head root. */
-  private scanLeaves(upTo: number, budget: number): void {
+  /**
+   * Re-derive leaves [scan.next, upTo) from their data, at most `budget` of them, and compare every
+   * leaf hash, subtree and head root. Reads go in chunks: the leaves of a chunk in one query, the
+   * stored subtrees they complete in another.
+   */
+  private async scanLeaves(r: LedgerReads, upTo: number, budget: number): Promise<void> {
     const s = this.scan;
     try {
-      for (let done = 0; s.next < upTo && done < budget; done++, s.next++) {
-        const i = s.next;
-        const data = this.store.leafData(i);
-        const stored = this.store.leafHashAt(i);
-        if (!data || !stored) throw new Error('leaf missing');
-        let h = leafHash(data);
-        if (!bytesEqual(h, stored)) this.leafMismatch = true;
-        let level = 0;
-        while (s.stack.length > 0 && s.stack[s.stack.length - 1]!.level === level) {
-          const left = s.stack.pop()!;
-          h = nodeHash(left.hash, h);
-          level++;
-          const index = (i + 1) / 2 ** level - 1;
-          if (!bytesEqual(this.store.subtree(level, index), h)) this.leafMismatch = true;
+      let left = budget;
+      while (s.next < upTo && left > 0) {
+        const end = Math.min(upTo, s.next + Math.min(SCAN_CHUNK, left));
+        const rows = await r.leaves(s.next, end);
+        const made: NodeId[] = [];
+        const hashes: Uint8Array[] = [];
+        const stack = s.stack.slice();
+        for (let i = s.next; i < end; i++) {
+          const row = rows[i - s.next]!;
+          let h = leafHash(row.data);
+          if (!bytesEqual(h, row.hash)) this.leafMismatch = true;
+          let level = 0;
+          while (stack.length > 0 && stack[stack.length - 1]!.level === level) {
+            h = nodeHash(stack.pop()!.hash, h);
+            level++;
+            made.push({ level, index: (i + 1) / 2 ** level - 1 });
+            hashes.push(h);
+          }
+          stack.push({ level, hash: h });
+          this.checkDataRoot(i + 1, stack);
         }
-        s.stack.push({ level, hash: h });
-        this.checkDataRoot(i + 1);
+        const stored = await r.nodes(made);
+        for (let k = 0; k < made.length; k++) if (!bytesEqual(stored[k]!, hashes[k]!)) this.leafMismatch = true;
+        s.stack = stack;
+        left -= end - s.next;
+        s.next = end;
       }
     } catch {
       this.leavesUnreadable = true;
@@ -168,58 +184,54 @@ export class Auditor {
   }
 
   /** Compare the heads recorded at `size` with the root of the scan's stack (the tree of that size). */
-  private checkDataRoot(size: number): void {
+  private checkDataRoot(size: number, st: ScanState['stack']): void {
     const recorded = this.roots.get(size);
     if (!recorded) return;
-    const st = this.scan.stack;
     let root = st[st.length - 1]!.hash;
     for (let k = st.length - 2; k >= 0; k--) root = nodeHash(st[k]!.hash, root);
     const hex = toHex(root);
     for (const r of recorded) if (r !== hex) this.dataMismatch.add(size);
   }
 
-  /** Run the full recheck to completion now (CLI, tests, and before any head is signed). */
-  fullCheckSync(): void {
-    this.startFullCheck();
-    this.scanLeaves(this.store.size(), Infinity);
-    this.finishFullCheck();
+  /** Run the full recheck to completion (CLI, tests, and before any head is signed). */
+  async fullCheck(): Promise<void> {
+    await this.startFullCheck();
+    try {
+      await this.store.snapshot(async (r) => this.scanLeaves(r, await r.size(), Infinity));
+    } catch {
+      this.leavesUnreadable = true;
+    }
+    await this.finishFullCheck();
   }
 
-  /** Run the full recheck in slices on the event loop; resolves when done, whatever it finds. */
-  fullCheckInBackground(slice = 4000): Promise<void> {
-    if (this.scanning) return Promise.resolve();
+  /**
+   * Run the full recheck in slices, yielding between them so requests are served meanwhile;
+   * resolves when done, whatever it finds. Each slice reads its own snapshot.
+   */
+  async fullCheckInBackground(slice = 16_384): Promise<void> {
+    if (this.scanning) return;
     this.scanning = true;
-    return new Promise((resolve) => {
-      const end = () => {
-        this.scanning = false;
-        resolve();
-      };
-      const step = () => {
-        try {
-          const target = this.store.size();
-          this.scanLeaves(target, slice);
-          if (this.scan.next >= target || this.leavesUnreadable) {
-            this.finishFullCheck();
-            return end();
-          }
-        } catch {
-          // Damaged storage (SQLITE_CORRUPT and the like) is a finding, never a crash.
-          this.leavesUnreadable = true;
-          return end();
-        }
-        setImmediate(step);
-      };
-      try {
-        this.startFullCheck();
-      } catch {
-        this.leavesUnreadable = true;
-        return end();
+    try {
+      await this.startFullCheck();
+      for (;;) {
+        const finished = await this.store.snapshot(async (r) => {
+          const target = await r.size();
+          await this.scanLeaves(r, target, slice);
+          return this.scan.next >= target || this.leavesUnreadable;
+        });
+        if (finished) break;
+        await new Promise((resolve) => setImmediate(resolve));
       }
-      setImmediate(step);
-    });
+      await this.finishFullCheck();
+    } catch {
+      // Damaged or unreachable storage is a finding, never a crash.
+      this.leavesUnreadable = true;
+    } finally {
+      this.scanning = false;
+    }
   }
 
-  private startFullCheck(): void {
+  private async startFullCheck(): Promise<void> {
     this.scan = { next: 0, stack: [] };
     this.fullCheckDone = false;
     this.leafMismatch = false;
@@ -228,7 +240,7 @@ export class Auditor {
     this.resetHeads();
     this.lastLive = 0;
     try {
-      this.refresh();
+      await this.refresh();
     } catch {
       this.leavesUnreadable = true;
     }
@@ -237,11 +249,11 @@ export class Auditor {
     if (empty) for (const r of empty) if (r !== toHex(sha256(new Uint8Array(0)))) this.dataMismatch.add(0);
   }
 
-  private finishFullCheck(): void {
+  private async finishFullCheck(): Promise<void> {
     if (this.leavesUnreadable) return;
     this.fullCheckDone = true;
     try {
-      this.refresh();
+      await this.refresh();
     } catch {
       this.leavesUnreadable = true;
     }

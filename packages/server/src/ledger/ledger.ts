@@ -1,6 +1,7 @@
-// The transparency log: appends (each batch sealed by a new signed head), proofs, and the
-// responses of the ledger endpoints. Every read runs the same audit, so the same state always
-// reports the same sth_withheld reason (rule 1), and no head is signed while withheld (rule 2).
+// The transparency log: appends integrated in batches (each batch sealed by one signed head),
+// proofs, and the responses of the ledger endpoints. Every read runs the same audit, so the same
+// state always reports the same sth_withheld reason (rule 1), and no head is signed while withheld
+// (rule 2).
 import {
   consistencyBundle,
   consistencyProof,
@@ -11,15 +12,17 @@ import {
   textSha256,
   signTreeHead,
   toHex,
-  treeRoot,
   type CryptoBackend,
   type KeyPair,
   type Names,
+  type SthBundle,
 } from '@svc/core';
 import { HttpError } from '../http/errors.js';
-import type { LedgerApi } from './api.js';
+import type { ConsistencyBody, HistoryBody, InclusionBody, LedgerApi, LedgerSthBody } from './api.js';
 import { Auditor, type Withheld } from './audit.js';
-import type { HeadRow, LedgerStore } from './store.js';
+import { readTree, rootAt } from './reads.js';
+import { Sequencer, type Appended } from './sequencer.js';
+import type { HeadRow, LedgerStore, NewHead } from './store.js';
 import { MemoryWitness, type Witness } from './witness.js';
 
 export const LEAF_HASHING =
@@ -37,8 +40,12 @@ export interface LedgerOptions {
   /** The largest head ever signed, kept outside the store; in memory when not given. */
   witness?: Witness;
   now?: () => number;
-  /** Signs tree heads natively where present; noble otherwise. */
+  /** Signs tree heads natively where present; noble otherwise. Must be synchronous. */
   crypto?: CryptoBackend;
+  /** How long appends gather before a batch is integrated under one head (ms; 0: at the next turn). */
+  batchMs?: number;
+  /** The most leaves one batch takes. */
+  maxBatch?: number;
 }
 
 function unavailable(): HttpError {
@@ -46,9 +53,9 @@ function unavailable(): HttpError {
 }
 
 /** Damaged or unreadable storage is a 503 on whichever read meets it, never an untyped error. */
-function guard<T>(read: () => T): T {
+async function guard<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return read();
+    return await read();
   } catch (e) {
     if (e instanceof HttpError) throw e;
     throw unavailable();
@@ -57,28 +64,35 @@ function guard<T>(read: () => T): T {
 
 export class Ledger implements LedgerApi {
   readonly audit: Auditor;
+  readonly store: LedgerStore;
   private readonly now: () => number;
-
   private readonly witness: Witness;
+  private readonly sequencer: Sequencer;
 
   constructor(private readonly o: LedgerOptions) {
+    this.store = o.store;
     this.witness = o.witness ?? new MemoryWitness();
     this.audit = new Auditor(o.store, this.witness);
     this.now = o.now ?? Date.now;
+    this.sequencer = new Sequencer((batch) => this.integrate(batch), { batchMs: o.batchMs ?? 0, maxBatch: o.maxBatch });
   }
 
   /**
    * Sign the empty tree once, so a fresh log publishes a head from the start. A log with heads but
    * no witness yet (made before witnesses existed) records its latest head as the witness.
    */
-  init(): void {
-    guard(() => {
+  async init(): Promise<void> {
+    await guard(async () => {
       const store = this.o.store;
-      if (this.witness.read() === null && store.headCount() > 0) {
-        const latest = store.latestHeads(1)[0]!;
+      if (this.witness.read() === null && (await store.headCount()) > 0) {
+        const latest = (await store.latestHeads(1))[0]!;
         this.witness.advance({ tree_size: latest.tree_size, root_hash: latest.root_hash });
       }
-      if (this.checked() === null && store.headCount() === 0 && store.size() === 0) this.append([]);
+      if ((await this.checked()) === null && (await store.headCount()) === 0 && (await store.size()) === 0) {
+        const signed = this.append([]);
+        await this.flush();
+        await signed;
+      }
     });
   }
 
@@ -86,11 +100,11 @@ export class Ledger implements LedgerApi {
   private rootCache: { size: number; version: string; root: string } | null = null;
 
   /** Run the incremental audit, skipped when the store has not changed since the last run. */
-  private checked(): Withheld | null {
+  private async checked(): Promise<Withheld | null> {
     try {
-      const v = this.o.store.version();
+      const v = await this.o.store.version();
       if (v !== this.seen || !this.audit.fullCheckDone) {
-        this.audit.refresh();
+        await this.audit.refresh();
         this.seen = v;
       }
     } catch {
@@ -101,123 +115,120 @@ export class Ledger implements LedgerApi {
   }
 
   /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
-  private root(size: number): string {
+  private async root(size: number): Promise<string> {
     const v = this.seen ?? '';
     const c = this.rootCache;
     if (c && c.size === size && c.version === v) return c.root;
-    const root = toHex(treeRoot(this.o.store, size));
-    if (size === this.o.store.size()) this.rootCache = { size, version: v, root };
+    const root = toHex(await rootAt(this.o.store, size));
+    this.rootCache = { size, version: v, root };
     return root;
   }
 
   /**
-   * Append answer hashes (32 bytes each) and seal them with a new signed head, atomically. Whoever
-   * opened the store, no head is signed before the full check has passed in this process.
+   * Append answer hashes (32 bytes each). Resolves once the batch they joined is committed with the
+   * signed head that covers them: acknowledged means durable and signed. Whoever opened the store,
+   * no head is signed before the full check has passed in this process.
    */
-  append(answerHashes: Uint8Array[]): { firstIndex: number; head: HeadRow } {
+  append(answerHashes: Uint8Array[]): Promise<Appended> {
     for (const d of answerHashes)
-      if (!(d instanceof Uint8Array) || d.length !== 32) throw new TypeError('leaves are 32-byte answer hashes');
-    if (!this.audit.fullCheckDone) guard(() => this.audit.fullCheckSync());
+      if (!(d instanceof Uint8Array) || d.length !== 32) return Promise.reject(new TypeError('leaves are 32-byte answer hashes'));
+    return this.sequencer.add(answerHashes);
+  }
+
+  /** Integrate everything queued now, without waiting for the interval. */
+  flush(): Promise<void> {
+    return this.sequencer.flush();
+  }
+
+  private async integrate(batch: Uint8Array[]): Promise<{ firstIndex: number; head: HeadRow }> {
+    if (!this.audit.fullCheckDone) await guard(() => this.audit.fullCheck());
     if (!this.audit.fullCheckDone) throw new HttpError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
-    const w = this.checked();
+    const w = await this.checked();
     if (w) throw new HttpError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
-    const store = this.o.store;
-    let firstIndex = 0;
-    const head = store.appendAndSeal(answerHashes, (n) => {
-      firstIndex = n - answerHashes.length;
-      const last = store.latestHeads(1)[0];
+    const seal = (size: number, root: Uint8Array, previous: HeadRow | undefined): NewHead => {
       // Heads are never dated before their predecessor, so timestamp order follows size order.
-      const timestamp = Math.max(this.now(), last?.timestamp ?? 0);
-      const root = toHex(treeRoot(store, n));
+      const timestamp = Math.max(this.now(), previous?.timestamp ?? 0);
+      const rootHex = toHex(root);
       const sth = signTreeHead(
-        { log: this.o.log, tree_size: n, root_hash: root, timestamp },
+        { log: this.o.log, tree_size: size, root_hash: rootHex, timestamp },
         this.o.sthKey,
         this.o.names.service,
         undefined,
         this.o.crypto,
       );
-      const row = {
-        tree_size: n,
-        root_hash: root,
+      return {
+        tree_size: size,
+        root_hash: rootHex,
         timestamp,
         signed: sth.signed,
         receipt: JSON.stringify(sth.receipt),
         key_hex: sth.key.public_key_hex,
         recorded: this.now(),
       };
-      return { id: store.insertHead(row), ...row };
-    });
+    };
+    const done = await guard(() => this.o.store.sequence(batch, seal));
     try {
-      this.witness.advance({ tree_size: head.tree_size, root_hash: head.root_hash });
+      this.witness.advance({ tree_size: done.head.tree_size, root_hash: done.head.root_hash });
     } catch {
       // The head is committed; a witness that could not be written only lags behind it.
     }
-    return { firstIndex, head };
+    return done;
   }
 
-  private sthOf(h: HeadRow, withKey: boolean): Record<string, unknown> {
+  private sthOf(h: HeadRow, withKey: boolean): SthBundle {
     const keyHex = h.key_hex;
     const key = withKey || this.o.isPublished(keyHex) ? publishedKey(fromHex(keyHex)!, this.o.names.contexts.sth) : null;
-    return { signed: h.signed, receipt: JSON.parse(h.receipt), key };
+    return { signed: h.signed, receipt: JSON.parse(h.receipt), key } as SthBundle;
   }
 
-  head(): Record<string, unknown> {
-    return guard(() => this.headUnguarded());
+  head(): Promise<LedgerSthBody> {
+    return guard(async () => {
+      const w = await this.checked();
+      const size = await this.o.store.size();
+      const out: LedgerSthBody = {
+        enabled: true,
+        log: this.o.log,
+        algo: ALGO,
+        leaf_hashing: LEAF_HASHING,
+        tree_size: size,
+        root_hash: await this.root(size),
+      };
+      if (w) {
+        out.signed_tree_head = null;
+        out.sth_withheld = w;
+        out.note = `The signed tree head is withheld (${w}); see /api/transparency/ledger/history.`;
+      } else {
+        const latest = (await this.o.store.latestHeads(1))[0];
+        out.signed_tree_head = latest ? this.sthOf(latest, true) : null;
+        out.note =
+          'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
+      }
+      return out;
+    });
   }
 
-  private headUnguarded(): Record<string, unknown> {
-    const w = this.checked();
-    let size: number;
-    let root: string;
-    try {
-      size = this.o.store.size();
-      root = this.root(size);
-    } catch {
-      throw unavailable();
-    }
-    const out: Record<string, unknown> = {
-      enabled: true,
-      log: this.o.log,
-      algo: ALGO,
-      leaf_hashing: LEAF_HASHING,
-      tree_size: size,
-      root_hash: root,
-    };
-    if (w) {
-      out.signed_tree_head = null;
-      out.sth_withheld = w;
-      out.note = `The signed tree head is withheld (${w}); see /api/transparency/ledger/history.`;
-    } else {
-      const latest = this.o.store.latestHeads(1)[0];
-      out.signed_tree_head = latest ? this.sthOf(latest, true) : null;
-      out.note =
-        'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
-    }
-    return out;
-  }
-
-  inclusion(req: unknown): Record<string, unknown> {
+  inclusion(req: unknown): Promise<InclusionBody> {
     if (typeof req !== 'object' || req === null || Array.isArray(req))
-      throw new HttpError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf');
+      return Promise.reject(new HttpError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf'));
     const r = req as Record<string, unknown>;
     const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
-    if (given.length !== 1) throw new HttpError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
+    if (given.length !== 1) return Promise.reject(new HttpError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf'));
     let data: Uint8Array | null = null;
     let leaf: Uint8Array | null = null;
     if (given[0] === 'answer') {
       data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
-      if (!data) throw new HttpError('invalid_request', 'answer must be a string of well-formed Unicode');
+      if (!data) return Promise.reject(new HttpError('invalid_request', 'answer must be a string of well-formed Unicode'));
     } else if (given[0] === 'answer_sha256') {
       data = fromHex(r.answer_sha256, 32);
-      if (!data) throw new HttpError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters');
+      if (!data) return Promise.reject(new HttpError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters'));
     } else {
       leaf = fromHex(r.leaf, 32);
-      if (!leaf) throw new HttpError('invalid_request', 'leaf must be 64 lowercase hex characters');
+      if (!leaf) return Promise.reject(new HttpError('invalid_request', 'leaf must be 64 lowercase hex characters'));
     }
-    guard(() => this.checked());
-    const store = this.o.store;
-    try {
-      const size = store.size();
+    return guard(async () => {
+      await this.checked();
+      const store = this.o.store;
+      const size = await store.size();
       let treeSize = size;
       if (r.tree_size !== undefined) {
         if (typeof r.tree_size !== 'number' || !Number.isSafeInteger(r.tree_size) || r.tree_size < 1 || r.tree_size > size) {
@@ -225,103 +236,95 @@ export class Ledger implements LedgerApi {
         }
         treeSize = r.tree_size;
       }
-      const index = data ? store.findByData(data) : store.findByLeafHash(leaf!);
+      const index = data ? await store.findByData(data) : await store.findByLeafHash(leaf!);
       if (index === undefined || index >= treeSize) return { found: false };
+      const tree = await readTree(store, (t) => inclusionProof(t, index, treeSize));
       return {
         found: true,
         leaf: toHex(data ? leafHash(data) : leaf!),
         index,
         tree_size: treeSize,
-        root_hash: this.root(treeSize),
-        proof: inclusionProof(store, index, treeSize).map(toHex),
+        root_hash: await this.root(treeSize),
+        proof: tree.map(toHex),
       };
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      throw unavailable();
-    }
+    });
   }
 
-  consistency(first: number, second: number | undefined, signed: boolean): Record<string, unknown> {
-    return guard(() => this.consistencyUnguarded(first, second, signed));
-  }
-
-  private consistencyUnguarded(first: number, second: number | undefined, signed: boolean): Record<string, unknown> {
-    const w = this.checked();
-    const store = this.o.store;
-    let size: number;
-    try {
-      size = store.size();
-    } catch {
-      throw unavailable();
-    }
-    const b = second ?? size;
-    if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new HttpError('out_of_range', `first must be from 1 to ${size}`);
-    if (!Number.isSafeInteger(b) || b < first || b > size) throw new HttpError('out_of_range', `second must be from ${first} to ${size}`);
-    try {
-      const proof = consistencyProof(store, first, b);
-      const plain: Record<string, unknown> = {
+  consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody> {
+    return guard(async () => {
+      const w = await this.checked();
+      const store = this.o.store;
+      const size = await store.size();
+      const b = second ?? size;
+      if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new HttpError('out_of_range', `first must be from 1 to ${size}`);
+      if (!Number.isSafeInteger(b) || b < first || b > size) throw new HttpError('out_of_range', `second must be from ${first} to ${size}`);
+      const proof = await readTree(store, (t) => consistencyProof(t, first, b));
+      const plain: ConsistencyBody = {
         first,
         second: b,
-        old_root: toHex(treeRoot(store, first)),
-        new_root: this.root(b),
+        old_root: toHex(await rootAt(store, first)),
+        new_root: await this.root(b),
         proof: proof.map(toHex),
       };
       if (w) plain.sth_withheld = w;
       if (!signed) return plain;
-      const oldHead = store.headAtSize(first);
-      const newHead = store.headAtSize(b);
+      const oldHead = await store.headAtSize(first);
+      const newHead = await store.headAtSize(b);
       if (!oldHead || !newHead)
         throw new HttpError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
-      const bundle = consistencyBundle(this.sthOf(oldHead, true) as never, this.sthOf(newHead, true) as never, proof, this.o.names.service);
+      const bundle = consistencyBundle(
+        this.sthOf(oldHead, true),
+        this.sthOf(newHead, true),
+        proof,
+        this.o.names.service,
+      ) as ConsistencyBody;
       if (w) bundle.sth_withheld = w;
       return bundle;
-    } catch (e) {
-      if (e instanceof HttpError) throw e;
-      throw unavailable();
-    }
+    });
   }
 
-  history(verifiable: boolean): Record<string, unknown> {
-    return guard(() => this.historyUnguarded(verifiable));
-  }
-
-  private historyUnguarded(verifiable: boolean): Record<string, unknown> {
-    this.checked();
-    const a = this.audit;
-    if (a.historyUnreadable) throw new HttpError('unavailable', 'history temporarily unavailable');
-    let rows: HeadRow[];
-    let count: number;
-    try {
-      rows = this.o.store.latestHeads(SIGNED_CHECKPOINTS);
-      count = this.o.store.headCount();
-    } catch {
-      throw new HttpError('unavailable', 'history temporarily unavailable');
-    }
-    const inconsistent = a.inconsistent;
-    const evidence = a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch;
-    const out: Record<string, unknown> = { enabled: true };
-    if (evidence) out.consistent = false;
-    else if (a.leavesUnreadable) Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
-    else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
-    else out.consistent = true;
-    out.forked_sizes = [...a.forked].sort((x, y) => x - y);
-    out.append_only_verified = inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
-    out.inconsistent_sizes = [...inconsistent];
-    out.count = count;
-    out.checkpoints = rows.map((h) => ({ tree_size: h.tree_size, root_hash: h.root_hash, signed: h.signed, recorded: h.recorded }));
-    if (verifiable) {
+  history(verifiable: boolean): Promise<HistoryBody> {
+    const gone = () => new HttpError('unavailable', 'history temporarily unavailable');
+    return guard(async () => {
+      await this.checked();
+      const a = this.audit;
+      if (a.historyUnreadable) throw gone();
+      let rows: HeadRow[];
+      let count: number;
       try {
-        out.signed_checkpoints = rows.map((h) => this.sthOf(h, false));
+        rows = await this.o.store.latestHeads(SIGNED_CHECKPOINTS);
+        count = await this.o.store.headCount();
       } catch {
-        out.signed_checkpoints = null;
+        throw gone();
       }
-    }
-    out.note = 'Newest checkpoints first. consistent:null means the checks against the live log could not run yet, which is not a pass.';
-    return out;
+      const inconsistent = a.inconsistent;
+      const evidence = a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch;
+      const out: HistoryBody = { enabled: true };
+      if (evidence) out.consistent = false;
+      else if (a.leavesUnreadable) Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
+      else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
+      else out.consistent = true;
+      out.forked_sizes = [...a.forked].sort((x, y) => x - y);
+      out.append_only_verified = inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
+      out.inconsistent_sizes = [...inconsistent];
+      out.count = count;
+      out.checkpoints = rows.map((h) => ({ tree_size: h.tree_size, root_hash: h.root_hash, signed: h.signed, recorded: h.recorded }));
+      if (verifiable) {
+        try {
+          out.signed_checkpoints = rows.map((h) => this.sthOf(h, false));
+        } catch {
+          out.signed_checkpoints = null;
+        }
+      }
+      out.note = 'Newest checkpoints first. consistent:null means the checks against the live log could not run yet, which is not a pass.';
+      return out;
+    });
   }
 
-  close(): void {
-    this.o.store.close();
+  /** Integrate what is queued, then close the store. */
+  async close(): Promise<void> {
+    await this.sequencer.flush().catch(() => undefined);
+    await this.o.store.close();
   }
 }

@@ -1,5 +1,6 @@
-// Opening the SQLite ledger of a data folder, for the server (which must keep serving whatever the
-// file's state) and for tools that append (which must refuse to sign over a damaged log).
+// Opening the ledger: the SQLite file of a data folder (embedded default) or a PostgreSQL database
+// shared by several instances. The server must keep serving whatever the store's state; tools that
+// append must refuse to sign over a damaged log.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, type Names } from '@svc/core';
@@ -9,7 +10,9 @@ import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
 import type { LedgerApi } from './api.js';
 import { Ledger } from './ledger.js';
-import { SqliteStore } from './store.js';
+import { PgStore, redactUrl } from './postgres.js';
+import { SqliteStore } from './sqlite.js';
+import type { LedgerStore } from './store.js';
 import { FileWitness, witnessFile } from './witness.js';
 import { nativeCrypto } from '../crypto/node.js';
 
@@ -17,17 +20,32 @@ export function ledgerFile(cfg: Config): string {
   return join(cfg.dataDir, 'ledger.sqlite');
 }
 
+export function ledgerLocation(cfg: Config): string {
+  return cfg.databaseUrl ? redactUrl(cfg.databaseUrl) : ledgerFile(cfg);
+}
+
 export function logName(names: Names): string {
   return `${names.service}-ledger`;
 }
 
-/**
- * Open the SQLite ledger in the data folder and sign the empty head if new. With `background`
- * (the default) the full check starts on the event loop; appends run it first in any case.
- */
-export function openLedger(cfg: Config, names: Names, ring: Keyring, log: Logger, opts: { background?: boolean } = {}): Ledger {
+export async function openStore(cfg: Config, log?: Logger): Promise<LedgerStore> {
+  if (cfg.databaseUrl) return PgStore.open(cfg.databaseUrl, { onError: (e) => log?.('ledger_db_error', { error: e.message }) });
   mkdirSync(cfg.dataDir, { recursive: true });
-  const store = new SqliteStore(ledgerFile(cfg));
+  return new SqliteStore(ledgerFile(cfg));
+}
+
+/**
+ * Open the ledger and sign the empty head if new. With `background` (the default) the full check
+ * starts at once and runs in slices; appends run it first in any case.
+ */
+export async function openLedger(
+  cfg: Config,
+  names: Names,
+  ring: Keyring,
+  log: Logger,
+  opts: { background?: boolean; batchMs?: number } = {},
+): Promise<Ledger> {
+  const store = await openStore(cfg, log);
   try {
     const ledger = new Ledger({
       store,
@@ -35,16 +53,20 @@ export function openLedger(cfg: Config, names: Names, ring: Keyring, log: Logger
       log: logName(names),
       sthKey: ring.get('sth'),
       isPublished: (hex) => ring.publicKeys('sth').some((pk) => toHex(pk) === hex),
+      // The witness stays in the data folder (with the keys) whatever the store: each instance
+      // remembers the largest head it has seen, so a database restored from an old copy reads as
+      // a rollback on every instance that saw more.
       witness: new FileWitness(witnessFile(cfg.dataDir)),
+      batchMs: opts.batchMs ?? cfg.ledgerBatchMs,
       ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     });
-    ledger.init();
+    await ledger.init();
     if (opts.background !== false) {
       void ledger.audit.fullCheckInBackground().then(() => log('ledger_full_check_done', { withheld: ledger.audit.withheld() }));
     }
     return ledger;
   } catch (e) {
-    store.close();
+    await store.close().catch(() => undefined);
     throw e;
   }
 }
@@ -53,36 +75,49 @@ export function openLedger(cfg: Config, names: Names, ring: Keyring, log: Logger
 const RETRY_MS = 5_000;
 
 /**
- * The server's ledger: the opened ledger, or, while the file cannot be opened (truncated,
- * unreadable, read-only, corrupt), a stand-in that answers 503 and tries again now and then.
+ * The server's ledger: the opened ledger, or, while the store cannot be opened (a truncated,
+ * unreadable, read-only or corrupt file; a database that is down), a stand-in that answers 503 and
+ * tries again now and then.
  */
-export function serveLedger(cfg: Config, names: Names, ring: Keyring, log: Logger, now: () => number = Date.now): LedgerApi {
+export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log: Logger, now: () => number = Date.now): Promise<LedgerApi> {
   let ledger: Ledger | null = null;
+  let opening: Promise<Ledger | null> | null = null;
   let lastTry = -Infinity;
-  const get = (): Ledger => {
+  const tryOpen = (): Promise<Ledger | null> => {
+    lastTry = now();
+    opening ??= openLedger(cfg, names, ring, log).then(
+      (l) => {
+        ledger = l;
+        log('ledger_opened', { store: ledgerLocation(cfg) });
+        return l;
+      },
+      (e: unknown) => {
+        log('ledger_unavailable', { store: ledgerLocation(cfg), error: e instanceof Error ? e.message : String(e) });
+        return null;
+      },
+    );
+    return opening.finally(() => {
+      opening = null;
+    });
+  };
+  const get = async (): Promise<Ledger> => {
     if (ledger) return ledger;
-    if (now() - lastTry >= RETRY_MS) {
-      lastTry = now();
-      try {
-        ledger = openLedger(cfg, names, ring, log);
-        log('ledger_opened', { file: ledgerFile(cfg) });
-        return ledger;
-      } catch (e) {
-        log('ledger_unavailable', { file: ledgerFile(cfg), error: e instanceof Error ? e.message : String(e) });
-      }
+    if (opening || now() - lastTry >= RETRY_MS) {
+      const l = await (opening ?? tryOpen());
+      if (l) return l;
     }
     throw new HttpError('unavailable', 'ledger temporarily unavailable');
   };
-  try {
-    get();
-  } catch {
-    // Logged above; verification and the other endpoints start anyway.
-  }
+  // Logged in tryOpen; verification and the other endpoints start anyway.
+  await tryOpen();
   return {
-    head: () => get().head(),
-    inclusion: (r) => get().inclusion(r),
-    consistency: (a, b, s) => get().consistency(a, b, s),
-    history: (v) => get().history(v),
-    close: () => ledger?.close(),
+    head: async () => (await get()).head(),
+    inclusion: async (r) => (await get()).inclusion(r),
+    consistency: async (a, b, s) => (await get()).consistency(a, b, s),
+    history: async (v) => (await get()).history(v),
+    close: async () => {
+      await opening?.catch(() => undefined);
+      await (ledger as Ledger | null)?.close();
+    },
   };
 }

@@ -1,0 +1,227 @@
+// The networked store: PostgreSQL, shared by any number of server and issuing processes. One row
+// (svc_tree) holds the size; the sequencer takes it FOR UPDATE, so exactly one writer assigns
+// indices at a time and a writer that dies releases it with its connection.
+import pg from 'pg';
+import { frontier, integrate, type NodeId } from '@svc/core';
+import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal } from './store.js';
+
+const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
+
+/** Schema migrations, applied in order under an advisory lock; the index is the schema version. */
+const MIGRATIONS = [
+  `CREATE TABLE svc_tree(id smallint PRIMARY KEY CHECK (id = 1), size bigint NOT NULL, version bigint NOT NULL);
+   INSERT INTO svc_tree VALUES (1, 0, 0);
+   CREATE TABLE svc_leaves(idx bigint PRIMARY KEY, data bytea NOT NULL, hash bytea NOT NULL);
+   CREATE INDEX svc_leaves_data ON svc_leaves(data, idx);
+   CREATE INDEX svc_leaves_hash ON svc_leaves(hash, idx);
+   CREATE TABLE svc_nodes(level smallint NOT NULL, idx bigint NOT NULL, hash bytea NOT NULL, PRIMARY KEY(level, idx));
+   CREATE TABLE svc_heads(id bigserial PRIMARY KEY, tree_size bigint NOT NULL, root_hash text NOT NULL, timestamp bigint NOT NULL,
+     signed text NOT NULL, receipt text NOT NULL, key_hex text NOT NULL, recorded bigint NOT NULL);
+   CREATE INDEX svc_heads_size ON svc_heads(tree_size, id);
+   -- Any change to the log, by the sequencer or by anyone else, moves the version, so every
+   -- instance's audit looks again instead of trusting what it saw before.
+   CREATE FUNCTION svc_touch() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN UPDATE svc_tree SET version = version + 1; RETURN NULL; END $$;
+   CREATE TRIGGER svc_leaves_touch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON svc_leaves FOR EACH STATEMENT EXECUTE FUNCTION svc_touch();
+   CREATE TRIGGER svc_nodes_touch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON svc_nodes FOR EACH STATEMENT EXECUTE FUNCTION svc_touch();
+   CREATE TRIGGER svc_heads_touch AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON svc_heads FOR EACH STATEMENT EXECUTE FUNCTION svc_touch();`,
+];
+
+// int8 as number (sizes and ids stay below 2^53); everything else as pg parses it.
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+const buf = (d: Uint8Array): Buffer => Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+
+const SQL = {
+  size: `SELECT LEAST(t.size, COALESCE((SELECT max(idx) + 1 FROM svc_leaves), 0)) AS n FROM svc_tree t WHERE t.id = 1`,
+  nodes: `SELECT q.ord, COALESCE(n.hash, l.hash) AS hash
+            FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS q(level, idx, ord)
+            LEFT JOIN svc_nodes n ON q.level > 0 AND n.level = q.level AND n.idx = q.idx
+            LEFT JOIN svc_leaves l ON q.level = 0 AND l.idx = q.idx
+           ORDER BY q.ord`,
+  leaves: 'SELECT idx, data, hash FROM svc_leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx',
+  byData: 'SELECT idx FROM svc_leaves WHERE data = $1 ORDER BY idx LIMIT 1',
+  byHash: 'SELECT idx FROM svc_leaves WHERE hash = $1 ORDER BY idx LIMIT 1',
+  heads: 'SELECT * FROM svc_heads WHERE id > $1 ORDER BY id LIMIT $2',
+  latest: 'SELECT * FROM svc_heads ORDER BY id DESC LIMIT $1',
+  atSize: 'SELECT * FROM svc_heads WHERE tree_size = $1 ORDER BY id LIMIT 1',
+  count: 'SELECT count(*)::bigint AS n FROM svc_heads',
+  maxSize: 'SELECT COALESCE(max(tree_size), 0)::bigint AS n FROM svc_heads',
+};
+
+function readsOn(c: Queryable): LedgerReads {
+  const one = async <T>(text: string, values: unknown[] = []): Promise<T | undefined> =>
+    (await c.query(text, values)).rows[0] as T | undefined;
+  return {
+    size: async () => (await one<{ n: number }>(SQL.size))?.n ?? 0,
+    nodes: async (ids: readonly NodeId[]) => {
+      if (ids.length === 0) return [];
+      const { rows } = await c.query(SQL.nodes, [ids.map((x) => x.level), ids.map((x) => x.index)]);
+      return rows.map((r: { hash: Buffer | null }, k) => {
+        if (!r.hash) throw new Error(`ledger store is missing subtree (${ids[k]!.level}, ${ids[k]!.index})`);
+        return r.hash;
+      });
+    },
+    leaves: async (start: number, end: number): Promise<LeafRow[]> => {
+      const { rows } = await c.query(SQL.leaves, [start, end]);
+      if (rows.length !== Math.max(0, end - start) || rows.some((r: { idx: number }, k) => r.idx !== start + k)) {
+        throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
+      }
+      return rows.map((r: { data: Buffer; hash: Buffer }) => ({ data: r.data, hash: r.hash }));
+    },
+    findByData: async (d) => (await one<{ idx: number }>(SQL.byData, [buf(d)]))?.idx,
+    findByLeafHash: async (h) => (await one<{ idx: number }>(SQL.byHash, [buf(h)]))?.idx,
+    heads: async (afterId, limit) => (await c.query(SQL.heads, [afterId, limit])).rows as HeadRow[],
+    latestHeads: async (limit) => (await c.query(SQL.latest, [limit])).rows as HeadRow[],
+    headAtSize: async (size) => one<HeadRow>(SQL.atSize, [size]),
+    headCount: async () => (await one<{ n: number }>(SQL.count))!.n,
+    maxHeadSize: async () => (await one<{ n: number }>(SQL.maxSize))!.n,
+  };
+}
+
+/** A database URL with its password replaced, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
+export class PgStore implements LedgerStore {
+  readonly kind = 'postgres';
+  readonly location: string;
+  private readonly reads: LedgerReads;
+
+  private constructor(
+    readonly pool: pg.Pool,
+    url: string,
+  ) {
+    this.location = redactUrl(url);
+    this.reads = readsOn(pool);
+  }
+
+  /** Connect, create or migrate the schema, and return the store. Rejects if the database cannot be reached. */
+  static async open(url: string, opts: { max?: number; onError?: (e: Error) => void } = {}): Promise<PgStore> {
+    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 8, types, connectionTimeoutMillis: 10_000 });
+    // A connection that dies while idle (a restarted database) must not take the process with it.
+    pool.on('error', (e) => opts.onError?.(e));
+    try {
+      await migrate(pool);
+    } catch (e) {
+      await pool.end().catch(() => undefined);
+      throw e;
+    }
+    return new PgStore(pool, url);
+  }
+
+  size = () => this.reads.size();
+  nodes = (ids: readonly NodeId[]) => this.reads.nodes(ids);
+  leaves = (start: number, end: number) => this.reads.leaves(start, end);
+  findByData = (d: Uint8Array) => this.reads.findByData(d);
+  findByLeafHash = (h: Uint8Array) => this.reads.findByLeafHash(h);
+  heads = (afterId: number, limit: number) => this.reads.heads(afterId, limit);
+  latestHeads = (limit: number) => this.reads.latestHeads(limit);
+  headAtSize = (size: number) => this.reads.headAtSize(size);
+  headCount = () => this.reads.headCount();
+  maxHeadSize = () => this.reads.maxHeadSize();
+
+  async version(): Promise<string> {
+    const { rows } = await this.pool.query('SELECT size, version FROM svc_tree WHERE id = 1');
+    const r = rows[0] as { size: number; version: number } | undefined;
+    return r ? `${r.size}:${r.version}` : 'no-tree-row';
+  }
+
+  async snapshot<T>(read: (r: LedgerReads) => Promise<T>): Promise<T> {
+    return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY', (c) => read(readsOn(c)));
+  }
+
+  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<{ firstIndex: number; head: HeadRow }> {
+    return this.transaction('BEGIN', async (c) => {
+      const tree = (await c.query('SELECT size FROM svc_tree WHERE id = 1 FOR UPDATE')).rows[0] as { size: number } | undefined;
+      if (!tree) throw new Error('ledger store has no tree row');
+      const size = tree.size;
+      const r = readsOn(c);
+      const done = integrate(size, await r.nodes(frontier(size)), data);
+      const leaves = done.nodes.filter((n) => n.level === 0);
+      const inner = done.nodes.filter((n) => n.level > 0);
+      if (leaves.length > 0) {
+        await c.query('INSERT INTO svc_leaves(idx, data, hash) SELECT * FROM unnest($1::bigint[], $2::bytea[], $3::bytea[])', [
+          leaves.map((n) => n.index),
+          data.map(buf),
+          leaves.map((n) => Buffer.from(n.hash)),
+        ]);
+      }
+      if (inner.length > 0) {
+        await c.query('INSERT INTO svc_nodes(level, idx, hash) SELECT * FROM unnest($1::smallint[], $2::bigint[], $3::bytea[])', [
+          inner.map((n) => n.level),
+          inner.map((n) => n.index),
+          inner.map((n) => Buffer.from(n.hash)),
+        ]);
+      }
+      const newSize = size + data.length;
+      const h = seal(newSize, done.root, (await r.latestHeads(1))[0]);
+      const id = (
+        await c.query(
+          'INSERT INTO svc_heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+          [h.tree_size, h.root_hash, h.timestamp, h.signed, h.receipt, h.key_hex, h.recorded],
+        )
+      ).rows[0].id as number;
+      await c.query('UPDATE svc_tree SET size = $1, version = version + 1 WHERE id = 1', [newSize]);
+      return { firstIndex: size, head: { id, ...h } };
+    });
+  }
+
+  private async transaction<T>(begin: string, body: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.pool.connect();
+    let broken = false;
+    try {
+      await c.query(begin);
+      const out = await body(c);
+      await c.query('COMMIT');
+      return out;
+    } catch (e) {
+      try {
+        await c.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      throw e;
+    } finally {
+      c.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    await c.query('SELECT pg_advisory_xact_lock($1)', [LOCK_MIGRATE]);
+    await c.query('CREATE TABLE IF NOT EXISTS svc_schema(version integer NOT NULL)');
+    const row = (await c.query('SELECT version FROM svc_schema')).rows[0] as { version: number } | undefined;
+    const from = row?.version ?? 0;
+    if (from > MIGRATIONS.length)
+      throw new Error(`the database schema (version ${from}) is newer than this server knows (${MIGRATIONS.length})`);
+    for (let v = from; v < MIGRATIONS.length; v++) await c.query(MIGRATIONS[v]!);
+    if (row) await c.query('UPDATE svc_schema SET version = $1', [MIGRATIONS.length]);
+    else await c.query('INSERT INTO svc_schema(version) VALUES ($1)', [MIGRATIONS.length]);
+    await c.query('COMMIT');
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    c.release();
+  }
+}

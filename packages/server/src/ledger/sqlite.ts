@@ -1,0 +1,215 @@
+// The embedded store: one SQLite file (WAL). Calls are synchronous underneath and wrapped in
+// promises; a snapshot reads through a second connection whose transaction pins the WAL state, so
+// the writer connection never sees another caller's open transaction.
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import { frontier, integrate } from '@svc/core';
+import type { NodeId } from '@svc/core';
+import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal } from './store.js';
+
+/**
+ * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
+ * scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
+ * aborts the process when a prepared statement is garbage collected.
+ */
+function sqliteDriver(): typeof Database {
+  const require = createRequire(import.meta.url);
+  return require(process.env.SVC_SQLITE_MODULE || 'better-sqlite3') as typeof Database;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
+  CREATE INDEX IF NOT EXISTS leaves_data ON leaves(data, idx);
+  CREATE INDEX IF NOT EXISTS leaves_hash ON leaves(hash, idx);
+  CREATE TABLE IF NOT EXISTS nodes(level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS heads(id INTEGER PRIMARY KEY AUTOINCREMENT, tree_size INTEGER NOT NULL, root_hash TEXT NOT NULL,
+    timestamp INTEGER NOT NULL, signed TEXT NOT NULL, receipt TEXT NOT NULL, key_hex TEXT NOT NULL, recorded INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS heads_size ON heads(tree_size, id);
+`;
+
+function open(file: string): Database.Database {
+  const db = new (sqliteDriver())(file, { timeout: 10_000 });
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged append survives power loss, not only a process crash.
+  db.pragma('synchronous = FULL');
+  // Proof reads are random point lookups: a larger page cache and memory-mapped reads keep the
+  // tail latency down on large logs.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 1073741824');
+  return db;
+}
+
+/**
+ * A statement prepared on first use: a damaged table then fails the reads that need it (which the
+ * audit reports), not the opening of the whole store.
+ */
+function lazy(db: Database.Database, sql: string, pluck = false): () => Database.Statement {
+  let s: Database.Statement | undefined;
+  return () => (s ??= pluck ? db.prepare(sql).pluck() : db.prepare(sql));
+}
+
+/** Synchronous reads over one connection; the async interface wraps them. */
+class Reads {
+  private readonly q;
+  constructor(db: Database.Database) {
+    this.q = {
+      size: lazy(db, 'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM leaves', true),
+      leafRange: lazy(db, 'SELECT idx, data, hash FROM leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
+      leafHash: lazy(db, 'SELECT hash FROM leaves WHERE idx = ?', true),
+      node: lazy(db, 'SELECT hash FROM nodes WHERE level = ? AND idx = ?', true),
+      byData: lazy(db, 'SELECT idx FROM leaves WHERE data = ? ORDER BY idx LIMIT 1', true),
+      byHash: lazy(db, 'SELECT idx FROM leaves WHERE hash = ? ORDER BY idx LIMIT 1', true),
+      heads: lazy(db, 'SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
+      latest: lazy(db, 'SELECT * FROM heads ORDER BY id DESC LIMIT ?'),
+      atSize: lazy(db, 'SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
+      count: lazy(db, 'SELECT COUNT(*) FROM heads', true),
+      maxSize: lazy(db, 'SELECT COALESCE(MAX(tree_size), 0) FROM heads', true),
+    };
+  }
+  size = (): number => this.q.size().get() as number;
+  // Rows come back as Buffers, which are Uint8Arrays: returned without copies (the proof hot path).
+  nodes = (ids: readonly NodeId[]): Uint8Array[] =>
+    ids.map(({ level, index }) => {
+      const h = (level === 0 ? this.q.leafHash().get(index) : this.q.node().get(level, index)) as Buffer | undefined;
+      if (!h) throw new Error(`ledger store is missing subtree (${level}, ${index})`);
+      return h;
+    });
+  leaves = (start: number, end: number): LeafRow[] => {
+    const rows = this.q.leafRange().all(start, end) as { idx: number; data: Buffer; hash: Buffer }[];
+    if (rows.length !== Math.max(0, end - start) || rows.some((r, k) => r.idx !== start + k)) {
+      throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
+    }
+    return rows.map((r) => ({ data: r.data, hash: r.hash }));
+  };
+  findByData = (d: Uint8Array) => this.q.byData().get(d) as number | undefined;
+  findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h) as number | undefined;
+  heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
+  latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
+  headAtSize = (size: number) => this.q.atSize().get(size) as HeadRow | undefined;
+  headCount = () => this.q.count().get() as number;
+  maxHeadSize = () => this.q.maxSize().get() as number;
+}
+
+/** The async face of synchronous reads: a throw becomes a rejection. */
+function asyncReads(r: Reads): LedgerReads {
+  const wrap =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    async (...a: A): Promise<R> =>
+      f(...a);
+  return {
+    size: wrap(r.size),
+    nodes: wrap(r.nodes),
+    leaves: wrap(r.leaves),
+    findByData: wrap(r.findByData),
+    findByLeafHash: wrap(r.findByLeafHash),
+    heads: wrap(r.heads),
+    latestHeads: wrap(r.latestHeads),
+    headAtSize: wrap(r.headAtSize),
+    headCount: wrap(r.headCount),
+    maxHeadSize: wrap(r.maxHeadSize),
+  };
+}
+
+export class SqliteStore implements LedgerStore {
+  readonly kind = 'sqlite';
+  readonly db: Database.Database;
+  /** The connection snapshots read through (opened on first use). */
+  private snap: { db: Database.Database; reads: LedgerReads } | null = null;
+  private snapQueue: Promise<unknown> = Promise.resolve();
+  private readonly r: Reads;
+  private readonly reads: LedgerReads;
+  private readonly ins;
+  private writes = 0;
+  private readonly dataVersion;
+
+  constructor(readonly location: string) {
+    this.db = open(location);
+    // A missing table is made again (empty), so lost history reads as a rollback against the
+    // witness; a table that exists but is damaged is left alone for the audit to report, and a
+    // statement it breaks does not stop the store from opening.
+    for (const stmt of SCHEMA.split(';')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
+      try {
+        this.db.exec(stmt);
+      } catch {
+        // reported by the reads that need it
+      }
+    }
+    this.r = new Reads(this.db);
+    this.reads = asyncReads(this.r);
+    this.ins = {
+      leaf: lazy(this.db, 'INSERT INTO leaves(idx, data, hash) VALUES (?, ?, ?)'),
+      node: lazy(this.db, 'INSERT OR REPLACE INTO nodes(level, idx, hash) VALUES (?, ?, ?)'),
+      head: lazy(
+        this.db,
+        'INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+    };
+    this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+  }
+
+  size = () => this.reads.size();
+  nodes = (ids: readonly NodeId[]) => this.reads.nodes(ids);
+  leaves = (start: number, end: number) => this.reads.leaves(start, end);
+  findByData = (d: Uint8Array) => this.reads.findByData(d);
+  findByLeafHash = (h: Uint8Array) => this.reads.findByLeafHash(h);
+  heads = (afterId: number, limit: number) => this.reads.heads(afterId, limit);
+  latestHeads = (limit: number) => this.reads.latestHeads(limit);
+  headAtSize = (size: number) => this.reads.headAtSize(size);
+  headCount = () => this.reads.headCount();
+  maxHeadSize = () => this.reads.maxHeadSize();
+
+  async version(): Promise<string> {
+    // data_version moves on commits by other connections; `writes` on this connection's own.
+    return `${this.dataVersion.get() as number}:${this.writes}`;
+  }
+
+  snapshot<T>(read: (r: LedgerReads) => Promise<T>): Promise<T> {
+    // One snapshot at a time on the snapshot connection; a deferred transaction in WAL mode pins
+    // the state at its first read and holds it until COMMIT.
+    const run = async (): Promise<T> => {
+      // An in-memory database has one connection and no other writer: reads are already consistent.
+      if (this.location === ':memory:') return read(this.reads);
+      if (!this.snap) {
+        const db = open(this.location);
+        this.snap = { db, reads: asyncReads(new Reads(db)) };
+      }
+      const { db, reads } = this.snap;
+      db.exec('BEGIN');
+      try {
+        return await read(reads);
+      } finally {
+        if (db.inTransaction) db.exec('COMMIT');
+      }
+    };
+    const result = this.snapQueue.then(run, run);
+    this.snapQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<{ firstIndex: number; head: HeadRow }> {
+    const tx = this.db.transaction(() => {
+      const size = this.r.size();
+      const done = integrate(size, this.r.nodes(frontier(size)), data);
+      for (const n of done.nodes) {
+        if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size], n.hash);
+        else this.ins.node().run(n.level, n.index, n.hash);
+      }
+      const newSize = size + data.length;
+      const h = seal(newSize, done.root, this.r.latestHeads(1)[0]);
+      const id = Number(
+        this.ins.head().run(h.tree_size, h.root_hash, h.timestamp, h.signed, h.receipt, h.key_hex, h.recorded).lastInsertRowid,
+      );
+      return { firstIndex: size, head: { id, ...h } };
+    });
+    this.writes++;
+    // IMMEDIATE: take the write lock up front so writers in other processes queue behind it.
+    return tx.immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.snap?.db.open) this.snap.db.close();
+    if (this.db.open) this.db.close();
+  }
+}

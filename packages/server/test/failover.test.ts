@@ -1,0 +1,67 @@
+// Several processes append to one PostgreSQL log. The one holding the writer role (inside the
+// sequencing transaction, row lock taken) is SIGKILLed, 30 times; another takes over within
+// seconds, and every acknowledged leaf is still in the log and provable.
+import { describe, expect, it } from 'vitest';
+import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
+import { testDb } from './backends.js';
+
+describe('failover on PostgreSQL', () => {
+  it('SIGKILL of the writer 30 times: another appender takes over within 5 s; nothing acknowledged is lost', async () => {
+    const db = await testDb('postgres');
+    (await db.open()).close(); // migrate once, before the appenders race to
+    const acked: Ack[] = [];
+    // HOLD_MS keeps each writer inside its transaction for 40 ms after it says "sealing".
+    const env = { HOLD_MS: '40' };
+    type Proc = ReturnType<typeof appendLoop> & { tag: string; sealing: number };
+    const procs = new Set<Proc>();
+    let nextTag = 0;
+    let onSealing: ((p: Proc) => void) | null = null;
+    const start = () => {
+      const tag = `w${nextTag++}`;
+      const p = { ...appendLoop(db.location, tag, acked, env), tag, sealing: 0 } as Proc;
+      p.onLine((line) => {
+        if (line === 'sealing') {
+          p.sealing++;
+          onSealing?.(p);
+        }
+      });
+      procs.add(p);
+      return p;
+    };
+    for (let i = 0; i < 3; i++) start();
+    const takeovers: number[] = [];
+    try {
+      for (let kill = 0; kill < 30; kill++) {
+        // The next process seen holding the writer role is the one killed, right there.
+        const writer = await new Promise<Proc>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('no writer within 30 s')), 30_000);
+          onSealing = (p) => {
+            onSealing = null;
+            clearTimeout(timer);
+            resolve(p);
+          };
+        });
+        const killedAt = performance.now();
+        const before = acked.length;
+        writer.child.kill('SIGKILL');
+        procs.delete(writer);
+        await new Promise((r) => writer.child.once('exit', r));
+        start();
+        // Takeover: the next acknowledgement by any other process.
+        const deadline = killedAt + 20_000;
+        while (!acked.slice(before).some((a) => a.tag !== writer.tag && a.at > killedAt) && performance.now() < deadline)
+          await new Promise((r) => setTimeout(r, 10));
+        const next = acked.slice(before).find((a) => a.tag !== writer.tag && a.at > killedAt);
+        takeovers.push(next ? next.at - killedAt : Infinity);
+      }
+    } finally {
+      onSealing = null;
+      for (const p of procs) p.child.kill('SIGKILL');
+      await Promise.all([...procs].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
+    }
+    expect(takeovers).toHaveLength(30);
+    expect(Math.max(...takeovers)).toBeLessThan(5_000);
+    expect(acked.length).toBeGreaterThan(30);
+    await expectAllAcknowledged(db, acked);
+  }, 240_000);
+});

@@ -1,0 +1,16 @@
+// One real PostgreSQL server for the server test project, started here and stopped after the run.
+// Each test that needs a database makes its own (test/backends.ts), so files never share state.
+import type { TestProject } from 'vitest/node';
+import { startPostgres } from '../../../scripts/postgres.mjs';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const pg = await startPostgres();
+  project.provide('pgUrl', pg.url);
+  return () => pg.stop();
+}
