@@ -22,13 +22,13 @@ const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));
 const data = (i) => new Uint8Array(createHash('sha256').update(`leaf-${i}`).digest());
 const rate = (n) => `${Math.round(n).toLocaleString('en')}`;
 
-function appenders(location, count, seconds) {
+function appenders(location, count, seconds, ratePerProcess) {
   return Promise.all(
     Array.from(
       { length: count },
       (_, i) =>
         new Promise((resolve, reject) => {
-          const c = spawn(process.execPath, [APPENDER, location, `p${i}`, String(seconds), '1000'], {
+          const c = spawn(process.execPath, [APPENDER, location, `p${i}`, String(seconds), '1000', String(ratePerProcess)], {
             stdio: ['ignore', 'pipe', 'inherit'],
           });
           let out = '';
@@ -43,7 +43,8 @@ function summarise(results) {
   const seconds = Math.max(...results.map((r) => r.seconds));
   const leaves = results.reduce((a, r) => a + r.leaves, 0);
   const heads = results.reduce((a, r) => a + r.heads, 0);
-  return { perSecond: leaves / seconds, headsPerSecond: heads / seconds };
+  const p99 = Math.max(...results.map((r) => r.p99 ?? Infinity));
+  return { perSecond: leaves / seconds, headsPerSecond: heads / seconds, p99 };
 }
 
 async function sqliteAppends(dir, seconds) {
@@ -65,10 +66,11 @@ async function sqliteAppends(dir, seconds) {
   }
   const rawRate = n / ((performance.now() - t) / 1000);
   raw.close();
-  const r = summarise(await appenders(join(dir, 'append.sqlite'), 1, seconds));
+  const offered = 55_000;
+  const r = summarise(await appenders(join(dir, 'append.sqlite'), 1, seconds, offered));
   line('SQLite raw inserts of 32-byte rows, 50,000 per transaction (baseline)', `${rate(rawRate)} rows/s`);
-  line('SQLite ledger appends, 1 process, one signed head per second', `${rate(r.perSecond)} leaves/s`, '>= 50,000');
-  line('  signed heads per second during the run', r.headsPerSecond.toFixed(2), '~1');
+  line(`SQLite ledger appends, 1 process, ${rate(offered)} leaves/s offered`, `${rate(r.perSecond)} leaves/s acknowledged`, '>= 50,000');
+  line('  signed heads per second; acknowledgement p99', `${r.headsPerSecond.toFixed(2)}; ${r.p99.toFixed(0)} ms`, '~1 head/s');
   line('  ratio ledger / raw inserts', (r.perSecond / rawRate).toFixed(2));
 }
 
@@ -89,10 +91,19 @@ async function pgAppends(url, seconds) {
   await c.end();
   const store = await PgStore.open(url); // migrate once before the appenders race to
   await store.close();
-  const r = summarise(await appenders(url, 4, seconds));
+  const offered = 3_500;
+  const r = summarise(await appenders(url, 4, seconds, offered));
   line('PostgreSQL raw inserts of 32-byte rows, 50,000 per transaction (baseline)', `${rate(rawRate)} rows/s`);
-  line('PostgreSQL ledger appends, 4 processes, one signed head per second each', `${rate(r.perSecond)} leaves/s`, '>= 10,000');
-  line('  signed heads per second during the run (all processes)', r.headsPerSecond.toFixed(2), '~4');
+  line(
+    `PostgreSQL ledger appends, 4 processes, ${rate(offered)} leaves/s offered by each`,
+    `${rate(r.perSecond)} leaves/s acknowledged`,
+    '>= 10,000',
+  );
+  line(
+    '  signed heads per second (all processes); acknowledgement p99',
+    `${r.headsPerSecond.toFixed(2)}; ${r.p99.toFixed(0)} ms`,
+    '~4 heads/s',
+  );
   line('  ratio ledger / raw inserts', (r.perSecond / rawRate).toFixed(2));
 }
 

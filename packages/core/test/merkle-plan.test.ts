@@ -7,6 +7,7 @@ import { consistencyProof, inclusionProof, treeRoot } from '../src/merkle/prove.
 import { MemoryTree } from '../src/merkle/memory.js';
 import { NodeSet, frontier, integrate, planReads } from '../src/merkle/plan.js';
 import { toHex } from '../src/encoding/bytes.js';
+import { leafHash, nodeHash } from '../src/merkle/hash.js';
 
 const leaf = (i: number) => new Uint8Array([i & 255, (i >> 8) & 255, 7]);
 const treeOf = (n: number) => {
@@ -94,3 +95,18 @@ function trailingOnes(i: number): number {
   }
   return n;
 }
+
+describe('an injected hasher', () => {
+  it('is the one integrate uses, for every leaf, node and the root', () => {
+    const calls = { leaf: 0, node: 0 };
+    const counting = {
+      leaf: (d: Uint8Array) => (calls.leaf++, leafHash(d)),
+      node: (l: Uint8Array, r: Uint8Array) => (calls.node++, nodeHash(l, r)),
+    };
+    const leaves = Array.from({ length: 5 }, (_, i) => leaf(i));
+    const r = integrate(0, [], leaves, counting);
+    expect(toHex(r.root)).toBe(toHex(integrate(0, [], leaves).root));
+    // 5 leaves; 3 completed subtrees (2 at level 1, 1 at level 2); the root folds 2 frontier nodes.
+    expect(calls).toEqual({ leaf: 5, node: 4 });
+  });
+});

@@ -21,3 +21,4 @@ export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead
 export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { backendReport } from './crypto/node.js';
+export { nativeHasher } from './ledger/hasher.js';

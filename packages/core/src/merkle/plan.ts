@@ -69,6 +69,17 @@ export function frontier(size: number): NodeId[] {
   return out;
 }
 
+/**
+ * The two RFC 6962 hashes, replaceable by a faster implementation of the same functions (a server
+ * passes its platform's native SHA-256); the default is the core's own.
+ */
+export interface MerkleHasher {
+  leaf(data: Uint8Array): Uint8Array;
+  node(left: Uint8Array, right: Uint8Array): Uint8Array;
+}
+
+const CORE_HASHER: MerkleHasher = { leaf: leafHash, node: nodeHash };
+
 export interface Integration {
   /** Every subtree the new leaves complete, level 0 (the leaf hashes) included. */
   nodes: StoredNode[];
@@ -82,19 +93,24 @@ export interface Integration {
  * Append leaves (by data) to a tree of `size` leaves whose frontier hashes are given, as
  * `frontier(size)` orders them. Pure: the caller stores `nodes` and keeps `frontier`.
  */
-export function integrate(size: number, frontierHashes: readonly Uint8Array[], leaves: readonly Uint8Array[]): Integration {
+export function integrate(
+  size: number,
+  frontierHashes: readonly Uint8Array[],
+  leaves: readonly Uint8Array[],
+  hasher: MerkleHasher = CORE_HASHER,
+): Integration {
   const ids = frontier(size);
   if (ids.length !== frontierHashes.length) throw new RangeError('the frontier does not match the tree size');
   const stack = ids.map((id, i) => ({ level: id.level, hash: frontierHashes[i]! }));
   const nodes: StoredNode[] = [];
   let n = size;
   for (const d of leaves) {
-    let h = leafHash(d);
+    let h = hasher.leaf(d);
     let level = 0;
     let index = n;
     nodes.push({ level, index, hash: h });
     while (stack.length > 0 && stack[stack.length - 1]!.level === level) {
-      h = nodeHash(stack.pop()!.hash, h);
+      h = hasher.node(stack.pop()!.hash, h);
       level++;
       index = (index - 1) / 2;
       nodes.push({ level, index, hash: h });
@@ -103,6 +119,6 @@ export function integrate(size: number, frontierHashes: readonly Uint8Array[], l
     n++;
   }
   let root = stack.length > 0 ? stack[stack.length - 1]!.hash : emptyRoot();
-  for (let k = stack.length - 2; k >= 0; k--) root = nodeHash(stack[k]!.hash, root);
+  for (let k = stack.length - 2; k >= 0; k--) root = hasher.node(stack[k]!.hash, root);
   return { nodes, root, frontier: stack.map((s) => s.hash) };
 }

@@ -4,7 +4,8 @@
 // that is not an append (a shorter log, fewer heads) makes them start over. A full recheck of every
 // leaf against its data, every stored subtree against the leaves, and every head's root against
 // the root recomputed from leaf data runs in the background and is reported as incomplete until done.
-import { bytesEqual, leafHash, nodeHash, sha256, toHex, type NodeId } from '@svc/core';
+import { bytesEqual, frontier, sha256, toHex, type NodeId } from '@svc/core';
+import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import type { HeadRow, LedgerReads, LedgerStore } from './store.js';
 import type { Witness } from './witness.js';
@@ -160,11 +161,11 @@ export class Auditor {
         const stack = s.stack.slice();
         for (let i = s.next; i < end; i++) {
           const row = rows[i - s.next]!;
-          let h = leafHash(row.data);
+          let h = nativeHasher.leaf(row.data);
           if (!bytesEqual(h, row.hash)) this.leafMismatch = true;
           let level = 0;
           while (stack.length > 0 && stack[stack.length - 1]!.level === level) {
-            h = nodeHash(stack.pop()!.hash, h);
+            h = nativeHasher.node(stack.pop()!.hash, h);
             level++;
             made.push({ level, index: (i + 1) / 2 ** level - 1 });
             hashes.push(h);
@@ -188,9 +189,25 @@ export class Auditor {
     const recorded = this.roots.get(size);
     if (!recorded) return;
     let root = st[st.length - 1]!.hash;
-    for (let k = st.length - 2; k >= 0; k--) root = nodeHash(st[k]!.hash, root);
+    for (let k = st.length - 2; k >= 0; k--) root = nativeHasher.node(st[k]!.hash, root);
     const hex = toHex(root);
     for (const r of recorded) if (r !== hex) this.dataMismatch.add(size);
+  }
+
+  /**
+   * Leaves this process has just committed, with the frontier it computed for them. When the scan
+   * had reached exactly where they start, they are taken as scanned: they are what the same
+   * transaction stored, and hashing them again from the store would double the cost of an append.
+   * Leaves written by any other process are still read back and checked.
+   */
+  wrote(firstIndex: number, count: number, frontierHashes: Uint8Array[]): void {
+    const s = this.scan;
+    if (!this.fullCheckDone || this.leavesUnreadable || s.next !== firstIndex) return;
+    const ids = frontier(firstIndex + count);
+    if (ids.length !== frontierHashes.length) return;
+    s.next = firstIndex + count;
+    s.stack = ids.map((id, k) => ({ level: id.level, hash: frontierHashes[k]! }));
+    this.checkDataRoot(s.next, s.stack);
   }
 
   /** Run the full recheck to completion (CLI, tests, and before any head is signed). */

@@ -140,7 +140,7 @@ export class Ledger implements LedgerApi {
     return this.sequencer.flush();
   }
 
-  private async integrate(batch: Uint8Array[]): Promise<{ firstIndex: number; head: HeadRow }> {
+  private async integrate(batch: Uint8Array[]): Promise<Appended> {
     if (!this.audit.fullCheckDone) await guard(() => this.audit.fullCheck());
     if (!this.audit.fullCheckDone) throw new HttpError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = await this.checked();
@@ -167,12 +167,13 @@ export class Ledger implements LedgerApi {
       };
     };
     const done = await guard(() => this.o.store.sequence(batch, seal));
+    this.audit.wrote(done.firstIndex, batch.length, done.frontier);
     try {
       this.witness.advance({ tree_size: done.head.tree_size, root_hash: done.head.root_hash });
     } catch {
       // The head is committed; a witness that could not be written only lags behind it.
     }
-    return done;
+    return { firstIndex: done.firstIndex, head: done.head };
   }
 
   private sthOf(h: HeadRow, withKey: boolean): SthBundle {

@@ -3,7 +3,8 @@
 // indices at a time and a writer that dies releases it with its connection.
 import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
-import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal } from './store.js';
+import { nativeHasher } from './hasher.js';
+import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal, Sequenced } from './store.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
 
@@ -143,13 +144,13 @@ export class PgStore implements LedgerStore {
     return this.transaction('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY', (c) => read(readsOn(c)));
   }
 
-  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<{ firstIndex: number; head: HeadRow }> {
+  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
     return this.transaction('BEGIN', async (c) => {
       const tree = (await c.query('SELECT size FROM svc_tree WHERE id = 1 FOR UPDATE')).rows[0] as { size: number } | undefined;
       if (!tree) throw new Error('ledger store has no tree row');
       const size = tree.size;
       const r = readsOn(c);
-      const done = integrate(size, await r.nodes(frontier(size)), data);
+      const done = integrate(size, await r.nodes(frontier(size)), data, nativeHasher);
       const leaves = done.nodes.filter((n) => n.level === 0);
       const inner = done.nodes.filter((n) => n.level > 0);
       if (leaves.length > 0) {
@@ -175,7 +176,7 @@ export class PgStore implements LedgerStore {
         )
       ).rows[0].id as number;
       await c.query('UPDATE svc_tree SET size = $1, version = version + 1 WHERE id = 1', [newSize]);
-      return { firstIndex: size, head: { id, ...h } };
+      return { firstIndex: size, head: { id, ...h }, frontier: done.frontier };
     });
   }
 

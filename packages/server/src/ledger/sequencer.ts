@@ -15,7 +15,7 @@ interface Waiting {
 }
 
 export interface SequencerOptions {
-  /** Milliseconds a batch gathers after its first append (0: until the current event-loop turn ends). */
+  /** Least milliseconds from the start of one batch to the start of the next (0: every event-loop turn). */
   batchMs: number;
   /** The most leaves one batch takes (appends are never split across batches). */
   maxBatch?: number;
@@ -28,6 +28,8 @@ export class Sequencer {
   private queued = 0;
   private timer = false;
   private running: Promise<void> | null = null;
+  /** When the last batch started: batches start at most once per interval, measured start to start. */
+  private lastStart = -Infinity;
   private readonly maxBatch: number;
   private readonly setTimer: (run: () => void, ms: number) => void;
 
@@ -56,16 +58,21 @@ export class Sequencer {
   private schedule(): void {
     if (this.timer || this.running) return;
     this.timer = true;
+    // At most one batch per interval, start to start: an append to an idle log is integrated at
+    // once, and a batch that took longer than the interval is followed at once, so a busy log
+    // integrates back to back instead of idling after each batch.
+    const wait = Math.max(0, this.lastStart + this.o.batchMs - performance.now());
     this.setTimer(() => {
       this.timer = false;
       void this.drain();
-    }, this.o.batchMs);
+    }, wait);
   }
 
   private drain(): Promise<void> {
     if (this.running) return this.running;
     if (this.queue.length === 0) return Promise.resolve();
     const run = async () => {
+      this.lastStart = performance.now();
       // One batch: whole appends, up to maxBatch leaves (an append larger than that goes alone).
       const batch: Waiting[] = [];
       let n = 0;

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { frontier, integrate } from '@svc/core';
 import type { NodeId } from '@svc/core';
-import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal } from './store.js';
+import { nativeHasher } from './hasher.js';
+import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal, Sequenced } from './store.js';
 
 /**
  * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
@@ -19,8 +20,10 @@ function sqliteDriver(): typeof Database {
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
-  CREATE INDEX IF NOT EXISTS leaves_data ON leaves(data, idx);
-  CREATE INDEX IF NOT EXISTS leaves_hash ON leaves(hash, idx);
+  CREATE INDEX IF NOT EXISTS leaves_data8 ON leaves(substr(data, 1, 8));
+  CREATE INDEX IF NOT EXISTS leaves_hash8 ON leaves(substr(hash, 1, 8));
+  DROP INDEX IF EXISTS leaves_data;
+  DROP INDEX IF EXISTS leaves_hash;
   CREATE TABLE IF NOT EXISTS nodes(level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS heads(id INTEGER PRIMARY KEY AUTOINCREMENT, tree_size INTEGER NOT NULL, root_hash TEXT NOT NULL,
     timestamp INTEGER NOT NULL, signed TEXT NOT NULL, receipt TEXT NOT NULL, key_hex TEXT NOT NULL, recorded INTEGER NOT NULL);
@@ -57,8 +60,10 @@ class Reads {
       leafRange: lazy(db, 'SELECT idx, data, hash FROM leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
       leafHash: lazy(db, 'SELECT hash FROM leaves WHERE idx = ?', true),
       node: lazy(db, 'SELECT hash FROM nodes WHERE level = ? AND idx = ?', true),
-      byData: lazy(db, 'SELECT idx FROM leaves WHERE data = ? ORDER BY idx LIMIT 1', true),
-      byHash: lazy(db, 'SELECT idx FROM leaves WHERE hash = ? ORDER BY idx LIMIT 1', true),
+      // Lookups go through an index of the first 8 bytes (rowid order within it, so LIMIT 1 is the
+      // lowest index): a third the size of an index of whole hashes, so appends touch fewer pages.
+      byData: lazy(db, 'SELECT idx FROM leaves WHERE substr(data, 1, 8) = substr(?, 1, 8) AND data = ? ORDER BY idx LIMIT 1', true),
+      byHash: lazy(db, 'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? ORDER BY idx LIMIT 1', true),
       heads: lazy(db, 'SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
       latest: lazy(db, 'SELECT * FROM heads ORDER BY id DESC LIMIT ?'),
       atSize: lazy(db, 'SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
@@ -81,8 +86,8 @@ class Reads {
     }
     return rows.map((r) => ({ data: r.data, hash: r.hash }));
   };
-  findByData = (d: Uint8Array) => this.q.byData().get(d) as number | undefined;
-  findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h) as number | undefined;
+  findByData = (d: Uint8Array) => this.q.byData().get(d, d) as number | undefined;
+  findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h, h) as number | undefined;
   heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
   latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
   headAtSize = (size: number) => this.q.atSize().get(size) as HeadRow | undefined;
@@ -188,10 +193,10 @@ export class SqliteStore implements LedgerStore {
     return result;
   }
 
-  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<{ firstIndex: number; head: HeadRow }> {
+  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
     const tx = this.db.transaction(() => {
       const size = this.r.size();
-      const done = integrate(size, this.r.nodes(frontier(size)), data);
+      const done = integrate(size, this.r.nodes(frontier(size)), data, nativeHasher);
       for (const n of done.nodes) {
         if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size], n.hash);
         else this.ins.node().run(n.level, n.index, n.hash);
@@ -201,7 +206,7 @@ export class SqliteStore implements LedgerStore {
       const id = Number(
         this.ins.head().run(h.tree_size, h.root_hash, h.timestamp, h.signed, h.receipt, h.key_hex, h.recorded).lastInsertRowid,
       );
-      return { firstIndex: size, head: { id, ...h } };
+      return { firstIndex: size, head: { id, ...h }, frontier: done.frontier };
     });
     this.writes++;
     // IMMEDIATE: take the write lock up front so writers in other processes queue behind it.

@@ -16,6 +16,14 @@ export interface HeadRow {
 
 export type NewHead = Omit<HeadRow, 'id'>;
 
+/** What one sequencing call committed. */
+export interface Sequenced {
+  firstIndex: number;
+  head: HeadRow;
+  /** Hashes of the perfect subtrees of the tree after the batch (core `frontier` order). */
+  frontier: Uint8Array[];
+}
+
 export interface LeafRow {
   data: Uint8Array;
   hash: Uint8Array;
@@ -57,6 +65,6 @@ export interface LedgerStore extends LedgerReads {
    * Take the single writer role, give `data` the next indices, store the leaves and every subtree
    * they complete, record the head `seal` returns, and commit: all or nothing, durable on return.
    */
-  sequence(data: readonly Uint8Array[], seal: Seal): Promise<{ firstIndex: number; head: HeadRow }>;
+  sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced>;
   close(): Promise<void>;
 }
