@@ -237,7 +237,11 @@ async function pgProofs(url, n) {
   await ledger.close();
 }
 
-export async function ledgerBench({ quick = false, large = process.argv.includes('--large') } = {}) {
+export async function ledgerBench({
+  quick = false,
+  large = process.argv.includes('--large'),
+  only = process.argv.find((a) => a.startsWith('--only='))?.slice(7),
+} = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-ledger-bench-'));
   const server = await startPostgres({ durable: true });
   const db = async (name) => {
@@ -249,9 +253,11 @@ export async function ledgerBench({ quick = false, large = process.argv.includes
   };
   try {
     const seconds = quick ? 4 : 10;
-    await sqliteAppends(dir, seconds);
-    await pgAppends(await db('appends'), seconds);
-    if (!quick) {
+    if (only !== 'proofs') {
+      await sqliteAppends(dir, seconds);
+      await pgAppends(await db('appends'), seconds);
+    }
+    if (!quick && only !== 'appends') {
       await sqliteProofs(dir, 1_000_000);
       await pgProofs(await db('proofs'), 1_000_000);
     }

@@ -8,6 +8,12 @@ function plain(s: unknown): unknown {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** VerifyResponse names its verdict by the ProofVerdict component instead of inlining it. */
+function withVerdictRef(s: unknown): unknown {
+  const o = s as { properties: Record<string, unknown> };
+  return { ...o, properties: { ...o.properties, verdict: ref('ProofVerdict') } };
+}
 const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 const err = (description: string) => jsonBody('Error', description);
 const rateLimited = {
@@ -17,6 +23,75 @@ const rateLimited = {
 };
 const preflight = { summary: 'CORS preflight', responses: { '204': { description: 'No body.' } } };
 const unavailable = err('Ledger or history temporarily unavailable.');
+
+// What every response carries (interface.md: every endpoint is CORS-open), and the caching each
+// endpoint's 200 declares; documented on the responses so generated clients know them.
+const CORS_HEADER = {
+  'Access-Control-Allow-Origin': { description: 'Always *: every endpoint is CORS-open.', schema: { type: 'string', const: '*' } },
+};
+const CACHE: Record<string, string> = {
+  'get /api/provenance/pubkey': 'public, max-age=3600',
+  'get /v1/provenance/pubkeys': 'public, max-age=3600',
+  'get /api/v1/evidence-signer': 'public, max-age=3600',
+  'get /api/cbom': 'public, max-age=3600',
+  'get /openapi.json': 'public, max-age=3600',
+  'get /api/status/council': 'public, max-age=60, s-maxage=60',
+  'get /api/transparency/ledger': 'no-store',
+  'post /api/transparency/ledger/inclusion': 'no-store',
+  'get /api/transparency/ledger/consistency': 'no-store',
+  'get /api/transparency/ledger/history': 'no-store',
+};
+const OPERATION_IDS: Record<string, string> = {
+  'post /api/v1/verify': 'verifyBundle',
+  'options /api/v1/verify': 'verifyPreflight',
+  'post /api/v1/evidence': 'createRecord',
+  'options /api/v1/evidence': 'evidencePreflight',
+  'get /api/provenance/pubkey': 'getAnswerKeys',
+  'get /v1/provenance/pubkeys': 'getModelPlaneKeys',
+  'get /api/v1/evidence-signer': 'getEvidenceSigner',
+  'get /api/cbom': 'getCbom',
+  'get /api/status/council': 'getCouncilHealth',
+  'get /api/transparency/ledger': 'getSignedTreeHead',
+  'options /api/transparency/ledger': 'ledgerPreflight',
+  'post /api/transparency/ledger/inclusion': 'proveInclusion',
+  'options /api/transparency/ledger/inclusion': 'inclusionPreflight',
+  'get /api/transparency/ledger/consistency': 'proveConsistency',
+  'options /api/transparency/ledger/consistency': 'consistencyPreflight',
+  'get /api/transparency/ledger/history': 'getLedgerHistory',
+  'options /api/transparency/ledger/history': 'historyPreflight',
+  'get /openapi.json': 'getOpenApi',
+};
+
+type Operation = { operationId?: string; security?: unknown[]; responses: Record<string, Record<string, unknown>> };
+
+/**
+ * Per operation: its id, no authentication, the CORS header on every response, the caching of its
+ * 200, and the 400 the HTTP layer gives any request whose target cannot be parsed.
+ */
+function finish(paths: Record<string, Record<string, Operation>>): void {
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const method of Object.keys(ops)) {
+      // Responses are shared between operations in the literal above; each operation gets its own.
+      const op = structuredClone(ops[method]!);
+      ops[method] = op;
+      const key = `${method} ${path}`;
+      op.operationId = OPERATION_IDS[key];
+      op.security = [];
+      op.responses['400'] ??= {
+        description: 'Malformed request target.',
+        content: { 'application/json': { schema: ref('Error') } },
+      };
+      for (const [status, res] of Object.entries(op.responses)) {
+        const headers: Record<string, unknown> = { ...CORS_HEADER, ...((res.headers as object | undefined) ?? {}) };
+        if (status === '200' && CACHE[key])
+          headers['Cache-Control'] = { description: 'Caching of this answer.', schema: { type: 'string', const: CACHE[key] } };
+        if (status === '503' && key !== 'get /api/status/council')
+          headers['Retry-After'] ??= { description: 'Seconds to wait, on an overloaded queue.', schema: { type: 'integer' } };
+        res.headers = headers;
+      }
+    }
+  }
+}
 
 export function openApiDocument(service: string, version: string) {
   const anyBundle = {
@@ -30,7 +105,7 @@ export function openApiDocument(service: string, version: string) {
       'AiProvenanceRecord',
     ].map(ref),
   };
-  return {
+  const doc = {
     openapi: '3.1.0',
     info: {
       title: `${service}: proof verification, AI Provenance Records and transparency ledger`,
@@ -38,7 +113,12 @@ export function openApiDocument(service: string, version: string) {
       description:
         `Reference server ${version}. A passing verdict attests origin (signerRecognized) and integrity (overallOk) of signed answers, never their accuracy. ` +
         'Algorithm names denote public standards, not FIPS 140 validations. A record is evidence, never a declaration of conformity.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
+    // Relative to wherever this document was fetched from: each deployment serves its own.
+    servers: [{ url: '/', description: 'The server that serves this document.' }],
+    // Every endpoint is public: no authentication anywhere.
+    security: [],
     paths: {
       '/api/v1/verify': {
         post: {
@@ -204,9 +284,8 @@ export function openApiDocument(service: string, version: string) {
         SthBundle: plain(schemas.SthBundle),
         ConsistencyBundle: plain(schemas.ConsistencyBundle),
         AiProvenanceRecord: plain(schemas.AiProvenanceRecord),
-        ReceiptEnvelope: plain(schemas.ReceiptEnvelope),
-        ReceiptKey: plain(schemas.ReceiptKey),
-        VerifyResponse: plain(schemas.VerifyResponse),
+        VerifyResponse: withVerdictRef(plain(schemas.VerifyResponse)),
+        ProofVerdict: plain(schemas.ProofVerdict),
         PubkeysResponse: plain(schemas.PubkeysResponse),
         ModelPlaneKeys: plain(schemas.ModelPlaneKeys),
         EvidenceSigner: plain(schemas.EvidenceSigner),
@@ -221,4 +300,6 @@ export function openApiDocument(service: string, version: string) {
       },
     },
   };
+  finish(doc.paths as unknown as Record<string, Record<string, Operation>>);
+  return doc;
 }

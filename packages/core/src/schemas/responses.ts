@@ -68,8 +68,9 @@ export const ProofVerdict = Type.Object(
 export const VerifyResponse = Type.Object(
   {
     service: Type.String(),
-    kind: Type.String(),
-    created: Nullable(Type.Integer()),
+    // Optional in interface.md; this server always sends both.
+    kind: Type.Optional(Type.String()),
+    created: Type.Optional(Nullable(Type.Integer())),
     verdict: ProofVerdict,
     signerRecognized: Type.Boolean(),
     record: Type.Optional(
@@ -81,10 +82,13 @@ export const VerifyResponse = Type.Object(
     ),
     disclaimer: Type.String(),
   },
-  { $id: 'VerifyResponse' },
+  { $id: 'VerifyResponse', additionalProperties: false },
 );
 
-export const ErrorBody = Type.Object({ error: Type.String(), code: Type.Optional(Type.String()) }, { $id: 'Error' });
+export const ErrorBody = Type.Object(
+  { error: Type.String(), code: Type.Optional(Type.String()) },
+  { $id: 'Error', additionalProperties: false },
+);
 
 export const PubkeysResponse = Type.Object(
   {
@@ -94,7 +98,7 @@ export const PubkeysResponse = Type.Object(
     keys: Type.Array(ReceiptKey),
     slh_diversity: Type.Optional(Type.Object({ algo: Type.String(), key_id: Type.String(), public_key_hex: Type.String() })),
   },
-  { $id: 'PubkeysResponse' },
+  { $id: 'PubkeysResponse', additionalProperties: false },
 );
 
 export const ModelPlaneKeys = Type.Object(
@@ -109,7 +113,7 @@ export const ModelPlaneKeys = Type.Object(
       }),
     ),
   },
-  { $id: 'ModelPlaneKeys' },
+  { $id: 'ModelPlaneKeys', additionalProperties: false },
 );
 
 export const EvidenceSigner = Type.Object(
@@ -121,7 +125,7 @@ export const EvidenceSigner = Type.Object(
     notice: Type.String(),
     keys: Type.Object({}, { additionalProperties: Type.Object({ publicKeyHex: Type.String(), fingerprint: Type.String() }) }),
   },
-  { $id: 'EvidenceSigner' },
+  { $id: 'EvidenceSigner', additionalProperties: false },
 );
 
 export const Cbom = Type.Object(
@@ -156,7 +160,7 @@ export const LedgerSth = Type.Object(
     sth_withheld: Type.Optional(Type.Union([Type.Literal('rollback'), Type.Literal('fork'), Type.Literal('unverifiable')])),
     note: Type.Optional(Type.String()),
   },
-  { $id: 'LedgerSth' },
+  { $id: 'LedgerSth', additionalProperties: false },
 );
 
 export const InclusionRequest = Type.Object(
@@ -178,7 +182,7 @@ export const InclusionResponse = Type.Object(
     root_hash: Type.Optional(Type.String()),
     proof: Type.Optional(Type.Array(Type.String())),
   },
-  { $id: 'InclusionResponse' },
+  { $id: 'InclusionResponse', additionalProperties: false },
 );
 
 export const ConsistencyResponse = Type.Object(
@@ -191,7 +195,7 @@ export const ConsistencyResponse = Type.Object(
     sth_withheld: Type.Optional(Type.String()),
     bundle_withheld: Type.Optional(Type.Literal('timestamp-order')),
   },
-  { $id: 'ConsistencyResponse' },
+  { $id: 'ConsistencyResponse', additionalProperties: false },
 );
 
 export const LedgerHistory = Type.Object(
@@ -226,7 +230,7 @@ export const LedgerHistory = Type.Object(
     ),
     note: Type.Optional(Type.String()),
   },
-  { $id: 'LedgerHistory' },
+  { $id: 'LedgerHistory', additionalProperties: false },
 );
 
 export const CouncilHealth = Type.Object(
@@ -247,5 +251,5 @@ export const CouncilHealth = Type.Object(
       }),
     ),
   },
-  { $id: 'CouncilHealth' },
+  { $id: 'CouncilHealth', additionalProperties: false },
 );

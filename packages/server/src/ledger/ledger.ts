@@ -12,6 +12,7 @@ import {
   textSha256,
   signTreeHead,
   toHex,
+  treeRoot,
   type CryptoBackend,
   type KeyPair,
   type Names,
@@ -227,9 +228,13 @@ export class Ledger implements LedgerApi {
       if (!leaf) return Promise.reject(new HttpError('invalid_request', 'leaf must be 64 lowercase hex characters'));
     }
     return guard(async () => {
-      await this.checked();
       const store = this.o.store;
-      const size = await store.size();
+      // Independent reads go together: on a networked store each is a round trip.
+      const [, size, index] = await Promise.all([
+        this.checked(),
+        store.size(),
+        data ? store.findByData(data) : store.findByLeafHash(leaf!),
+      ]);
       let treeSize = size;
       if (r.tree_size !== undefined) {
         if (typeof r.tree_size !== 'number' || !Number.isSafeInteger(r.tree_size) || r.tree_size < 1 || r.tree_size > size) {
@@ -237,34 +242,37 @@ export class Ledger implements LedgerApi {
         }
         treeSize = r.tree_size;
       }
-      const index = data ? await store.findByData(data) : await store.findByLeafHash(leaf!);
       if (index === undefined || index >= treeSize) return { found: false };
-      const tree = await readTree(store, (t) => inclusionProof(t, index, treeSize));
+      const { proof, root } = await readTree(store, (t) => ({ proof: inclusionProof(t, index, treeSize), root: treeRoot(t, treeSize) }));
       return {
         found: true,
         leaf: toHex(data ? leafHash(data) : leaf!),
         index,
         tree_size: treeSize,
-        root_hash: await this.root(treeSize),
-        proof: tree.map(toHex),
+        root_hash: toHex(root),
+        proof: proof.map(toHex),
       };
     });
   }
 
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody> {
     return guard(async () => {
-      const w = await this.checked();
       const store = this.o.store;
-      const size = await store.size();
+      const [w, size] = await Promise.all([this.checked(), store.size()]);
       const b = second ?? size;
       if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new HttpError('out_of_range', `first must be from 1 to ${size}`);
       if (!Number.isSafeInteger(b) || b < first || b > size) throw new HttpError('out_of_range', `second must be from ${first} to ${size}`);
-      const proof = await readTree(store, (t) => consistencyProof(t, first, b));
+      // The proof and both roots from one batched read.
+      const { proof, oldRoot, newRoot } = await readTree(store, (t) => ({
+        proof: consistencyProof(t, first, b),
+        oldRoot: treeRoot(t, first),
+        newRoot: treeRoot(t, b),
+      }));
       const plain: ConsistencyBody = {
         first,
         second: b,
-        old_root: toHex(await rootAt(store, first)),
-        new_root: await this.root(b),
+        old_root: toHex(oldRoot),
+        new_root: toHex(newRoot),
         proof: proof.map(toHex),
       };
       if (w) plain.sth_withheld = w;

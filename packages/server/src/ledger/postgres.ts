@@ -55,30 +55,34 @@ const SQL = {
   maxSize: 'SELECT COALESCE(max(tree_size), 0)::bigint AS n FROM svc_heads',
 };
 
+// Each read is a named statement: PostgreSQL parses and plans it once per connection.
+const NAMES = new Map(Object.entries(SQL).map(([k, text]) => [text, `svc_${k}`]));
+const q = (text: string, values: unknown[] = []) => ({ name: NAMES.get(text), text, values });
+
 function readsOn(c: Queryable): LedgerReads {
   const one = async <T>(text: string, values: unknown[] = []): Promise<T | undefined> =>
-    (await c.query(text, values)).rows[0] as T | undefined;
+    (await c.query(q(text, values))).rows[0] as T | undefined;
   return {
     size: async () => (await one<{ n: number }>(SQL.size))?.n ?? 0,
     nodes: async (ids: readonly NodeId[]) => {
       if (ids.length === 0) return [];
-      const { rows } = await c.query(SQL.nodes, [ids.map((x) => x.level), ids.map((x) => x.index)]);
-      return rows.map((r: { hash: Buffer | null }, k) => {
+      const { rows } = await c.query(q(SQL.nodes, [ids.map((x) => x.level), ids.map((x) => x.index)]));
+      return rows.map((r: { hash: Buffer | null }, k: number) => {
         if (!r.hash) throw new Error(`ledger store is missing subtree (${ids[k]!.level}, ${ids[k]!.index})`);
         return r.hash;
       });
     },
     leaves: async (start: number, end: number): Promise<LeafRow[]> => {
-      const { rows } = await c.query(SQL.leaves, [start, end]);
-      if (rows.length !== Math.max(0, end - start) || rows.some((r: { idx: number }, k) => r.idx !== start + k)) {
+      const { rows } = await c.query(q(SQL.leaves, [start, end]));
+      if (rows.length !== Math.max(0, end - start) || rows.some((r: { idx: number }, k: number) => r.idx !== start + k)) {
         throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
       }
       return rows.map((r: { data: Buffer; hash: Buffer }) => ({ data: r.data, hash: r.hash }));
     },
     findByData: async (d) => (await one<{ idx: number }>(SQL.byData, [buf(d)]))?.idx,
     findByLeafHash: async (h) => (await one<{ idx: number }>(SQL.byHash, [buf(h)]))?.idx,
-    heads: async (afterId, limit) => (await c.query(SQL.heads, [afterId, limit])).rows as HeadRow[],
-    latestHeads: async (limit) => (await c.query(SQL.latest, [limit])).rows as HeadRow[],
+    heads: async (afterId, limit) => (await c.query(q(SQL.heads, [afterId, limit]))).rows as HeadRow[],
+    latestHeads: async (limit) => (await c.query(q(SQL.latest, [limit]))).rows as HeadRow[],
     headAtSize: async (size) => one<HeadRow>(SQL.atSize, [size]),
     headCount: async () => (await one<{ n: number }>(SQL.count))!.n,
     maxHeadSize: async () => (await one<{ n: number }>(SQL.maxSize))!.n,
@@ -135,7 +139,7 @@ export class PgStore implements LedgerStore {
   maxHeadSize = () => this.reads.maxHeadSize();
 
   async version(): Promise<string> {
-    const { rows } = await this.pool.query('SELECT size, version FROM svc_tree WHERE id = 1');
+    const { rows } = await this.pool.query({ name: 'svc_version', text: 'SELECT size, version FROM svc_tree WHERE id = 1' });
     const r = rows[0] as { size: number; version: number } | undefined;
     return r ? `${r.size}:${r.version}` : 'no-tree-row';
   }

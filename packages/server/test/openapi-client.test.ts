@@ -1,0 +1,141 @@
+// The OpenAPI document as strangers use it: clean under Redocly's recommended rules, and a client
+// generated from it (openapi-typescript types + openapi-fetch) driving every operation against a
+// live server, where every response validates against the schema and headers it documents.
+import { readFileSync } from 'node:fs';
+import { namesFor } from '@svc/core';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import Ajv2020 from 'ajv/dist/2020.js';
+import createClient from 'openapi-fetch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openapiTypes } from '../../../scripts/openapi-types.mjs';
+import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../dist/internal.js';
+import type { paths } from './generated/openapi.js';
+import { boot, type Booted } from './harness.js';
+
+let s: Booted;
+let doc: any;
+let client: ReturnType<typeof createClient<paths>>;
+const seen = new Set<string>();
+
+beforeAll(async () => {
+  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+  doc = await (await fetch(`${s.url}/openapi.json`)).json();
+  client = createClient<paths>({ baseUrl: s.url });
+});
+afterAll(async () => s?.stop());
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+let compiled = false;
+
+/** Check one live answer against what the document says of that operation and status. */
+async function conforms(method: string, path: string, res: Response, body: unknown) {
+  if (!compiled) {
+    ajv.addSchema(doc, 'openapi.json');
+    compiled = true;
+  }
+  seen.add(`${method} ${path}`);
+  const op = doc.paths[path][method];
+  const documented = op.responses[String(res.status)];
+  expect(documented, `${method} ${path} answered ${res.status}, which it does not document`).toBeDefined();
+  for (const [name, h] of Object.entries<any>(documented.headers ?? {})) {
+    if (name === 'Retry-After' && res.status === 503) continue; // only on an overloaded queue
+    const v = res.headers.get(name);
+    expect(v, `${method} ${path} ${res.status} header ${name}`).not.toBeNull();
+    if (h.schema?.const !== undefined) expect(v).toBe(h.schema.const);
+  }
+  if (!documented.content) return;
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+  const media = documented.content[type];
+  expect(media, `${method} ${path} ${res.status} content type ${type}`).toBeDefined();
+  const pointer = `openapi.json#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/responses/${res.status}/content/${type.replaceAll('/', '~1')}/schema`;
+  const validate = ajv.getSchema(pointer)!;
+  expect(validate(body), `${method} ${path} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
+}
+
+describe('OpenAPI document', () => {
+  it('has no error and no warning under Redocly recommended rules', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(openApiDocument('svc', '0.1.0')), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+
+  it('the committed client types are what openapi-typescript makes of it today', async () => {
+    const committed = readFileSync(new URL('./generated/openapi.ts', import.meta.url), 'utf8');
+    expect(committed === (await openapiTypes()), 'stale: run npm run openapi:types').toBe(true);
+  });
+
+  it('a generated client drives every operation; every live answer matches its documented schema and headers', async () => {
+    const ring = Keyring.load(`${s.dir}/keys`).ring;
+    // Issued into the server's own log, as svc issue would, so the ledger has leaves to prove.
+    const ledger = await openLedger(
+      s.cfg,
+      namesFor('svc'),
+      ensureKeys(s.cfg, () => {}),
+      () => {},
+      { background: false, batchMs: 0 },
+    );
+    const issuer = new Issuer(ring, namesFor('svc'), ledger);
+    const bundle = await issuer.issue({ answer: 'Paris.', prompt: 'Capital of France?' });
+    await issuer.issue({ answer: 'Rome.' });
+    await ledger.close();
+
+    let r: { data?: unknown; error?: unknown; response: Response } = await client.POST('/api/v1/verify', { body: bundle as never });
+    await conforms('post', '/api/v1/verify', r.response, r.data);
+    expect((r.data as any).verdict.overallOk).toBe(true);
+    r = await client.POST('/api/v1/verify', { body: { kind: 'nothing' } as never });
+    await conforms('post', '/api/v1/verify', r.response, r.error);
+    expect(r.response.status).toBe(422);
+
+    r = await client.POST('/api/v1/evidence', { body: bundle as never, params: { query: { org: 'Example' } } });
+    await conforms('post', '/api/v1/evidence', r.response, r.data);
+    r = await client.POST('/api/v1/evidence', { body: bundle as never, params: { query: { org: 'x'.repeat(201) } } });
+    await conforms('post', '/api/v1/evidence', r.response, r.error);
+
+    for (const path of ['/api/provenance/pubkey', '/v1/provenance/pubkeys', '/api/v1/evidence-signer', '/openapi.json'] as const) {
+      r = await client.GET(path);
+      await conforms('get', path, r.response, r.data);
+    }
+    r = await client.GET('/api/cbom');
+    await conforms('get', '/api/cbom', r.response, r.data);
+    r = await client.GET('/api/cbom', { params: { query: { format: 'cyclonedx' } }, parseAs: 'json' });
+    await conforms('get', '/api/cbom', r.response, r.data);
+    r = await client.GET('/api/cbom', { params: { query: { format: 'xml' as never } } });
+    await conforms('get', '/api/cbom', r.response, r.error);
+    // No seats are configured here, so the probe answers 503 {ok:false}, as documented.
+    r = await client.GET('/api/status/council');
+    await conforms('get', '/api/status/council', r.response, r.data ?? r.error);
+
+    r = await client.GET('/api/transparency/ledger');
+    await conforms('get', '/api/transparency/ledger', r.response, r.data);
+    r = await client.POST('/api/transparency/ledger/inclusion', { body: { answer: 'Rome.' } });
+    await conforms('post', '/api/transparency/ledger/inclusion', r.response, r.data);
+    expect((r.data as any).found).toBe(true);
+    r = await client.POST('/api/transparency/ledger/inclusion', { body: { answer: 'a', leaf: 'b' } });
+    await conforms('post', '/api/transparency/ledger/inclusion', r.response, r.error);
+    r = await client.GET('/api/transparency/ledger/consistency', { params: { query: { first: 1 } } });
+    await conforms('get', '/api/transparency/ledger/consistency', r.response, r.data ?? r.error);
+    expect(r.response.status).toBe(200);
+    r = await client.GET('/api/transparency/ledger/consistency', { params: { query: { first: 1, signed: '1' } } });
+    await conforms('get', '/api/transparency/ledger/consistency', r.response, r.data ?? r.error);
+    expect(r.response.status).toBe(200);
+    r = await client.GET('/api/transparency/ledger/consistency', { params: { query: { first: 99 } } });
+    await conforms('get', '/api/transparency/ledger/consistency', r.response, r.error);
+    r = await client.GET('/api/transparency/ledger/history', { params: { query: { verifiable: '1' } } });
+    await conforms('get', '/api/transparency/ledger/history', r.response, r.data);
+
+    for (const path of [
+      '/api/v1/verify',
+      '/api/v1/evidence',
+      '/api/transparency/ledger',
+      '/api/transparency/ledger/inclusion',
+      '/api/transparency/ledger/consistency',
+      '/api/transparency/ledger/history',
+    ] as const) {
+      r = await client.OPTIONS(path);
+      await conforms('options', path, r.response, undefined);
+    }
+
+    const documented = Object.entries<any>(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
+    expect([...seen].sort()).toEqual(documented.sort());
+  });
+});

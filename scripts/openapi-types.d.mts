@@ -1,0 +1,1 @@
+export function openapiTypes(): Promise<string>;
