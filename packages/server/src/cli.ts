@@ -105,9 +105,10 @@ async function main(argv: string[]): Promise<number> {
     out(HELP[cmd]!);
     return 0;
   }
-  const parse = (options: NonNullable<ParseArgsConfig['options']>) => {
+  // Generic over the options, so each command's values keep their types.
+  const parse = <O extends NonNullable<ParseArgsConfig['options']>>(options: O) => {
     try {
-      return parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+      return parseArgs({ args: rest, options, allowPositionals: true, strict: true as const });
     } catch (e) {
       throw new CliError(`${(e as Error).message}\n\n${HELP[cmd]}`, 2);
     }
@@ -199,7 +200,7 @@ async function main(argv: string[]): Promise<number> {
         service: { type: 'string' },
       });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.verify}`, 2);
-      return verifyCommand(positionals[0]!, values as never, out);
+      return verifyCommand(positionals[0]!, values, out);
     }
     case 'record': {
       const { values, positionals } = parse({
@@ -209,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
         service: { type: 'string' },
       });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);
-      return recordCommand(positionals[0]!, values as never, out);
+      return recordCommand(positionals[0]!, values, out);
     }
     case 'ledger': {
       const { values, positionals } = parse({
@@ -222,10 +223,10 @@ async function main(argv: string[]): Promise<number> {
       if (!values.url) throw new CliError(`--url is required\n\n${HELP.ledger}`, 2);
       if (sub === 'prove') {
         if (values.answer === undefined) throw new CliError('--answer is required', 2);
-        return proveCommand(values as never, out);
+        return proveCommand({ ...values, url: values.url, answer: values.answer }, out);
       }
       if (sub === 'audit') {
-        const code = await auditCommand(values as never, out, progress);
+        const code = await auditCommand({ ...values, url: values.url }, out, progress);
         clearProgress();
         return code;
       }
