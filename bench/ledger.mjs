@@ -130,7 +130,7 @@ function* treeChunks(n, chunk) {
 }
 
 /** Bulk-build a SQLite store of n leaves: rows first, indexes after (what a restore would do). */
-function bulkSqlite(file, n) {
+export function bulkSqlite(file, n) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
@@ -169,7 +169,7 @@ async function bulkPg(url, n) {
   await c.end();
 }
 
-async function proofBench(label, store, n) {
+export async function proofBench(label, store, n) {
   const ledger = new Ledger({
     store,
     names: namesFor('svc'),

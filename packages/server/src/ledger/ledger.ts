@@ -104,7 +104,7 @@ export class Ledger implements LedgerApi {
   private async checked(): Promise<Withheld | null> {
     try {
       const v = await this.o.store.version();
-      if (v !== this.seen || !this.audit.fullCheckDone) {
+      if (v !== this.seen) {
         await this.audit.refresh();
         this.seen = v;
       }
@@ -117,12 +117,20 @@ export class Ledger implements LedgerApi {
 
   /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
   private async root(size: number): Promise<string> {
-    const v = this.seen ?? '';
-    const c = this.rootCache;
-    if (c && c.size === size && c.version === v) return c.root;
+    const hit = this.cachedRoot(size);
+    if (hit) return hit;
     const root = toHex(await rootAt(this.o.store, size));
-    this.rootCache = { size, version: v, root };
+    this.keepRoot(size, root);
     return root;
+  }
+
+  private cachedRoot(size: number): string | null {
+    const c = this.rootCache;
+    return c && c.size === size && c.version === (this.seen ?? '') ? c.root : null;
+  }
+
+  private keepRoot(size: number, root: string): void {
+    this.rootCache = { size, version: this.seen ?? '', root };
   }
 
   /**
@@ -243,13 +251,19 @@ export class Ledger implements LedgerApi {
         treeSize = r.tree_size;
       }
       if (index === undefined || index >= treeSize) return { found: false };
-      const { proof, root } = await readTree(store, (t) => ({ proof: inclusionProof(t, index, treeSize), root: treeRoot(t, treeSize) }));
+      // The root at the current size is cached per store version; any other size is read with the path.
+      const cached = this.cachedRoot(treeSize);
+      const { proof, root } = await readTree(store, (t) => ({
+        proof: inclusionProof(t, index, treeSize),
+        root: cached ?? toHex(treeRoot(t, treeSize)),
+      }));
+      this.keepRoot(treeSize, root);
       return {
         found: true,
         leaf: toHex(data ? leafHash(data) : leaf!),
         index,
         tree_size: treeSize,
-        root_hash: toHex(root),
+        root_hash: root,
         proof: proof.map(toHex),
       };
     });
