@@ -98,6 +98,25 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await ledger.close();
   });
 
+  it('a batch of 1,234 leaves (several multi-row inserts and a remainder) stores the reference tree', async () => {
+    const db = await testDb(backend);
+    const { store, ledger } = await open(db);
+    const leaves = Array.from({ length: 1234 }, (_, i) => h(`big-${i}`));
+    await ledger.append(leaves.slice(0, 7));
+    await ledger.append(leaves.slice(7));
+    const ref = new MemoryTree();
+    for (const d of leaves) ref.appendData(d);
+    const rows = await store.leaves(0, 1234);
+    expect(rows.map((r) => toHex(r.data))).toEqual(leaves.map(toHex));
+    expect(rows.map((r) => toHex(r.hash))).toEqual(leaves.map((_, i) => toHex(ref.subtree(0, i))));
+    expect(toHex((await store.nodes([{ level: 10, index: 0 }]))[0]!)).toBe(toHex(ref.subtree(10, 0)));
+    expect((await ledger.head()).root_hash).toBe(toHex(treeRoot(ref, 1234)));
+    await ledger.audit.fullCheck();
+    expect(ledger.audit.withheld()).toBeNull();
+    expect(await ledger.inclusion({ answer_sha256: toHex(leaves[1000]!) })).toMatchObject({ found: true, index: 1000 });
+    await ledger.close();
+  });
+
   it('a repeated answer is a new leaf; lookups return the lowest index', async () => {
     const { ledger } = await filled(backend, 1, 2);
     await ledger.append([h('leaf-0-1')]);
