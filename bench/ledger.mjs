@@ -69,7 +69,11 @@ async function sqliteAppends(dir, seconds) {
   const offered = 55_000;
   const r = summarise(await appenders(join(dir, 'append.sqlite'), 1, seconds, offered));
   line('SQLite raw inserts of 32-byte rows, 50,000 per transaction (baseline)', `${rate(rawRate)} rows/s`);
-  line(`SQLite ledger appends, 1 process, ${rate(offered)} leaves/s offered`, `${rate(r.perSecond)} leaves/s acknowledged in steady state`, '>= 50,000');
+  line(
+    `SQLite ledger appends, 1 process, ${rate(offered)} leaves/s offered`,
+    `${rate(r.perSecond)} leaves/s acknowledged in steady state`,
+    '>= 50,000',
+  );
   line('  signed heads per second; acknowledgement p99', `${r.headsPerSecond.toFixed(2)}; ${r.p99.toFixed(0)} ms`, '~1 head/s');
   line('  ratio ledger / raw inserts', (r.perSecond / rawRate).toFixed(2));
 }

@@ -6,6 +6,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The folder holding initdb and pg_ctl: $PG_BINDIR, the newest /usr/lib/postgresql/N/bin, or PATH. */
 export function postgresBinDir() {
@@ -81,4 +82,18 @@ export async function startPostgres({ durable = false } = {}) {
       }
     },
   };
+}
+
+// `node scripts/postgres.mjs`: a throwaway server to try several instances with; prints its URL and
+// runs until Ctrl-C, then deletes its data.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const pg = await startPostgres({ durable: true });
+  console.log(pg.url);
+  const stop = () => {
+    pg.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  setInterval(() => {}, 1 << 30);
 }
