@@ -19,6 +19,9 @@ describe('configuration', () => {
     [{ SVC_WORKERS: '-1' }, /SVC_WORKERS/],
     [{ SVC_SHUTDOWN_SECONDS: '1e3' }, /SVC_SHUTDOWN_SECONDS/],
     [{ SVC_TRUSTED_PROXIES: 'proxy.example' }, /IP addresses/],
+    [{ SVC_DATABASE_URL: 'mysql://db/ledger' }, /SVC_DATABASE_URL must be a postgres/],
+    [{ SVC_DATABASE_URL: 'not a url' }, /SVC_DATABASE_URL must be a postgres/],
+    [{ SVC_LEDGER_BATCH_SECONDS: 'soon' }, /SVC_LEDGER_BATCH_SECONDS/],
   ])('%j is refused with a message naming it', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -32,6 +35,8 @@ describe('configuration', () => {
   it.each([
     [['serve', '--port', 'abc'], /--port must be an integer/],
     [['serve', '--port', '99999'], /--port must be an integer/],
+    [['serve', '--database-url', 'sqlite:///tmp/x'], /must be a postgres/],
+    [['issue', '--answer', 'a', '--database-url', 'http://db'], /must be a postgres/],
   ])('svc %j exits 2 before writing keys or a ledger', (args, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-config-'));
     const r = spawnSync(process.execPath, [CLI, ...args, '--data-dir', dir], { encoding: 'utf8' });
