@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill] [--core-procs P] [--native] [--no-docs]
+// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill] [--core-procs P] [--native] [--pg] [--no-docs]
 // The long campaign: the HTTP fuzzer against `svc serve` (RSS sampled), the structure-aware core
 // fuzzer in P processes (--native: under Node 24 on node:crypto, about ten times the inputs), and
 // SIGKILL during appends, at once for N minutes. Writes its section of docs/reliability.md (one
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     only: { type: 'string', default: 'http,core,sigkill' },
     'core-procs': { type: 'string', default: '1' },
     native: { type: 'boolean' },
+    // The SIGKILL part against a PostgreSQL log (started here) with three appenders at once.
+    pg: { type: 'boolean' },
     'no-docs': { type: 'boolean' },
   },
 });
@@ -141,7 +143,7 @@ function corePart() {
 
 const [h, k, c] = await Promise.all([
   parts.has('http') ? httpPart() : null,
-  parts.has('sigkill') ? sigkillCampaign({ until, seed }) : null,
+  parts.has('sigkill') ? sigkillCampaign({ until, seed, pg: !!values.pg }) : null,
   parts.has('core') ? corePart() : null,
 ]);
 const elapsed = ((Date.now() - started) / 60_000).toFixed(1);
@@ -189,13 +191,13 @@ if (c) {
 if (k) {
   failed ||= k.lost + k.splitHeads > 0 || !!k.withheld;
   rows.push(
-    `| SIGKILL during appends | ${n(k.kills)} kills, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
+    `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once)' : ' (SQLite)'} | ${n(k.kills)} kills, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
   );
 }
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
 
 const key = [...parts].sort().join('+');
-const flags = `--minutes ${minutes} --seed ${seed}${parts.size < 3 ? ` --only ${[...parts].join(',')}` : ''}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}`;
+const flags = `--minutes ${minutes} --seed ${seed}${parts.size < 3 ? ` --only ${[...parts].join(',')}` : ''}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}${values.pg ? ' --pg' : ''}`;
 const section = `<!-- campaign:${key} -->
 ## ${parts.size === 3 ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}
 

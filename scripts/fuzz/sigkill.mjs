@@ -1,6 +1,7 @@
-// SIGKILL during appends: a child appends batches to a ledger and prints each acknowledgement; it is
-// killed at random points, again and again; then every acknowledged leaf must be in the log, no
-// size may carry two roots, and the full check must pass.
+// SIGKILL during appends: children append batches to a ledger and print each acknowledgement; they
+// are killed at random points, again and again; then every acknowledged leaf must be in the log, no
+// size may carry two roots, and the full check must pass. SQLite: one appender at a time.
+// PostgreSQL (`pg`): three at once on one log, one of them killed at a time and replaced.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,18 +12,21 @@ import { namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 
 const server = fileURLToPath(new URL('../../packages/server/', import.meta.url));
-const { Ledger, SqliteStore } = await import(join(server, 'dist', 'internal.js'));
+const { Ledger, PgStore, SqliteStore } = await import(join(server, 'dist', 'internal.js'));
+const { startPostgres } = await import('../postgres.mjs');
 const LOOP = join(server, 'test', 'fixtures', 'append-loop.mjs');
 
-export async function sigkillCampaign({ until, seed }) {
+export async function sigkillCampaign({ until, seed, pg = false }) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-sigkill-'));
-  const file = join(dir, 'l.sqlite');
+  const server = pg ? await startPostgres() : null;
+  const location = server ? server.url : join(dir, 'l.sqlite');
+  if (server) await (await PgStore.open(location)).close(); // migrate before the appenders race
   let s = seed >>> 0 || 1;
   const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const acked = [];
   let kills = 0;
-  while (Date.now() < until) {
-    const child = spawn(process.execPath, [LOOP, file, `r${kills}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const spawnOne = (tag) => {
+    const child = spawn(process.execPath, [LOOP, location, tag], { stdio: ['ignore', 'pipe', 'ignore'] });
     let buf = '';
     let started;
     const first = new Promise((r) => (started = r));
@@ -31,18 +35,27 @@ export async function sigkillCampaign({ until, seed }) {
       buf += c;
       let i;
       while ((i = buf.indexOf('\n')) >= 0) {
-        const [, tag, k, f, count] = buf.slice(0, i).split(' ');
+        const [what, t, k, f, count] = buf.slice(0, i).split(' ');
         buf = buf.slice(i + 1);
-        acked.push({ tag, k: Number(k), first: Number(f), count: Number(count) });
+        if (what === 'ack') acked.push({ tag: t, k: Number(k), first: Number(f), count: Number(count) });
       }
     });
-    await Promise.race([first, new Promise((r) => setTimeout(r, 20_000))]);
+    return { child, first };
+  };
+  const live = [];
+  for (let i = 0; i < (pg ? 3 : 1); i++) live.push(spawnOne(`r${kills}-${i}`));
+  while (Date.now() < until) {
+    const victim = live.splice(Math.floor(rand() * live.length), 1)[0];
+    await Promise.race([victim.first, new Promise((r) => setTimeout(r, 20_000))]);
     await new Promise((r) => setTimeout(r, Math.floor(rand() * 400)));
-    child.kill('SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    victim.child.kill('SIGKILL');
+    await new Promise((r) => (victim.child.exitCode !== null ? r() : victim.child.once('exit', r)));
     kills++;
+    live.push(spawnOne(`r${kills}`));
   }
-  const store = new SqliteStore(file);
+  for (const p of live) p.child.kill('SIGKILL');
+  await Promise.all(live.map((p) => new Promise((r) => (p.child.exitCode !== null ? r() : p.child.once('exit', r)))));
+  const store = server ? await PgStore.open(location) : new SqliteStore(location);
   const K = testKeys('ledger-crash');
   const ledger = new Ledger({ store, names: namesFor('svc'), log: 'svc-ledger', sthKey: K.sth, isPublished: () => true });
   await ledger.audit.fullCheck();
@@ -57,10 +70,14 @@ export async function sigkillCampaign({ until, seed }) {
       if (!got || toHex(got) !== want) lost++;
     }
   }
-  const splitHeads = store.db.prepare('SELECT tree_size FROM heads GROUP BY tree_size HAVING COUNT(DISTINCT root_hash) > 1').all().length;
+  const heads = await store.heads(0, 10_000_000);
+  const roots = new Map();
+  for (const h of heads) roots.set(h.tree_size, new Set([...(roots.get(h.tree_size) ?? []), h.root_hash]));
+  const splitHeads = [...roots.values()].filter((r) => r.size > 1).length;
   const withheld = ledger.audit.withheld();
   const size = await store.size();
   await store.close();
+  server?.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { kills, acknowledged: leaves, lost, splitHeads, withheld, size };
+  return { kills, acknowledged: leaves, lost, splitHeads, withheld, size, pg };
 }
