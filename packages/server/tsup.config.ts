@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', internal: 'src/internal.ts', cli: 'src/cli.ts', worker: 'src/worker.ts' },
+  entry: {
+    index: 'src/index.ts',
+    internal: 'src/internal.ts',
+    cli: 'src/cli.ts',
+    worker: 'src/worker.ts',
+    'sqlite-writer': 'src/ledger/sqlite-writer.ts',
+  },
   format: ['esm'],
   dts: { entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
   sourcemap: true,

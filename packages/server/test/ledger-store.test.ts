@@ -260,6 +260,43 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
   });
 });
 
+describe('the SQLite writer thread', () => {
+  it('a writer thread that dies mid-batch rejects that batch whole; the next batch gets a new thread', async () => {
+    const db = await testDb('sqlite');
+    const { store, ledger } = await open(db);
+    await ledger.append([h('before')]);
+    const sqlite = store as unknown as { sequence: LedgerStore['sequence']; thread: { worker: { terminate(): Promise<number> } } };
+    const heads = await store.headCount();
+    const dying = sqlite.sequence([h('lost-1'), h('lost-2')], (size, root) => {
+      void sqlite.thread.worker.terminate();
+      return { tree_size: size, root_hash: toHex(root), timestamp: 1, signed: '', receipt: '', key_hex: '', recorded: 1 };
+    });
+    await expect(dying).rejects.toThrow(/writer thread/);
+    expect(await store.size()).toBe(1);
+    expect(await store.headCount()).toBe(heads);
+    await ledger.append([h('after')]);
+    expect(await store.size()).toBe(2);
+    expect(toHex((await store.leaves(1, 2))[0]!.data)).toBe(toHex(h('after')));
+    await ledger.audit.fullCheck();
+    expect(ledger.audit.withheld()).toBeNull();
+    await ledger.close();
+  });
+
+  it('a seal that throws rolls the batch back on the writer thread', async () => {
+    const db = await testDb('sqlite');
+    const { store, ledger } = await open(db);
+    await expect(
+      store.sequence([h('x')], () => {
+        throw new Error('no signature');
+      }),
+    ).rejects.toThrow('no signature');
+    expect(await store.size()).toBe(0);
+    await ledger.append([h('y')]);
+    expect(await store.size()).toBe(1);
+    await ledger.close();
+  });
+});
+
 describe('crash safety (SQLite)', () => {
   it('SIGKILL at random points never loses an acknowledged leaf nor splits a head', async () => {
     const db = await testDb('sqlite');

@@ -275,13 +275,14 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
     const ledger = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
     const store = ledger.store as SqliteStore;
+    // The limit goes on the connection that writes: the store's writer thread.
     const pages = store.db.pragma('page_count', { simple: true }) as number;
-    store.db.pragma(`max_page_count = ${pages}`);
+    await store.writerPragma(`max_page_count = ${pages}`);
     const big = Array.from({ length: 2000 }, (_, i) => sha256(utf8(`full ${i}`)));
     await expect(ledger.append(big)).rejects.toThrow();
     expect(await store.size()).toBe(3);
     expect(await store.headCount()).toBe(4);
-    store.db.pragma('max_page_count = 1073741823');
+    await store.writerPragma('max_page_count = 1073741823');
     await ledger.append([sha256(utf8('after'))]);
     await ledger.audit.fullCheck();
     expect(ledger.audit.withheld()).toBeNull();

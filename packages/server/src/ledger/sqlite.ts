@@ -2,11 +2,12 @@
 // promises; a snapshot reads through a second connection whose transaction pins the WAL state, so
 // the writer connection never sees another caller's open transaction.
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { frontier, integrate } from '@svc/core';
 import type { NodeId } from '@svc/core';
-import { nativeHasher } from './hasher.js';
-import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal, Sequenced } from './store.js';
+import type { HeadRow, LeafRow, LedgerReads, LedgerStore, NewHead, Seal, Sequenced } from './store.js';
+import { Writer } from './sqlite-write.js';
+import type { FromWriter, ToWriter } from './sqlite-writer.js';
 
 /**
  * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
@@ -30,7 +31,7 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS heads_size ON heads(tree_size, id);
 `;
 
-function open(file: string): Database.Database {
+export function open(file: string): Database.Database {
   const db = new (sqliteDriver())(file, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
   // FULL: an acknowledged append survives power loss, not only a process crash.
@@ -46,13 +47,13 @@ function open(file: string): Database.Database {
  * A statement prepared on first use: a damaged table then fails the reads that need it (which the
  * audit reports), not the opening of the whole store.
  */
-function lazy(db: Database.Database, sql: string, pluck = false): () => Database.Statement {
+export function lazy(db: Database.Database, sql: string, pluck = false): () => Database.Statement {
   let s: Database.Statement | undefined;
   return () => (s ??= pluck ? db.prepare(sql).pluck() : db.prepare(sql));
 }
 
 /** Synchronous reads over one connection; the async interface wraps them. */
-class Reads {
+export class Reads {
   private readonly q;
   constructor(db: Database.Database) {
     this.q = {
@@ -121,13 +122,20 @@ export class SqliteStore implements LedgerStore {
   /** The connection snapshots read through (opened on first use). */
   private snap: { db: Database.Database; reads: LedgerReads } | null = null;
   private snapQueue: Promise<unknown> = Promise.resolve();
-  private readonly r: Reads;
   private readonly reads: LedgerReads;
-  private readonly ins;
+  private readonly writer: Writer;
+  private readonly thread: WriterThread | null;
   private writes = 0;
   private readonly dataVersion;
 
-  constructor(readonly location: string) {
+  /**
+   * `writerThread` (default: on for files) stores each batch from a writer thread with its own
+   * connection, so a large batch does not stop the event loop while it is hashed and inserted.
+   */
+  constructor(
+    readonly location: string,
+    opts: { writerThread?: boolean } = {},
+  ) {
     this.db = open(location);
     // A missing table is made again (empty), so lost history reads as a rollback against the
     // witness; a table that exists but is damaged is left alone for the audit to report, and a
@@ -141,16 +149,9 @@ export class SqliteStore implements LedgerStore {
         // reported by the reads that need it
       }
     }
-    this.r = new Reads(this.db);
-    this.reads = asyncReads(this.r);
-    this.ins = {
-      leaf: lazy(this.db, 'INSERT INTO leaves(idx, data, hash) VALUES (?, ?, ?)'),
-      node: lazy(this.db, 'INSERT OR REPLACE INTO nodes(level, idx, hash) VALUES (?, ?, ?)'),
-      head: lazy(
-        this.db,
-        'INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-    };
+    this.reads = asyncReads(new Reads(this.db));
+    this.writer = new Writer(this.db);
+    this.thread = (opts.writerThread ?? location !== ':memory:') ? new WriterThread(location) : null;
     this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
   }
 
@@ -194,28 +195,102 @@ export class SqliteStore implements LedgerStore {
   }
 
   async sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
-    const tx = this.db.transaction(() => {
-      const size = this.r.size();
-      const done = integrate(size, this.r.nodes(frontier(size)), data, nativeHasher);
-      // One statement per row: multi-row INSERTs of 200 rows measured twice as slow here.
-      for (const n of done.nodes) {
-        if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size], n.hash);
-        else this.ins.node().run(n.level, n.index, n.hash);
+    try {
+      if (this.thread) return await this.thread.sequence(data, seal);
+      const b = this.writer.begin(data);
+      let head: NewHead;
+      try {
+        head = seal(b.size, b.root, b.previous);
+      } catch (e) {
+        this.writer.abort();
+        throw e;
       }
-      const newSize = size + data.length;
-      const h = seal(newSize, done.root, this.r.latestHeads(1)[0]);
-      const id = Number(
-        this.ins.head().run(h.tree_size, h.root_hash, h.timestamp, h.signed, h.receipt, h.key_hex, h.recorded).lastInsertRowid,
-      );
-      return { firstIndex: size, head: { id, ...h }, frontier: done.frontier };
-    });
-    this.writes++;
-    // IMMEDIATE: take the write lock up front so writers in other processes queue behind it.
-    return tx.immediate();
+      return { firstIndex: b.firstIndex, head: { id: this.writer.finish(head), ...head }, frontier: b.frontier };
+    } finally {
+      this.writes++;
+    }
+  }
+
+  /** A pragma on the connection that writes (the writer thread's when there is one): for tests. */
+  async writerPragma(text: string): Promise<unknown> {
+    return this.thread ? this.thread.pragma(text) : this.db.pragma(text, { simple: true });
   }
 
   async close(): Promise<void> {
+    await this.thread?.close();
     if (this.snap?.db.open) this.snap.db.close();
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * The main thread's side of the writer thread: one request at a time, each answered once. A thread
+ * that fails or exits rejects what was pending (its connection closes, so SQLite rolls the batch
+ * back) and is replaced on the next call.
+ */
+class WriterThread {
+  private worker: Worker | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly file: string) {}
+
+  private call(msg: ToWriter): Promise<FromWriter> {
+    this.worker ??= new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { file: this.file } });
+    const w = this.worker;
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.off('exit', onExit);
+      };
+      const onMessage = (m: FromWriter) => {
+        done();
+        if (m.op === 'error') reject(new Error(m.message));
+        else resolve(m);
+      };
+      const gone = (why: string) => {
+        done();
+        if (this.worker === w) this.worker = null;
+        reject(new Error(`ledger writer thread ${why}`));
+      };
+      const onError = (e: Error) => gone(`failed: ${e.message}`);
+      const onExit = (code: number) => gone(`exited (${code})`);
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', onExit);
+      w.postMessage(msg);
+    });
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
+    return this.serial(async () => {
+      const b = (await this.call({ op: 'begin', data: [...data] })) as Extract<FromWriter, { op: 'begun' }>;
+      let head: NewHead;
+      try {
+        head = seal(b.size, b.root, b.previous as HeadRow | undefined);
+      } catch (e) {
+        await this.call({ op: 'abort' }).catch(() => undefined);
+        throw e;
+      }
+      const f = (await this.call({ op: 'finish', head })) as Extract<FromWriter, { op: 'finished' }>;
+      return { firstIndex: b.firstIndex, head: { id: f.id, ...head }, frontier: b.frontier };
+    });
+  }
+
+  pragma(text: string): Promise<unknown> {
+    return this.serial(async () => ((await this.call({ op: 'pragma', text })) as Extract<FromWriter, { op: 'pragma' }>).value);
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    const w = this.worker;
+    this.worker = null;
+    await w?.terminate();
   }
 }

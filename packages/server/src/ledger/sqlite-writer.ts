@@ -1,0 +1,34 @@
+// Writer-thread entry: owns a second connection to the ledger file and runs the leaf-storing half of
+// each sequencing transaction, so hashing and inserting a batch overlap with the main thread's
+// work. The head is signed on the main thread (keys stay there) between the two halves.
+import { parentPort, workerData } from 'node:worker_threads';
+import { open } from './sqlite.js';
+import type { NewHead } from './store.js';
+import { Writer } from './sqlite-write.js';
+
+export type ToWriter =
+  | { op: 'begin'; data: Uint8Array[] }
+  | { op: 'finish'; head: NewHead }
+  | { op: 'abort' }
+  | { op: 'pragma'; text: string };
+export type FromWriter =
+  | { op: 'begun'; firstIndex: number; size: number; root: Uint8Array; previous: unknown; frontier: Uint8Array[] }
+  | { op: 'finished'; id: number }
+  | { op: 'aborted' }
+  | { op: 'pragma'; value: unknown }
+  | { op: 'error'; message: string };
+
+const writer = new Writer(open((workerData as { file: string }).file));
+
+parentPort!.on('message', (m: ToWriter) => {
+  try {
+    if (m.op === 'begin') parentPort!.postMessage({ op: 'begun', ...writer.begin(m.data) } satisfies FromWriter);
+    else if (m.op === 'finish') parentPort!.postMessage({ op: 'finished', id: writer.finish(m.head) } satisfies FromWriter);
+    else if (m.op === 'abort') {
+      writer.abort();
+      parentPort!.postMessage({ op: 'aborted' } satisfies FromWriter);
+    } else parentPort!.postMessage({ op: 'pragma', value: writer.db.pragma(m.text, { simple: true }) } satisfies FromWriter);
+  } catch (e) {
+    parentPort!.postMessage({ op: 'error', message: e instanceof Error ? e.message : String(e) } satisfies FromWriter);
+  }
+});
