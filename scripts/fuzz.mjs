@@ -196,10 +196,10 @@ if (k) {
 }
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
 
-const key = [...parts].sort().join('+');
+const key = [...parts].sort().join('+') + (values.pg && parts.has('sigkill') ? '+pg' : '');
 const flags = `--minutes ${minutes} --seed ${seed}${parts.size < 3 ? ` --only ${[...parts].join(',')}` : ''}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}${values.pg ? ' --pg' : ''}`;
 const section = `<!-- campaign:${key} -->
-## ${parts.size === 3 ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}
+## ${parts.size === 3 ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}${values.pg && parts.has('sigkill') ? ' (PostgreSQL)' : ''}
 
 \`npm run fuzz -- ${flags}\`: ran ${new Date(started).toISOString()}, ${elapsed} minutes, all parts at once on the same cores
 (${machine()}). Rerun with the same seed to replay the same random cases.
