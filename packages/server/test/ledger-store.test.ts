@@ -117,6 +117,22 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await ledger.close();
   });
 
+  it('a batched read names the subtree that is missing instead of returning a short list', async () => {
+    const { db, store, ledger } = await filled(backend, 2, 4);
+    const ids = [
+      { level: 0, index: 3 },
+      { level: 2, index: 0 },
+      { level: 3, index: 0 },
+    ];
+    const before = await store.nodes(ids);
+    expect(before.map((x) => x.length)).toEqual([32, 32, 32]);
+    await db.sql('DELETE FROM {nodes} WHERE level = 2 AND idx = 0');
+    await expect(store.nodes(ids)).rejects.toThrow('missing subtree (2, 0)');
+    await db.sql('DELETE FROM {leaves} WHERE idx = 3');
+    await expect(store.nodes([{ level: 0, index: 3 }])).rejects.toThrow('missing subtree (0, 3)');
+    await ledger.close();
+  });
+
   it('a repeated answer is a new leaf; lookups return the lowest index', async () => {
     const { ledger } = await filled(backend, 1, 2);
     await ledger.append([h('leaf-0-1')]);
