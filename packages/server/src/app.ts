@@ -92,6 +92,11 @@ export function createApp(d: AppDeps) {
         ),
     );
   const disabled = { enabled: false };
+  let openApiText: string | undefined;
+  const openApi = (): string => {
+    openApiText ??= JSON.stringify(openApiDocument(d.names.service, d.version));
+    return openApiText;
+  };
 
   const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {
     '/api/v1/verify': {
@@ -180,7 +185,8 @@ export function createApp(d: AppDeps) {
         },
       },
     },
-    '/openapi.json': { GET: { group: 'none', run: async () => json(200, openApiDocument(d.names.service, d.version), HOUR) } },
+    // Built once: the route is not rate-limited, and the document is the same for the process's life.
+    '/openapi.json': { GET: { group: 'none', run: async () => json(200, openApi(), { ...HOUR, 'content-type': JSON_TYPE }) } },
     '/': {
       GET: {
         group: 'none',

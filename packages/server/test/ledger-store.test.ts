@@ -298,6 +298,22 @@ describe('the SQLite writer thread', () => {
     await ledger.close();
   });
 
+  it('a reply from the writer thread that cannot be read rejects the call; the thread is replaced', async () => {
+    const db = await testDb('sqlite');
+    const { store, ledger } = await open(db);
+    await ledger.append([h('before')]);
+    const thread = (store as unknown as { thread: { worker: { postMessage(m: unknown): void; emit(e: string, x: unknown): void } } })
+      .thread;
+    const w = thread.worker;
+    // The message goes nowhere and the reply "arrives" unreadable, as a failed deserialisation would.
+    w.postMessage = () => w.emit('messageerror', new Error('could not deserialize'));
+    await expect(ledger.append([h('lost')])).rejects.toMatchObject({ code: 'unavailable' });
+    expect(await store.size()).toBe(1);
+    await ledger.append([h('after')]);
+    expect(await store.size()).toBe(2);
+    await ledger.close();
+  });
+
   it('a seal that throws rolls the batch back on the writer thread', async () => {
     const db = await testDb('sqlite');
     const { store, ledger } = await open(db);

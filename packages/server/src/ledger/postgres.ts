@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
 import { nativeHasher } from './hasher.js';
-import type { HeadRow, LeafRow, LedgerReads, LedgerStore, Seal, Sequenced } from './store.js';
+import { StoreReads, type HeadRow, type LeafRow, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from './store.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
 
@@ -100,15 +100,16 @@ export function redactUrl(url: string): string {
   }
 }
 
-export class PgStore implements LedgerStore {
+export class PgStore extends StoreReads implements LedgerStore {
   readonly kind = 'postgres';
   readonly location: string;
-  private readonly reads: LedgerReads;
+  protected readonly reads: LedgerReads;
 
   private constructor(
     readonly pool: pg.Pool,
     url: string,
   ) {
+    super();
     this.location = redactUrl(url);
     this.reads = readsOn(pool);
   }
@@ -126,17 +127,6 @@ export class PgStore implements LedgerStore {
     }
     return new PgStore(pool, url);
   }
-
-  size = () => this.reads.size();
-  nodes = (ids: readonly NodeId[]) => this.reads.nodes(ids);
-  leaves = (start: number, end: number) => this.reads.leaves(start, end);
-  findByData = (d: Uint8Array) => this.reads.findByData(d);
-  findByLeafHash = (h: Uint8Array) => this.reads.findByLeafHash(h);
-  heads = (afterId: number, limit: number) => this.reads.heads(afterId, limit);
-  latestHeads = (limit: number) => this.reads.latestHeads(limit);
-  headAtSize = (size: number) => this.reads.headAtSize(size);
-  headCount = () => this.reads.headCount();
-  maxHeadSize = () => this.reads.maxHeadSize();
 
   async version(): Promise<string> {
     const { rows } = await this.pool.query({ name: 'svc_version', text: 'SELECT size, version FROM svc_tree WHERE id = 1' });

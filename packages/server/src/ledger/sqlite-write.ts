@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { frontier, integrate } from '@svc/core';
 import { nativeHasher } from './hasher.js';
-import { lazy, Reads } from './sqlite.js';
+import { lazy, Reads } from './sqlite-db.js';
 import type { HeadRow, NewHead } from './store.js';
 
 export interface Begun {

@@ -68,3 +68,38 @@ export interface LedgerStore extends LedgerReads {
   sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced>;
   close(): Promise<void>;
 }
+
+/** The reads of a store, answered outside any snapshot by the connection(s) `reads` stands for. */
+export abstract class StoreReads implements LedgerReads {
+  protected abstract readonly reads: LedgerReads;
+  size() {
+    return this.reads.size();
+  }
+  nodes(ids: readonly NodeId[]) {
+    return this.reads.nodes(ids);
+  }
+  leaves(start: number, end: number) {
+    return this.reads.leaves(start, end);
+  }
+  findByData(data: Uint8Array) {
+    return this.reads.findByData(data);
+  }
+  findByLeafHash(hash: Uint8Array) {
+    return this.reads.findByLeafHash(hash);
+  }
+  heads(afterId: number, limit: number) {
+    return this.reads.heads(afterId, limit);
+  }
+  latestHeads(limit: number) {
+    return this.reads.latestHeads(limit);
+  }
+  headAtSize(size: number) {
+    return this.reads.headAtSize(size);
+  }
+  headCount() {
+    return this.reads.headCount();
+  }
+  maxHeadSize() {
+    return this.reads.maxHeadSize();
+  }
+}

@@ -1,0 +1,129 @@
+// One SQLite connection's worth of the ledger: the driver, the schema, how a connection is opened,
+// and the reads. The store, its snapshot connection and the writer thread each open their own.
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import { fromHex, type NodeId } from '@svc/core';
+import type { HeadRow, LeafRow, LedgerReads } from './store.js';
+
+/**
+ * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
+ * scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
+ * aborts the process when a prepared statement is garbage collected.
+ */
+function sqliteDriver(): typeof Database {
+  const require = createRequire(import.meta.url);
+  return require(process.env.SVC_SQLITE_MODULE || 'better-sqlite3') as typeof Database;
+}
+
+export const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
+  CREATE INDEX IF NOT EXISTS leaves_data8 ON leaves(substr(data, 1, 8));
+  CREATE INDEX IF NOT EXISTS leaves_hash8 ON leaves(substr(hash, 1, 8));
+  DROP INDEX IF EXISTS leaves_data;
+  DROP INDEX IF EXISTS leaves_hash;
+  CREATE TABLE IF NOT EXISTS nodes(level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS heads(id INTEGER PRIMARY KEY AUTOINCREMENT, tree_size INTEGER NOT NULL, root_hash TEXT NOT NULL,
+    timestamp INTEGER NOT NULL, signed TEXT NOT NULL, receipt TEXT NOT NULL, key_hex TEXT NOT NULL, recorded INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS heads_size ON heads(tree_size, id);
+`;
+
+export function open(file: string): Database.Database {
+  const db = new (sqliteDriver())(file, { timeout: 10_000 });
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged append survives power loss, not only a process crash.
+  db.pragma('synchronous = FULL');
+  // Proof reads are random point lookups: a larger page cache and memory-mapped reads keep the
+  // tail latency down on large logs.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 1073741824');
+  return db;
+}
+
+/**
+ * A statement prepared on first use: a damaged table then fails the reads that need it (which the
+ * audit reports), not the opening of the whole store.
+ */
+export function lazy(db: Database.Database, sql: string, pluck = false): () => Database.Statement {
+  let s: Database.Statement | undefined;
+  return () => (s ??= pluck ? db.prepare(sql).pluck() : db.prepare(sql));
+}
+
+/** Synchronous reads over one connection; the async interface wraps them. */
+export class Reads {
+  private readonly q;
+  constructor(db: Database.Database) {
+    this.q = {
+      size: lazy(db, 'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM leaves', true),
+      leafRange: lazy(db, 'SELECT idx, data, hash FROM leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
+      leafHash: lazy(db, 'SELECT hash FROM leaves WHERE idx = ?', true),
+      node: lazy(db, 'SELECT hash FROM nodes WHERE level = ? AND idx = ?', true),
+      // A missing subtree contributes nothing, so the text comes out short and is refused.
+      nodes: lazy(
+        db,
+        `SELECT group_concat(lower(hex(CASE WHEN j.value ->> 0 = 0
+                 THEN (SELECT hash FROM leaves WHERE idx = j.value ->> 1)
+                 ELSE (SELECT hash FROM nodes WHERE level = j.value ->> 0 AND idx = j.value ->> 1) END)), '' ORDER BY j.key)
+           FROM json_each(?) j`,
+        true,
+      ),
+      // Lookups go through an index of the first 8 bytes (rowid order within it, so LIMIT 1 is the
+      // lowest index): a third the size of an index of whole hashes, so appends touch fewer pages.
+      byData: lazy(db, 'SELECT idx FROM leaves WHERE substr(data, 1, 8) = substr(?, 1, 8) AND data = ? ORDER BY idx LIMIT 1', true),
+      byHash: lazy(db, 'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? ORDER BY idx LIMIT 1', true),
+      heads: lazy(db, 'SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
+      latest: lazy(db, 'SELECT * FROM heads ORDER BY id DESC LIMIT ?'),
+      atSize: lazy(db, 'SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
+      count: lazy(db, 'SELECT COUNT(*) FROM heads', true),
+      maxSize: lazy(db, 'SELECT COALESCE(MAX(tree_size), 0) FROM heads', true),
+    };
+  }
+  size = (): number => this.q.size().get() as number;
+  // A proof's subtrees in one statement returning one hex string, cut into views of one buffer: a
+  // Buffer per subtree from the driver made most of a proof's garbage, and so its latency tail.
+  nodes = (ids: readonly NodeId[]): Uint8Array[] => {
+    if (ids.length === 0) return [];
+    const text = this.q.nodes().get(JSON.stringify(ids.map((x) => [x.level, x.index]))) as string | null;
+    const all = typeof text === 'string' && text.length === 64 * ids.length ? fromHex(text) : null;
+    if (!all) {
+      const k = ids.findIndex(({ level, index }) => !(level === 0 ? this.q.leafHash().get(index) : this.q.node().get(level, index)));
+      const id = ids[Math.max(0, k)]!;
+      throw new Error(`ledger store is missing subtree (${id.level}, ${id.index})`);
+    }
+    return ids.map((_, k) => all.subarray(32 * k, 32 * k + 32));
+  };
+  leaves = (start: number, end: number): LeafRow[] => {
+    const rows = this.q.leafRange().all(start, end) as { idx: number; data: Buffer; hash: Buffer }[];
+    if (rows.length !== Math.max(0, end - start) || rows.some((r, k) => r.idx !== start + k)) {
+      throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
+    }
+    // Buffers are Uint8Arrays: returned as they are, without copies.
+    return rows.map((r) => ({ data: r.data, hash: r.hash }));
+  };
+  findByData = (d: Uint8Array) => this.q.byData().get(d, d) as number | undefined;
+  findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h, h) as number | undefined;
+  heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
+  latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
+  headAtSize = (size: number) => this.q.atSize().get(size) as HeadRow | undefined;
+  headCount = () => this.q.count().get() as number;
+  maxHeadSize = () => this.q.maxSize().get() as number;
+}
+
+/** The async face of synchronous reads: a throw becomes a rejection. */
+export function asyncReads(r: Reads): LedgerReads {
+  const wrap =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    async (...a: A): Promise<R> =>
+      f(...a);
+  return {
+    size: wrap(r.size),
+    nodes: wrap(r.nodes),
+    leaves: wrap(r.leaves),
+    findByData: wrap(r.findByData),
+    findByLeafHash: wrap(r.findByLeafHash),
+    heads: wrap(r.heads),
+    latestHeads: wrap(r.latestHeads),
+    headAtSize: wrap(r.headAtSize),
+    headCount: wrap(r.headCount),
+    maxHeadSize: wrap(r.maxHeadSize),
+  };
+}
