@@ -63,7 +63,9 @@ describe('failover on PostgreSQL', () => {
     console.info(`failover: takeover after SIGKILL of the writer, median ${sorted[15]!.toFixed(0)} ms, max ${sorted[29]!.toFixed(0)} ms`);
     expect(takeovers).toHaveLength(30);
     expect(Math.max(...takeovers)).toBeLessThan(5_000);
-    expect(acked.length).toBeGreaterThan(30);
+    // Each takeover is an acknowledgement, so at least 30; on a slow machine the next writer can be
+    // killed right after its first one, so exactly 30 is a pass, not a stall.
+    expect(acked.length).toBeGreaterThanOrEqual(30);
     await expectAllAcknowledged(db, acked);
   }, 240_000);
 });
