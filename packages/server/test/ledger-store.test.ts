@@ -142,6 +142,29 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await ledger.close();
   });
 
+  it('appends maintain one leaf index; a store with the old data index loses it on open and still finds by data', async () => {
+    const { db, ledger } = await filled(backend, 2, 3);
+    await ledger.close();
+    const indexes = async () =>
+      (backend === 'sqlite'
+        ? await db.sql("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'leaves' AND sql IS NOT NULL")
+        : await db.sql("SELECT indexname AS name FROM pg_indexes WHERE tablename = 'svc_leaves' AND indexname <> 'svc_leaves_pkey'")
+      ).map((r) => r.name);
+    expect(await indexes()).toEqual([backend === 'sqlite' ? 'leaves_hash8' : 'svc_leaves_hash']);
+    // A store written by the previous release: the data index is there (and on PostgreSQL, schema 1).
+    if (backend === 'sqlite') await db.sql('CREATE INDEX leaves_data8 ON leaves(substr(data, 1, 8))');
+    else {
+      await db.sql('CREATE INDEX svc_leaves_data ON svc_leaves(data, idx)');
+      await db.sql('UPDATE svc_schema SET version = 1');
+    }
+    expect(await indexes()).toHaveLength(2);
+    const again = await reopen(db);
+    expect(await indexes()).toHaveLength(1);
+    expect((await again.ledger.inclusion({ answer_sha256: toHex(h('leaf-1-2')) })).index).toBe(5);
+    expect(await again.store.findByData(h('not in the log'))).toBeUndefined();
+    await again.ledger.close();
+  });
+
   it('heads are never dated before their predecessor', async () => {
     let t = 2_000_000;
     const db = await testDb(backend);

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { fromHex, type NodeId } from '@svc/core';
+import { nativeHasher } from './hasher.js';
 import type { HeadRow, LeafRow, LedgerReads } from './store.js';
 
 /**
@@ -17,8 +18,8 @@ function sqliteDriver(): typeof Database {
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
-  CREATE INDEX IF NOT EXISTS leaves_data8 ON leaves(substr(data, 1, 8));
   CREATE INDEX IF NOT EXISTS leaves_hash8 ON leaves(substr(hash, 1, 8));
+  DROP INDEX IF EXISTS leaves_data8;
   DROP INDEX IF EXISTS leaves_data;
   DROP INDEX IF EXISTS leaves_hash;
   CREATE TABLE IF NOT EXISTS nodes(level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;
@@ -66,10 +67,15 @@ export class Reads {
            FROM json_each(?) j`,
         true,
       ),
-      // Lookups go through an index of the first 8 bytes (rowid order within it, so LIMIT 1 is the
-      // lowest index): a third the size of an index of whole hashes, so appends touch fewer pages.
-      byData: lazy(db, 'SELECT idx FROM leaves WHERE substr(data, 1, 8) = substr(?, 1, 8) AND data = ? ORDER BY idx LIMIT 1', true),
+      // Lookups go through one index of the first 8 bytes of the leaf hash (rowid order within it,
+      // so LIMIT 1 is the lowest index): a third the size of an index of whole hashes, so appends
+      // touch fewer pages. A lookup by data goes through its leaf hash, so appends keep one index.
       byHash: lazy(db, 'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? ORDER BY idx LIMIT 1', true),
+      byData: lazy(
+        db,
+        'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? AND data = ? ORDER BY idx LIMIT 1',
+        true,
+      ),
       heads: lazy(db, 'SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
       latest: lazy(db, 'SELECT * FROM heads ORDER BY id DESC LIMIT ?'),
       atSize: lazy(db, 'SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
@@ -99,7 +105,10 @@ export class Reads {
     // Buffers are Uint8Arrays: returned as they are, without copies.
     return rows.map((r) => ({ data: r.data, hash: r.hash }));
   };
-  findByData = (d: Uint8Array) => this.q.byData().get(d, d) as number | undefined;
+  findByData = (d: Uint8Array) => {
+    const h = nativeHasher.leaf(d);
+    return this.q.byData().get(h, h, d) as number | undefined;
+  };
   findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h, h) as number | undefined;
   heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
   latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
