@@ -2,7 +2,7 @@
 // a free port, listening on 127.0.0.1 only, trust authentication, stopped and deleted after. The
 // server binaries refuse to run as root, so as root they run as the `postgres` user.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,23 @@ function freePort() {
   });
 }
 
+/** Process ids whose parent is `pid`, from /proc (no procps needed). */
+function childrenOf(pid) {
+  const out = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(name));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
 /**
  * Start a server. `durable: false` (tests) turns fsync off, which changes nothing a test can see
  * short of a power cut; benchmarks keep the defaults.
@@ -60,6 +77,16 @@ export async function startPostgres({ durable = false } = {}) {
   run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', opts.join(' '), '-w', '-t', '60', 'start']);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;
+  const signalCluster = (signal) => {
+    const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    for (const pid of [postmaster, ...childrenOf(postmaster)]) {
+      try {
+        process.kill(pid, signal);
+      } catch (e) {
+        if (e.code !== 'ESRCH') throw e; // a backend that ended since it was listed
+      }
+    }
+  };
   const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', opts.join(' '), '-w', '-t', '60', 'start']);
   return {
     url,
@@ -71,6 +98,16 @@ export async function startPostgres({ durable = false } = {}) {
     },
     resume() {
       start();
+    },
+    /**
+     * SIGSTOP the server and every backend: it keeps its sockets open and answers nothing, as a
+     * hung machine or a partition looks to a client. `thaw()` undoes it.
+     */
+    freeze() {
+      signalCluster('SIGSTOP');
+    },
+    thaw() {
+      signalCluster('SIGCONT');
     },
     stop() {
       if (stopped) return;

@@ -11,7 +11,7 @@ export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
 export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
 export { SqliteStore } from './ledger/sqlite.js';
-export { PgStore, redactUrl } from './ledger/postgres.js';
+export { PgStore, PG_TIMEOUTS, redactUrl } from './ledger/postgres.js';
 export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/store.js';
 export { Sequencer, type Appended } from './ledger/sequencer.js';
 export { readTree, rootAt } from './ledger/reads.js';

@@ -1,6 +1,7 @@
 // Several processes append to one PostgreSQL log. The one holding the writer role (inside the
 // sequencing transaction, row lock taken) is SIGKILLed, 30 times; another takes over within
-// seconds, and every acknowledged leaf is still in the log and provable.
+// seconds, and every acknowledged leaf is still in the log and provable. A writer frozen there
+// instead (SIGSTOP: its socket stays open) loses the role after the idle-transaction timeout.
 import { describe, expect, it } from 'vitest';
 import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
 import { testDb } from './backends.js';
@@ -68,4 +69,44 @@ describe('failover on PostgreSQL', () => {
     expect(acked.length).toBeGreaterThanOrEqual(30);
     await expectAllAcknowledged(db, acked);
   }, 240_000);
+
+  it('a writer frozen inside the sequencing transaction loses the writer role; its batch is never acknowledged', async () => {
+    const db = await testDb('postgres');
+    (await db.open()).close();
+    const acked: Ack[] = [];
+    // A long hold, so the SIGSTOP surely lands inside the transaction; a short idle timeout.
+    const IDLE_MS = 1_500;
+    const env = { HOLD_MS: '400', PG_IDLE_TX_MS: String(IDLE_MS) };
+    const a = appendLoop(db.location, 'a', acked, env);
+    const b = appendLoop(db.location, 'b', acked, env);
+    try {
+      // Let both append a little, then freeze a while it holds the writer role.
+      const until = async (ok: () => boolean, ms: number) => {
+        const end = performance.now() + ms;
+        while (!ok() && performance.now() < end) await new Promise((r) => setTimeout(r, 5));
+        return ok();
+      };
+      expect(await until(() => acked.some((x) => x.tag === 'a') && acked.some((x) => x.tag === 'b'), 20_000)).toBe(true);
+      await new Promise<void>((resolve) => a.onLine((line) => line === 'sealing' && resolve()));
+      a.child.kill('SIGSTOP');
+      const frozenAt = performance.now();
+      const frozenK = Math.max(...acked.filter((x) => x.tag === 'a').map((x) => x.k)) + 1;
+      expect(await until(() => acked.some((x) => x.tag === 'b' && x.at > frozenAt), 20_000)).toBe(true);
+      const takeover = acked.find((x) => x.tag === 'b' && x.at > frozenAt)!.at - frozenAt;
+      // Within the idle timeout plus b's own batch (its hold, its signature), not never.
+      expect(takeover).toBeLessThan(IDLE_MS + 3_000);
+      a.child.kill('SIGCONT');
+      const wokeAt = performance.now();
+      // a goes on appending on a new connection; the batch it was sealing was rolled back, unacknowledged.
+      expect(await until(() => acked.some((x) => x.tag === 'a' && x.at > wokeAt), 20_000)).toBe(true);
+      expect(acked.filter((x) => x.tag === 'a' && x.k === frozenK)).toEqual([]);
+    } finally {
+      for (const p of [a, b]) {
+        p.child.kill('SIGCONT');
+        p.child.kill('SIGKILL');
+      }
+      await Promise.all([a, b].map((p) => new Promise((r) => (p.child.exitCode !== null ? r(null) : p.child.once('exit', r)))));
+    }
+    await expectAllAcknowledged(db, acked);
+  }, 120_000);
 });

@@ -6,7 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor, sha256, toHex, utf8 } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureKeys, loadConfig, openLedger, serveLedger, startServer, type Running } from '../dist/internal.js';
+import { testKeys } from '@svc/core/testing';
+import {
+  ensureKeys,
+  Ledger,
+  loadConfig,
+  openLedger,
+  PG_TIMEOUTS,
+  PgStore,
+  serveLedger,
+  startServer,
+  type Running,
+} from '../dist/internal.js';
 import { startPostgres } from '../../../scripts/postgres.mjs';
 import { testDb, type TestDb } from './backends.js';
 import { call } from './harness.js';
@@ -136,6 +147,47 @@ describe('a database that is down', () => {
       expect(await l.head()).toMatchObject({ enabled: true, tree_size: 0 });
       await l.close();
     } finally {
+      pg.stop();
+    }
+  }, 60_000);
+
+  it('stops answering (frozen, as a hung host or a partition looks): calls fail with 503 within the timeout, nothing half-done is acknowledged, then it serves again', async () => {
+    const pg = await startPostgres();
+    const TIMEOUT = 800;
+    try {
+      const defaults = await PgStore.open(pg.url);
+      expect(defaults.pool.options).toMatchObject({ query_timeout: PG_TIMEOUTS.callMs, connectionTimeoutMillis: PG_TIMEOUTS.callMs });
+      expect((await defaults.pool.query('SHOW idle_in_transaction_session_timeout')).rows[0]).toEqual({
+        idle_in_transaction_session_timeout: `${PG_TIMEOUTS.idleInTransactionMs / 1000}s`,
+      });
+      await defaults.close();
+      const store = await PgStore.open(pg.url, { timeoutMs: TIMEOUT });
+      const ledger = new Ledger({ store, names, log: 'svc-ledger', sthKey: testKeys('frozen-db').sth, isPublished: () => true });
+      await ledger.init();
+      await ledger.append([sha256(utf8('before'))]);
+      pg.freeze();
+      const calls = [
+        () => ledger.head(),
+        () => ledger.history(false),
+        () => ledger.inclusion({ answer: 'before' }),
+        () => ledger.append([sha256(utf8('while frozen'))]),
+      ];
+      for (const call of calls) {
+        const t = performance.now();
+        await expect(call()).rejects.toMatchObject({ status: 503 });
+        // One call may wait for its query, then for the brief rollback of the connection it lost.
+        expect(performance.now() - t).toBeLessThan(TIMEOUT + 2_000 + 1_000);
+      }
+      pg.thaw();
+      expect(await ledger.inclusion({ answer: 'before' })).toMatchObject({ found: true, index: 0 });
+      expect(await ledger.inclusion({ answer: 'while frozen' })).toMatchObject({ found: false });
+      expect((await ledger.append([sha256(utf8('after'))])).firstIndex).toBe(1);
+      const head = await ledger.head();
+      expect(head).toMatchObject({ tree_size: 2, signed_tree_head: { signed: expect.stringContaining('"tree_size":2') } });
+      expect(head).not.toHaveProperty('sth_withheld');
+      await ledger.close();
+    } finally {
+      pg.thaw();
       pg.stop();
     }
   }, 60_000);

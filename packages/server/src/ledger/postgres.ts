@@ -102,6 +102,17 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** How long a silent database or a frozen writer may hold a call or the writer role. */
+export const PG_TIMEOUTS = { callMs: 10_000, idleInTransactionMs: 10_000 };
+
+export interface PgStoreOptions {
+  max?: number;
+  onError?: (e: Error) => void;
+  /** Connecting, waiting for a pooled connection, and each query. */
+  timeoutMs?: number;
+  idleInTransactionMs?: number;
+}
+
 export class PgStore extends StoreReads implements LedgerStore {
   readonly kind = 'postgres';
   readonly location: string;
@@ -116,9 +127,25 @@ export class PgStore extends StoreReads implements LedgerStore {
     this.reads = readsOn(pool);
   }
 
-  /** Connect, create or migrate the schema, and return the store. Rejects if the database cannot be reached. */
-  static async open(url: string, opts: { max?: number; onError?: (e: Error) => void } = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 8, types, connectionTimeoutMillis: 10_000 });
+  /**
+   * Connect, create or migrate the schema, and return the store. Rejects if the database cannot be
+   * reached. The timeouts (ms) are for tests; the defaults are what a deployment gets.
+   */
+  static async open(url: string, opts: PgStoreOptions = {}): Promise<PgStore> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? 8,
+      types,
+      // A database that stops answering (stopped, partitioned) fails the call instead of holding
+      // it, and the request behind it, forever.
+      connectionTimeoutMillis: opts.timeoutMs ?? PG_TIMEOUTS.callMs,
+      query_timeout: opts.timeoutMs ?? PG_TIMEOUTS.callMs,
+      // A writer that freezes inside the sequencing transaction (stopped, partitioned, a stalled
+      // VM) loses its session, so the tree row and the writer role go to another process; its batch
+      // is rolled back and never acknowledged. A killed writer's socket closes at once anyway.
+      idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? PG_TIMEOUTS.idleInTransactionMs,
+      keepAlive: true,
+    });
     // A connection that dies while idle (a restarted database) must not take the process with it.
     pool.on('error', (e) => opts.onError?.(e));
     try {
@@ -177,7 +204,7 @@ export class PgStore extends StoreReads implements LedgerStore {
   }
 
   private async transaction<T>(begin: string, body: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.pool.connect();
+    const { c, release } = await checkout(this.pool);
     let broken = false;
     try {
       await c.query(begin);
@@ -186,13 +213,14 @@ export class PgStore extends StoreReads implements LedgerStore {
       return out;
     } catch (e) {
       try {
-        await c.query('ROLLBACK');
+        // Briefly: after a read timeout the connection may still be busy with the lost query.
+        await c.query({ text: 'ROLLBACK', query_timeout: 2_000 } as pg.QueryConfig);
       } catch {
         broken = true;
       }
       throw e;
     } finally {
-      c.release(broken);
+      release(broken);
     }
   }
 
@@ -201,8 +229,31 @@ export class PgStore extends StoreReads implements LedgerStore {
   }
 }
 
-async function migrate(pool: pg.Pool): Promise<void> {
+/**
+ * A pooled connection for several queries. While it is checked out, a connection that dies between
+ * two queries (the database restarted; this process was frozen past the idle-transaction timeout)
+ * emits 'error' with no query to take it, which would end the process: it is caught here, the next
+ * query fails, and the connection is discarded instead of going back to the pool.
+ */
+async function checkout(pool: pg.Pool): Promise<{ c: pg.PoolClient; release: (broken: boolean) => void }> {
   const c = await pool.connect();
+  let lost = false;
+  const onError = () => {
+    lost = true;
+  };
+  c.on('error', onError);
+  return {
+    c,
+    release: (broken) => {
+      c.off('error', onError);
+      c.release(broken || lost);
+    },
+  };
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
+  const { c, release } = await checkout(pool);
+  let broken = false;
   try {
     await c.query('BEGIN');
     await c.query('SELECT pg_advisory_xact_lock($1)', [LOCK_MIGRATE]);
@@ -216,9 +267,11 @@ async function migrate(pool: pg.Pool): Promise<void> {
     else await c.query('INSERT INTO svc_schema(version) VALUES ($1)', [MIGRATIONS.length]);
     await c.query('COMMIT');
   } catch (e) {
-    await c.query('ROLLBACK').catch(() => undefined);
+    await c.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
     throw e;
   } finally {
-    c.release();
+    release(broken);
   }
 }
