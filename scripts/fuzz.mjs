@@ -189,11 +189,15 @@ if (c) {
   if (all.length) notes.push(`\`\`\`\n${JSON.stringify(all.slice(0, 20), null, 1)}\n\`\`\``);
 }
 if (k) {
-  failed ||= k.lost + k.splitHeads > 0 || !!k.withheld;
+  failed ||= k.lost + k.splitHeads + k.crashes > 0 || !!k.withheld;
+  const chaos = k.pg
+    ? `, ${n(k.appenderFreezes)} appender freezes, ${n(k.dbFreezes)} database freezes, ${n(k.dbRestarts)} database restarts`
+    : '';
   rows.push(
-    `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once)' : ' (SQLite)'} | ${n(k.kills)} kills, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
+    `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once; appenders and the database also frozen, the database restarted)' : ' (SQLite)'} | ${n(k.kills)} kills${chaos}, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.crashes} appender crashes, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
   );
 }
+if (k?.crashLogs?.length) notes.push(`\`\`\`\n${k.crashLogs.slice(0, 5).join('\n')}\n\`\`\``);
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
 
 const key = [...parts].sort().join('+') + (values.pg && parts.has('sigkill') ? '+pg' : '');

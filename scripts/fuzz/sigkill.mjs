@@ -1,7 +1,9 @@
 // SIGKILL during appends: children append batches to a ledger and print each acknowledgement; they
 // are killed at random points, again and again; then every acknowledged leaf must be in the log, no
 // size may carry two roots, and the full check must pass. SQLite: one appender at a time.
-// PostgreSQL (`pg`): three at once on one log, one of them killed at a time and replaced.
+// PostgreSQL (`pg`): three at once on one log, and each round one of: an appender SIGKILLed and
+// replaced (half the rounds), an appender frozen (SIGSTOP) for up to 3 s, the database frozen for up
+// to 2 s, or the database restarted. An appender that exits on its own is a crash (a finding).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,8 +27,22 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
   const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const acked = [];
   let kills = 0;
+  const chaos = { appenderFreezes: 0, dbFreezes: 0, dbRestarts: 0, crashes: 0, crashLogs: [] };
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const spawnOne = (tag) => {
-    const child = spawn(process.execPath, [LOOP, location, tag], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // A frozen appender loses the writer role after 1.5 s idle in its transaction.
+    const env = { ...process.env, PG_IDLE_TX_MS: '1500' };
+    const child = spawn(process.execPath, [LOOP, location, tag], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    let killed = false;
+    let errText = '';
+    child.stderr.on('data', (c) => {
+      errText = (errText + c).slice(-2000);
+    });
+    child.once('exit', (code, signal) => {
+      if (killed) return;
+      chaos.crashes++;
+      chaos.crashLogs.push(`${tag} exit ${code ?? signal}: ${errText.split('\n').filter((l) => !l.startsWith('append ') && !l.startsWith('open failed')).join('\n')}`);
+    });
     let buf = '';
     let started;
     const first = new Promise((r) => (started = r));
@@ -40,20 +56,48 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
         if (what === 'ack') acked.push({ tag: t, k: Number(k), first: Number(f), count: Number(count) });
       }
     });
-    return { child, first };
+    const kill = () => {
+      killed = true;
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    };
+    return { child, first, kill };
   };
   const live = [];
   for (let i = 0; i < (pg ? 3 : 1); i++) live.push(spawnOne(`r${kills}-${i}`));
   while (Date.now() < until) {
-    const victim = live.splice(Math.floor(rand() * live.length), 1)[0];
-    await Promise.race([victim.first, new Promise((r) => setTimeout(r, 20_000))]);
-    await new Promise((r) => setTimeout(r, Math.floor(rand() * 400)));
-    victim.child.kill('SIGKILL');
-    await new Promise((r) => (victim.child.exitCode !== null ? r() : victim.child.once('exit', r)));
-    kills++;
-    live.push(spawnOne(`r${kills}`));
+    const r = pg ? rand() : 0;
+    if (r < 0.5) {
+      const victim = live.splice(Math.floor(rand() * live.length), 1)[0];
+      await Promise.race([victim.first, sleep(20_000)]);
+      await sleep(Math.floor(rand() * 400));
+      victim.kill();
+      await new Promise((r) => (victim.child.exitCode !== null ? r() : victim.child.once('exit', r)));
+      kills++;
+      live.push(spawnOne(`r${kills}`));
+    } else if (r < 0.75) {
+      const frozen = live[Math.floor(rand() * live.length)];
+      await Promise.race([frozen.first, sleep(20_000)]);
+      frozen.child.kill('SIGSTOP');
+      await sleep(500 + Math.floor(rand() * 2500));
+      frozen.child.kill('SIGCONT');
+      chaos.appenderFreezes++;
+      await sleep(Math.floor(rand() * 400));
+    } else if (r < 0.9) {
+      server.freeze();
+      await sleep(200 + Math.floor(rand() * 1800));
+      server.thaw();
+      chaos.dbFreezes++;
+      await sleep(Math.floor(rand() * 400));
+    } else {
+      server.pause();
+      await sleep(200 + Math.floor(rand() * 800));
+      server.resume();
+      chaos.dbRestarts++;
+      await sleep(Math.floor(rand() * 400));
+    }
   }
-  for (const p of live) p.child.kill('SIGKILL');
+  for (const p of live) p.kill();
   await Promise.all(live.map((p) => new Promise((r) => (p.child.exitCode !== null ? r() : p.child.once('exit', r)))));
   const store = server ? await PgStore.open(location) : new SqliteStore(location);
   const K = testKeys('ledger-crash');
@@ -79,5 +123,5 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
   await store.close();
   server?.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { kills, acknowledged: leaves, lost, splitHeads, withheld, size, pg };
+  return { kills, acknowledged: leaves, lost, splitHeads, withheld, size, pg, ...chaos };
 }
