@@ -299,6 +299,17 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
   });
 });
 
+describe('PostgreSQL schema versions', () => {
+  it('a database migrated by a newer release is refused, not written to; the log is left as it was', async () => {
+    const { db, ledger } = await filled('postgres', 1, 2);
+    await ledger.close();
+    await db.sql('UPDATE svc_schema SET version = 99');
+    await expect(db.open()).rejects.toThrow(/schema \(version 99\) is newer than this server knows/);
+    expect(await db.sql('SELECT count(*)::int AS n FROM {leaves}')).toEqual([{ n: 2 }]);
+    expect(await db.sql('SELECT version FROM svc_schema')).toEqual([{ version: 99 }]);
+  });
+});
+
 describe('the SQLite writer thread', () => {
   it('a writer thread that dies mid-batch rejects that batch whole; the next batch gets a new thread', async () => {
     const db = await testDb('sqlite');
