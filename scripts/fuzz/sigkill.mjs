@@ -41,7 +41,12 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
     child.once('exit', (code, signal) => {
       if (killed) return;
       chaos.crashes++;
-      chaos.crashLogs.push(`${tag} exit ${code ?? signal}: ${errText.split('\n').filter((l) => !l.startsWith('append ') && !l.startsWith('open failed')).join('\n')}`);
+      chaos.crashLogs.push(
+        `${tag} exit ${code ?? signal}: ${errText
+          .split('\n')
+          .filter((l) => !l.startsWith('append ') && !l.startsWith('open failed'))
+          .join('\n')}`,
+      );
     });
     let buf = '';
     let started;
