@@ -187,8 +187,11 @@ describe('a database that is down', () => {
       expect(head).not.toHaveProperty('sth_withheld');
       await ledger.close();
     } finally {
-      pg.thaw();
-      pg.stop();
+      try {
+        pg.thaw();
+      } finally {
+        pg.stop();
+      }
     }
   }, 60_000);
 });
