@@ -24,6 +24,8 @@ export interface Config {
   databaseUrl?: string;
   /** How long appends gather before one signed head seals them (ms). */
   ledgerBatchMs: number;
+  /** Between full rechecks of the ledger by a running server (ms). */
+  ledgerAuditMs: number;
   /** Path of the council seats file; default `<dataDir>/council.json`. */
   councilFile: string;
   /** Worker threads for CPU-bound verification; default one per core. */
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
+    ledgerAuditMs: seconds(env.SVC_LEDGER_AUDIT_SECONDS, 300_000, 'SVC_LEDGER_AUDIT_SECONDS'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
     workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),
     slhDiversity: bool(env.SVC_SLH_DIVERSITY, false, 'SVC_SLH_DIVERSITY'),

@@ -10,7 +10,8 @@ export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } fro
 export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
 export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
-export { SqliteStore } from './ledger/sqlite.js';
+export { SqliteStore } from './ledger/sqlite/store.js';
+export { ProcessStore } from './ledger/sqlite/process.js';
 export { PgStore, PG_TIMEOUTS, redactUrl } from './ledger/postgres.js';
 export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/store.js';
 export { Sequencer, type Appended } from './ledger/sequencer.js';

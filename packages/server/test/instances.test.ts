@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, sha256, toHex, utf8 } from '@svc/core';
+import { namesFor, sha256, signTreeHead, toHex, utf8 } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKeys } from '@svc/core/testing';
 import {
@@ -104,10 +104,16 @@ describe('three instances, one PostgreSQL log', () => {
   });
 
   it('a second root recorded at a signed size: every instance withholds with fork, and no instance signs', async () => {
+    // Genuinely signed by the log's key: a key holder showing another history at size 3.
+    const root = toHex(sha256(utf8('another root')));
+    const sthKey = ensureKeys(loadConfig({ SVC_DATA_DIR: dirs[0]!, SVC_LOG: '0' }), quiet).get('sth');
+    const other = signTreeHead({ log: 'svc-ledger', tree_size: 3, root_hash: root, timestamp: 1 }, sthKey);
     await db.sql(
       `INSERT INTO {heads}(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded)
-       SELECT tree_size, ?, timestamp, signed, receipt, key_hex, recorded FROM {heads} WHERE tree_size = 3`,
-      toHex(sha256(utf8('another root'))),
+       SELECT tree_size, ?, 1, ?, ?, key_hex, recorded FROM {heads} WHERE tree_size = 3`,
+      root,
+      other.signed,
+      JSON.stringify(other.receipt),
     );
     const heads = await onEach('/api/transparency/ledger');
     for (const r of heads) expect(r.body).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null, tree_size: 6 });

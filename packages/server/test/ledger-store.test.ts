@@ -3,7 +3,7 @@
 // reason on every read; 2: nothing is signed while withheld).
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { MemoryTree, leafHash, namesFor, toHex, treeRoot, verifyBundle } from '@svc/core';
+import { MemoryTree, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { Ledger, type LedgerStore } from '../dist/internal.js';
 import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
@@ -260,15 +260,37 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
   it('a second root at a recorded size is a fork (split view)', async () => {
     const { db, ledger: l0 } = await filled(backend);
     await l0.close();
+    // A genuinely signed second head at size 10 (a key holder showing another history).
+    const other = signTreeHead({ log: 'svc-ledger', tree_size: 10, root_hash: '00'.repeat(32), timestamp: 1 }, K.sth);
     await db.sql(
       `INSERT INTO {heads}(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded)
-       SELECT tree_size, ?, timestamp, signed, receipt, key_hex, recorded FROM {heads} WHERE tree_size = 10`,
+       SELECT tree_size, ?, 1, ?, ?, key_hex, recorded FROM {heads} WHERE tree_size = 10`,
       '00'.repeat(32),
+      other.signed,
+      JSON.stringify(other.receipt),
     );
     const { ledger } = await reopen(db);
     const r = await reasons(ledger);
     expect(r.head).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null });
     expect(r.hist).toMatchObject({ consistent: false, forked_sizes: [10] });
+    await ledger.close();
+  });
+
+  it('a head row whose columns differ from its signed text is unverifiable, and nothing is signed after it', async () => {
+    const { db, ledger: l0 } = await filled(backend);
+    await l0.close();
+    // A copy of the latest head dated in the year 3000 by its column only (its signed text is real).
+    await db.sql(
+      `INSERT INTO {heads}(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded)
+       SELECT tree_size, root_hash, 32503680000000, signed, receipt, key_hex, recorded FROM {heads} ORDER BY id DESC LIMIT 1`,
+    );
+    const { ledger } = await reopen(db);
+    const r = await reasons(ledger);
+    expect(r.head).toMatchObject({ sth_withheld: 'unverifiable', signed_tree_head: null });
+    await expect(ledger.append([new Uint8Array(32).fill(7)])).rejects.toThrow(/unverifiable/);
+    const heads = await ledger.store.latestHeads(5);
+    // No head was ever signed with the forged date.
+    expect(heads.filter((h) => JSON.parse(h.signed).timestamp >= 32503680000000)).toEqual([]);
     await ledger.close();
   });
 

@@ -2,12 +2,16 @@
 // same leaves, subtrees, heads and witness give the same answer however the process got there.
 // Cheap checks run on every read, incrementally (only heads and leaves not seen before); a change
 // that is not an append (a shorter log, fewer heads) makes them start over. A full recheck of every
-// leaf against its data, every stored subtree against the leaves, and every head's root against
-// the root recomputed from leaf data runs in the background and is reported as incomplete until done.
+// leaf against its data, every stored subtree against the leaves, and every head against its
+// signed text and the root recomputed from leaf data runs in the background: the first one is
+// reported as incomplete until done; later ones (repeated on an interval, so damage that is not an
+// append, such as a leaf edited in place, is found by a running server as by a fresh start) build
+// their findings apart and replace the served ones whole when they finish.
 import { bytesEqual, frontier, sha256, toHex, type NodeId } from '@svc/core';
 import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
-import type { HeadRow, LedgerReads, LedgerStore } from './store.js';
+import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';
+import { serially } from './serial.js';
 import type { Witness } from './witness.js';
 
 export type Withheld = 'rollback' | 'fork' | 'unverifiable';
@@ -21,22 +25,36 @@ const HEX64 = /^[0-9a-f]{64}$/;
 // Leaves read per query by the full check.
 const SCAN_CHUNK = 8192;
 
-/** A head row as stored; anything else in the table makes the history unreadable. */
-function validHead(h: HeadRow): boolean {
-  return (
-    Number.isSafeInteger(h.id) &&
-    Number.isSafeInteger(h.tree_size) &&
-    h.tree_size >= 0 &&
-    typeof h.root_hash === 'string' &&
-    HEX64.test(h.root_hash) &&
-    Number.isSafeInteger(h.timestamp) &&
-    typeof h.signed === 'string' &&
-    typeof h.receipt === 'string' &&
-    typeof h.key_hex === 'string'
-  );
+/**
+ * A head row as stored, whose size, root and time are those of its signed text (a row whose
+ * columns say otherwise, such as a copy dated in the year 3000, is not a head); anything else in
+ * the table makes the history unverifiable.
+ */
+export function validHead(h: HeadRow): boolean {
+  if (
+    !(
+      Number.isSafeInteger(h.id) &&
+      Number.isSafeInteger(h.tree_size) &&
+      h.tree_size >= 0 &&
+      typeof h.root_hash === 'string' &&
+      HEX64.test(h.root_hash) &&
+      Number.isSafeInteger(h.timestamp) &&
+      typeof h.signed === 'string' &&
+      typeof h.receipt === 'string' &&
+      typeof h.key_hex === 'string'
+    )
+  )
+    return false;
+  try {
+    const t = JSON.parse(h.signed) as Record<string, unknown>;
+    return t.tree_size === h.tree_size && t.root_hash === h.root_hash && t.timestamp === h.timestamp;
+  } catch {
+    return false;
+  }
 }
 
-export class Auditor {
+/** What one pass of the audit has found so far; the Auditor serves one and may build another. */
+class Findings {
   private lastHeadId = 0;
   private seenHeads = 0;
   private lastLive = 0;
@@ -57,7 +75,9 @@ export class Auditor {
   leafMismatch = false;
   fullCheckDone = false;
   private scan: ScanState = { next: 0, stack: [] };
-  private scanning = false;
+
+  /** The witness cannot be read: what was signed before cannot be compared. */
+  witnessUnreadable = false;
 
   constructor(
     private readonly store: LedgerStore,
@@ -91,9 +111,9 @@ export class Auditor {
     let live: number;
     try {
       live = await r.size();
-    } catch {
-      this.leavesUnreadable = true;
-      throw new Error('leaves unreadable');
+    } catch (e) {
+      if (isDamage(e)) this.leavesUnreadable = true;
+      throw e;
     }
     try {
       const count = await r.headCount();
@@ -101,12 +121,19 @@ export class Auditor {
       if (live < this.lastLive || count < this.seenHeads) this.resetHeads();
       this.lastLive = live;
       if (!this.damagedHead) await this.readNewHeads(r, live);
-      const witness = this.witness?.read() ?? null;
+      let witness = null;
+      try {
+        witness = this.witness?.read() ?? null;
+        this.witnessUnreadable = false;
+      } catch {
+        this.witnessUnreadable = true;
+      }
       const maxHead = await r.maxHeadSize();
       this.rollback = maxHead > live || (witness !== null && (witness.tree_size > live || witness.tree_size > maxHead));
       if (witness && !this.rollback) await this.checkRoot(r, witness.tree_size, witness.root_hash, live);
       this.historyUnreadable = this.damagedHead;
-    } catch {
+    } catch (e) {
+      if (!isDamage(e)) throw e;
       this.historyUnreadable = true;
     }
     if (this.fullCheckDone && this.scan.next < live && !this.leavesUnreadable) await this.scanLeaves(r, live, Infinity);
@@ -139,7 +166,8 @@ export class Auditor {
     }
     try {
       if (toHex(await rootAt(r, size)) !== rootHex) this.storedMismatch.add(size);
-    } catch {
+    } catch (e) {
+      if (!isDamage(e)) throw e;
       this.storedMismatch.add(size);
     }
   }
@@ -179,9 +207,15 @@ export class Auditor {
         left -= end - s.next;
         s.next = end;
       }
-    } catch {
-      this.leavesUnreadable = true;
+    } catch (e) {
+      this.unreadable(e);
     }
+  }
+
+  /** Missing or corrupt rows are a finding; a read that could not be made ends the pass (thrown). */
+  private unreadable(e: unknown): void {
+    if (!isDamage(e)) throw e;
+    this.leavesUnreadable = true;
   }
 
   /** Compare the heads recorded at `size` with the root of the scan's stack (the tree of that size). */
@@ -210,13 +244,13 @@ export class Auditor {
     this.checkDataRoot(s.next, s.stack);
   }
 
-  /** Run the full recheck to completion (CLI, tests, and before any head is signed). */
+  /** Run the full recheck to completion in one snapshot. */
   async fullCheck(): Promise<void> {
     await this.startFullCheck();
     try {
       await this.store.snapshot(async (r) => this.scanLeaves(r, await r.size(), Infinity));
-    } catch {
-      this.leavesUnreadable = true;
+    } catch (e) {
+      this.unreadable(e);
     }
     await this.finishFullCheck();
   }
@@ -225,27 +259,24 @@ export class Auditor {
    * Run the full recheck in slices, yielding between them so requests are served meanwhile;
    * resolves when done, whatever it finds. Each slice reads its own snapshot.
    */
-  async fullCheckInBackground(slice = 16_384): Promise<void> {
-    if (this.scanning) return;
-    this.scanning = true;
-    try {
-      await this.startFullCheck();
-      for (;;) {
-        const finished = await this.store.snapshot(async (r) => {
+  async fullCheckInSlices(slice: number): Promise<void> {
+    await this.startFullCheck();
+    for (;;) {
+      let finished: boolean;
+      try {
+        finished = await this.store.snapshot(async (r) => {
           const target = await r.size();
           await this.scanLeaves(r, target, slice);
           return this.scan.next >= target || this.leavesUnreadable;
         });
-        if (finished) break;
-        await new Promise((resolve) => setImmediate(resolve));
+      } catch (e) {
+        this.unreadable(e);
+        finished = true;
       }
-      await this.finishFullCheck();
-    } catch {
-      // Damaged or unreachable storage is a finding, never a crash.
-      this.leavesUnreadable = true;
-    } finally {
-      this.scanning = false;
+      if (finished) break;
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    await this.finishFullCheck();
   }
 
   private async startFullCheck(): Promise<void> {
@@ -258,8 +289,8 @@ export class Auditor {
     this.lastLive = 0;
     try {
       await this.refresh();
-    } catch {
-      this.leavesUnreadable = true;
+    } catch (e) {
+      this.unreadable(e);
     }
     // The empty tree has a root too; a head at size 0 must carry it.
     const empty = this.roots.get(0);
@@ -271,15 +302,107 @@ export class Auditor {
     this.fullCheckDone = true;
     try {
       await this.refresh();
-    } catch {
-      this.leavesUnreadable = true;
+    } catch (e) {
+      this.unreadable(e);
     }
   }
 
   withheld(): Withheld | null {
-    if (this.historyUnreadable) return 'unverifiable';
+    if (this.historyUnreadable || this.witnessUnreadable) return 'unverifiable';
     if (this.rollback) return 'rollback';
     if (this.forked.size > 0 || this.storedMismatch.size > 0 || this.dataMismatch.size > 0 || this.leafMismatch) return 'fork';
+    // A log whose leaves cannot all be read (a missing row, a damaged page) cannot be checked.
+    if (this.leavesUnreadable) return 'unverifiable';
     return null;
+  }
+}
+
+/**
+ * The audit a ledger serves: one set of findings, refreshed one reader at a time, so no reader sees
+ * one half-updated. A recheck after the first builds a second set and swaps it in when done.
+ */
+export class Auditor {
+  private cur: Findings;
+  private readonly oneAtATime = serially();
+  private rechecking: Promise<void> | null = null;
+  /**
+   * When the last full recheck ended, how long it took (ms), and whether it failed for want of
+   * reads (then nothing it found was served), for pacing the next.
+   */
+  lastRecheck = { at: -Infinity, took: 0, failed: false };
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly witness: Witness | null = null,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.cur = new Findings(store, witness);
+  }
+
+  get fullCheckDone(): boolean {
+    return this.cur.fullCheckDone;
+  }
+  get historyUnreadable(): boolean {
+    return this.cur.historyUnreadable;
+  }
+  get leavesUnreadable(): boolean {
+    return this.cur.leavesUnreadable;
+  }
+  get rollback(): boolean {
+    return this.cur.rollback;
+  }
+  get leafMismatch(): boolean {
+    return this.cur.leafMismatch;
+  }
+  get forked(): ReadonlySet<number> {
+    return this.cur.forked;
+  }
+  get inconsistent(): Set<number> {
+    return this.cur.inconsistent;
+  }
+  withheld(): Withheld | null {
+    return this.cur.withheld();
+  }
+
+  refresh(): Promise<void> {
+    return this.oneAtATime(() => this.cur.refresh());
+  }
+
+  wrote(firstIndex: number, count: number, frontierHashes: Uint8Array[]): void {
+    this.cur.wrote(firstIndex, count, frontierHashes);
+  }
+
+  /** Run the full recheck to completion (CLI, tests, and before any head is signed). */
+  fullCheck(): Promise<void> {
+    return this.recheck((f) => f.fullCheck());
+  }
+
+  /** The full recheck in slices, yielding between them; resolves when done, whatever it finds. */
+  fullCheckInBackground(slice = 16_384): Promise<void> {
+    return this.recheck((f) => f.fullCheckInSlices(slice));
+  }
+
+  /**
+   * One full recheck at a time, on a fresh set of findings that replaces the served one whole,
+   * inside the refresh queue; until then readers see the served set, refreshed as usual.
+   */
+  private recheck(run: (f: Findings) => Promise<void>): Promise<void> {
+    this.rechecking ??= (async () => {
+      const started = this.now();
+      let failed = true;
+      try {
+        const next = new Findings(this.store, this.witness);
+        await run(next);
+        await this.oneAtATime(async () => {
+          await next.refresh();
+          this.cur = next;
+        });
+        failed = false;
+      } finally {
+        this.lastRecheck = { at: this.now(), took: this.now() - started, failed };
+        this.rechecking = null;
+      }
+    })();
+    return this.rechecking;
   }
 }

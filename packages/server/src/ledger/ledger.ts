@@ -20,7 +20,7 @@ import {
 } from '@svc/core';
 import { HttpError } from '../http/errors.js';
 import type { ConsistencyBody, HistoryBody, InclusionBody, LedgerApi, LedgerSthBody } from './api.js';
-import { Auditor, type Withheld } from './audit.js';
+import { Auditor, validHead, type Withheld } from './audit.js';
 import { readTree, rootAt } from './reads.js';
 import { Sequencer, type Appended } from './sequencer.js';
 import type { HeadRow, LedgerStore, NewHead } from './store.js';
@@ -47,6 +47,11 @@ export interface LedgerOptions {
   batchMs?: number;
   /** The most leaves one batch takes. */
   maxBatch?: number;
+  /**
+   * Repeat the full recheck this often (ms, from the end of one to the start of the next, and at
+   * least ten times as long as the last one took), started by a read once due. Off when not given.
+   */
+  auditMs?: number;
 }
 
 function unavailable(): HttpError {
@@ -73,8 +78,8 @@ export class Ledger implements LedgerApi {
   constructor(private readonly o: LedgerOptions) {
     this.store = o.store;
     this.witness = o.witness ?? new MemoryWitness();
-    this.audit = new Auditor(o.store, this.witness);
     this.now = o.now ?? Date.now;
+    this.audit = new Auditor(o.store, this.witness, this.now);
     this.sequencer = new Sequencer((batch) => this.integrate(batch), { batchMs: o.batchMs ?? 0, maxBatch: o.maxBatch });
   }
 
@@ -85,7 +90,14 @@ export class Ledger implements LedgerApi {
   async init(): Promise<void> {
     await guard(async () => {
       const store = this.o.store;
-      if (this.witness.read() === null && (await store.headCount()) > 0) {
+      // A damaged witness is a finding of the audit (unverifiable), not a reason to stop serving.
+      let witnessed: unknown = 'damaged';
+      try {
+        witnessed = this.witness.read();
+      } catch {
+        // reported by the audit
+      }
+      if (witnessed === null && (await store.headCount()) > 0) {
         const latest = (await store.latestHeads(1))[0]!;
         this.witness.advance({ tree_size: latest.tree_size, root_hash: latest.root_hash });
       }
@@ -100,10 +112,13 @@ export class Ledger implements LedgerApi {
   private seen: string | null = null;
   private rootCache: { size: number; version: string; root: string } | null = null;
 
-  /** Run the incremental audit, skipped when the store has not changed since the last run. */
+  /**
+   * Run the incremental audit, skipped when neither the store nor the witness has changed since the
+   * last run; start the periodic full recheck when it is due.
+   */
   private async checked(): Promise<Withheld | null> {
     try {
-      const v = await this.o.store.version();
+      const v = `${await this.o.store.version()}|${this.witness.version?.() ?? ''}`;
       if (v !== this.seen) {
         await this.audit.refresh();
         this.seen = v;
@@ -112,7 +127,23 @@ export class Ledger implements LedgerApi {
       this.seen = null;
       throw unavailable();
     }
+    this.recheckIfDue();
     return this.audit.withheld();
+  }
+
+  private recheckIfDue(): void {
+    const every = this.o.auditMs;
+    const { at, took, failed } = this.audit.lastRecheck;
+    // A recheck that could not read (the database away) is tried again after 5 s.
+    const wait = failed ? Math.min(every ?? 0, 5_000) : Math.max(every ?? 0, 10 * took);
+    if (!every || at === -Infinity || this.now() - at < wait) return;
+    void this.audit.fullCheckInBackground().then(
+      () => {
+        // The findings were replaced: cached roots and the seen version no longer vouch for them.
+        this.seen = null;
+      },
+      () => undefined,
+    );
   }
 
   /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
@@ -155,6 +186,8 @@ export class Ledger implements LedgerApi {
     const w = await this.checked();
     if (w) throw new HttpError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
     const seal = (size: number, root: Uint8Array, previous: HeadRow | undefined): NewHead => {
+      // The predecessor's time is the one it signed: a row whose columns say otherwise is not a head.
+      if (previous && !validHead(previous)) throw new HttpError('unavailable', 'ledger is withheld (unverifiable): no head is signed');
       // Heads are never dated before their predecessor, so timestamp order follows size order.
       const timestamp = Math.max(this.now(), previous?.timestamp ?? 0);
       const rootHex = toHex(root);

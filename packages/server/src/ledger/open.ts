@@ -11,7 +11,8 @@ import type { Logger } from '../log.js';
 import type { LedgerApi } from './api.js';
 import { Ledger } from './ledger.js';
 import { PgStore, redactUrl } from './postgres.js';
-import { SqliteStore } from './sqlite.js';
+import { ProcessStore } from './sqlite/process.js';
+import { SqliteStore } from './sqlite/store.js';
 import type { LedgerStore } from './store.js';
 import { FileWitness, witnessFile } from './witness.js';
 import { nativeCrypto } from '../crypto/node.js';
@@ -28,9 +29,14 @@ export function logName(names: Names): string {
   return `${names.service}-ledger`;
 }
 
-export async function openStore(cfg: Config, log?: Logger): Promise<LedgerStore> {
+/**
+ * `isolate` (the server): a SQLite file is used from a storage process of its own, so damage that
+ * kills whatever maps the file (SIGBUS) ends that process alone. Tools keep it in-process.
+ */
+export async function openStore(cfg: Config, log?: Logger, opts: { isolate?: boolean } = {}): Promise<LedgerStore> {
   if (cfg.databaseUrl) return PgStore.open(cfg.databaseUrl, { onError: (e) => log?.('ledger_db_error', { error: e.message }) });
   mkdirSync(cfg.dataDir, { recursive: true });
+  if (opts.isolate) return ProcessStore.open(ledgerFile(cfg), { onExit: (why) => log?.('ledger_storage_process_exit', { why }) });
   return new SqliteStore(ledgerFile(cfg));
 }
 
@@ -43,9 +49,9 @@ export async function openLedger(
   names: Names,
   ring: Keyring,
   log: Logger,
-  opts: { background?: boolean; batchMs?: number } = {},
+  opts: { background?: boolean; batchMs?: number; isolate?: boolean } = {},
 ): Promise<Ledger> {
-  const store = await openStore(cfg, log);
+  const store = await openStore(cfg, log, { isolate: opts.isolate });
   try {
     const ledger = new Ledger({
       store,
@@ -58,11 +64,15 @@ export async function openLedger(
       // a rollback on every instance that saw more.
       witness: new FileWitness(witnessFile(cfg.dataDir)),
       batchMs: opts.batchMs ?? cfg.ledgerBatchMs,
+      ...(opts.background !== false ? { auditMs: cfg.ledgerAuditMs } : {}),
       ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     });
     await ledger.init();
     if (opts.background !== false) {
-      void ledger.audit.fullCheckInBackground().then(() => log('ledger_full_check_done', { withheld: ledger.audit.withheld() }));
+      void ledger.audit.fullCheckInBackground().then(
+        () => log('ledger_full_check_done', { withheld: ledger.audit.withheld() }),
+        (e: unknown) => log('ledger_full_check_failed', { error: e instanceof Error ? e.message : String(e) }),
+      );
     }
     return ledger;
   } catch (e) {
@@ -85,7 +95,7 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
   let lastTry = -Infinity;
   const tryOpen = (): Promise<Ledger | null> => {
     lastTry = now();
-    opening ??= openLedger(cfg, names, ring, log).then(
+    opening ??= openLedger(cfg, names, ring, log, { isolate: true }).then(
       (l) => {
         ledger = l;
         log('ledger_opened', { store: ledgerLocation(cfg) });

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
 import { nativeHasher } from './hasher.js';
-import { StoreReads, type HeadRow, type LeafRow, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from './store.js';
+import { StoreDamage, StoreReads, type HeadRow, type LeafRow, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from './store.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
 
@@ -70,14 +70,14 @@ function readsOn(c: Queryable): LedgerReads {
       if (ids.length === 0) return [];
       const { rows } = await c.query(q(SQL.nodes, [ids.map((x) => x.level), ids.map((x) => x.index)]));
       return rows.map((r: { hash: Buffer | null }, k: number) => {
-        if (!r.hash) throw new Error(`ledger store is missing subtree (${ids[k]!.level}, ${ids[k]!.index})`);
+        if (!r.hash) throw new StoreDamage(`ledger store is missing subtree (${ids[k]!.level}, ${ids[k]!.index})`);
         return r.hash;
       });
     },
     leaves: async (start: number, end: number): Promise<LeafRow[]> => {
       const { rows } = await c.query(q(SQL.leaves, [start, end]));
       if (rows.length !== Math.max(0, end - start) || rows.some((r: { idx: number }, k: number) => r.idx !== start + k)) {
-        throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
+        throw new StoreDamage(`ledger store is missing leaves in [${start}, ${end})`);
       }
       return rows.map((r: { data: Buffer; hash: Buffer }) => ({ data: r.data, hash: r.hash }));
     },

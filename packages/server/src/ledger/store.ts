@@ -3,6 +3,27 @@
 // the default) and PostgreSQL (several instances on one database) implement it.
 import type { NodeId } from '@svc/core';
 
+/** What was stored is not all there (a missing leaf or subtree): evidence, unlike a read that failed. */
+export class StoreDamage extends Error {
+  readonly damage = true;
+}
+
+/**
+ * Whether a failed read is evidence about the stored log (rows missing, a corrupt file), as
+ * opposed to a read that could not be made (a timeout, a connection lost): only evidence is a finding.
+ */
+export function isDamage(e: unknown): boolean {
+  if (typeof e !== 'object' || e === null) return false;
+  const o = e as { damage?: unknown; code?: unknown; message?: unknown };
+  if (o.damage === true) return true;
+  if (typeof o.code !== 'string') return false;
+  // SQLite: a corrupt or short file, or tables without the columns the log has (no such column).
+  if (/^SQLITE_(CORRUPT|NOTADB|FORMAT|IOERR_SHORT_READ)/.test(o.code)) return true;
+  if (o.code === 'SQLITE_ERROR' && typeof o.message === 'string' && /no such (column|table)/.test(o.message)) return true;
+  // PostgreSQL: undefined table or column.
+  return o.code === '42P01' || o.code === '42703';
+}
+
 export interface HeadRow {
   id: number;
   tree_size: number;
@@ -52,6 +73,9 @@ export interface LedgerReads {
  * embedded store holds its write transaction on the connection every other read also uses.
  */
 export type Seal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead;
+
+/** A seal answered elsewhere (another process signs the head), for stores whose write transaction is not shared. */
+export type AsyncSeal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead | Promise<NewHead>;
 
 export interface LedgerStore extends LedgerReads {
   readonly kind: 'sqlite' | 'postgres';

@@ -1,7 +1,7 @@
 // The largest head this data folder ever signed, kept beside the keys and outside the ledger
 // store. A store that comes back empty, shorter, or without its heads (a zero-length file, a
 // dropped table, a restored old copy) then reads as a rollback, never as a fresh start.
-import { existsSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 
@@ -15,6 +15,8 @@ export interface Witness {
   read(): WitnessHead | null;
   /** Record a newly signed head when it is larger than the one on record. */
   advance(head: WitnessHead): void;
+  /** Changes whenever what `read` returns may have changed (cheap: read on every ledger request). */
+  version?(): string;
 }
 
 export function parseWitness(text: string): WitnessHead {
@@ -35,6 +37,15 @@ export function parseWitness(text: string): WitnessHead {
 
 export class FileWitness implements Witness {
   constructor(readonly file: string) {}
+
+  version(): string {
+    try {
+      const st = statSync(this.file);
+      return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  }
 
   read(): WitnessHead | null {
     if (!existsSync(this.file)) return null;

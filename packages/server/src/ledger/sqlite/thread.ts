@@ -1,8 +1,8 @@
-// The main thread's side of the SQLite writer thread (sqlite-writer.ts).
+// The main thread's side of the SQLite writer thread (thread-entry.ts).
 import { Worker } from 'node:worker_threads';
-import { serially } from './serial.js';
-import type { HeadRow, NewHead, Seal, Sequenced } from './store.js';
-import type { FromWriter, ToWriter } from './sqlite-writer.js';
+import { serially } from '../serial.js';
+import type { AsyncSeal, HeadRow, NewHead, Sequenced } from '../store.js';
+import type { FromWriter, ToWriter } from './thread-entry.js';
 
 /**
  * The main thread's side of the writer thread: one request at a time, each answered once. A thread
@@ -50,12 +50,13 @@ export class WriterThread {
     });
   }
 
-  sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
+  /** The seal may be asynchronous here: the transaction is open on the thread's own connection. */
+  sequence(data: readonly Uint8Array[], seal: AsyncSeal): Promise<Sequenced> {
     return this.serial(async () => {
       const b = (await this.call({ op: 'begin', data: [...data] })) as Extract<FromWriter, { op: 'begun' }>;
       let head: NewHead;
       try {
-        head = seal(b.size, b.root, b.previous as HeadRow | undefined);
+        head = await seal(b.size, b.root, b.previous as HeadRow | undefined);
       } catch (e) {
         await this.call({ op: 'abort' }).catch(() => undefined);
         throw e;

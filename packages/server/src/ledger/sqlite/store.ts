@@ -2,11 +2,11 @@
 // promises; a snapshot reads through a second connection whose transaction pins the WAL state, so
 // the writer connection never sees another caller's open transaction.
 import type Database from 'better-sqlite3';
-import { serially } from './serial.js';
-import { asyncReads, open, Reads, SCHEMA } from './sqlite-db.js';
-import { WriterThread } from './sqlite-thread.js';
-import { Writer } from './sqlite-write.js';
-import { StoreReads, type LedgerReads, type LedgerStore, type NewHead, type Seal, type Sequenced } from './store.js';
+import { serially } from '../serial.js';
+import { asyncReads, open, Reads, SCHEMA } from './db.js';
+import { WriterThread } from './thread.js';
+import { Writer } from './write.js';
+import { StoreReads, type LedgerReads, type LedgerStore, type NewHead, type Seal, type AsyncSeal, type Sequenced } from '../store.js';
 
 export class SqliteStore extends StoreReads implements LedgerStore {
   readonly kind = 'sqlite';
@@ -88,6 +88,19 @@ export class SqliteStore extends StoreReads implements LedgerStore {
         throw e;
       }
       return { firstIndex: b.firstIndex, head: { id: this.writer.finish(head), ...head }, frontier: b.frontier };
+    } finally {
+      this.writes++;
+    }
+  }
+
+  /**
+   * `sequence` with a seal that may be asynchronous (the storage process asks the server's process
+   * to sign): only through the writer thread, whose transaction no other read shares.
+   */
+  async sequenceAsync(data: readonly Uint8Array[], seal: AsyncSeal): Promise<Sequenced> {
+    if (!this.thread) throw new Error('an asynchronous seal needs the writer thread');
+    try {
+      return await this.thread.sequence(data, seal);
     } finally {
       this.writes++;
     }

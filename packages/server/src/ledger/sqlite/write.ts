@@ -1,12 +1,12 @@
 // One sequencing transaction on a SQLite connection, in two halves around the signature: `begin`
 // takes the write lock and stores the batch's leaves and subtrees; `finish` records the signed head
 // and commits, `abort` rolls back. The store runs the halves back to back on its own connection,
-// or in a writer thread (sqlite-writer.ts) while the signature is made on the main thread.
+// or in a writer thread (thread-entry.ts) while the signature is made on the main thread.
 import type Database from 'better-sqlite3';
 import { frontier, integrate } from '@svc/core';
-import { nativeHasher } from './hasher.js';
-import { lazy, Reads } from './sqlite-db.js';
-import type { HeadRow, NewHead } from './store.js';
+import { nativeHasher } from '../hasher.js';
+import { lazy, Reads } from './db.js';
+import type { HeadRow, NewHead } from '../store.js';
 
 export interface Begun {
   firstIndex: number;

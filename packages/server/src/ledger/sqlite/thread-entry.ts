@@ -2,9 +2,9 @@
 // each sequencing transaction, so hashing and inserting a batch overlap with the main thread's
 // work. The head is signed on the main thread (keys stay there) between the two halves.
 import { parentPort, workerData } from 'node:worker_threads';
-import { open } from './sqlite-db.js';
-import type { NewHead } from './store.js';
-import { Writer } from './sqlite-write.js';
+import { open } from './db.js';
+import type { NewHead } from '../store.js';
+import { Writer } from './write.js';
 
 export type ToWriter =
   | { op: 'begin'; data: Uint8Array[] }

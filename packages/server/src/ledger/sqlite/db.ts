@@ -3,8 +3,8 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { fromHex, type NodeId } from '@svc/core';
-import { nativeHasher } from './hasher.js';
-import type { HeadRow, LeafRow, LedgerReads } from './store.js';
+import { nativeHasher } from '../hasher.js';
+import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../store.js';
 
 /**
  * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
@@ -33,10 +33,11 @@ export function open(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   // FULL: an acknowledged append survives power loss, not only a process crash.
   db.pragma('synchronous = FULL');
-  // Proof reads are random point lookups: a larger page cache and memory-mapped reads keep the
-  // tail latency down on large logs.
+  // Proof reads are random point lookups: a larger page cache keeps the tail latency down on large
+  // logs. No memory-mapped reads: a file that another process shrinks under a mapping raises SIGBUS
+  // on the next read, which kills the process instead of failing the read.
   db.pragma('cache_size = -65536');
-  db.pragma('mmap_size = 1073741824');
+  db.pragma('mmap_size = 0');
   return db;
 }
 
@@ -93,14 +94,14 @@ export class Reads {
     if (!all) {
       const k = ids.findIndex(({ level, index }) => !(level === 0 ? this.q.leafHash().get(index) : this.q.node().get(level, index)));
       const id = ids[Math.max(0, k)]!;
-      throw new Error(`ledger store is missing subtree (${id.level}, ${id.index})`);
+      throw new StoreDamage(`ledger store is missing subtree (${id.level}, ${id.index})`);
     }
     return ids.map((_, k) => all.subarray(32 * k, 32 * k + 32));
   };
   leaves = (start: number, end: number): LeafRow[] => {
     const rows = this.q.leafRange().all(start, end) as { idx: number; data: Buffer; hash: Buffer }[];
     if (rows.length !== Math.max(0, end - start) || rows.some((r, k) => r.idx !== start + k)) {
-      throw new Error(`ledger store is missing leaves in [${start}, ${end})`);
+      throw new StoreDamage(`ledger store is missing leaves in [${start}, ${end})`);
     }
     // Buffers are Uint8Arrays: returned as they are, without copies.
     return rows.map((r) => ({ data: r.data, hash: r.hash }));

@@ -1,0 +1,113 @@
+// Storage-process entry: the one process of `svc serve` that touches the SQLite files. SQLite maps
+// the WAL index (`ledger.sqlite-shm`) into memory whatever the settings, and a file another program
+// shrinks under a mapping raises SIGBUS on the next access, which no JavaScript can catch. Here it
+// ends this process alone: the server answers 503 on the ledger and starts another (process.ts).
+import { statSync } from 'node:fs';
+import { SqliteStore } from './store.js';
+import { isDamage, type LedgerReads, type NewHead } from '../store.js';
+import { READS, REPLACED, type FromStorage, type ToStorage } from './protocol.js';
+
+const send = (m: FromStorage) => process.send!(m);
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+// The parent going away (a crash, SIGKILL) closes the channel: an open transaction rolls back.
+process.on('disconnect', () => process.exit(0));
+
+const file = process.argv[2]!;
+/** Which files the open connections read: SQLite keeps reading a file unlinked or renamed over. */
+const identity = () => [file, `${file}-wal`].map((f) => {
+  try {
+    const st = statSync(f);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return 'none';
+  }
+}).join(' ');
+let opened = '';
+
+let store: SqliteStore;
+try {
+  store = new SqliteStore(file);
+  opened = identity();
+  send({ op: 'ready' });
+} catch (e) {
+  send({ op: 'failed', message: message(e) });
+  process.exit(0);
+}
+
+/** The snapshot the parent holds open: its reads, and how to end it. */
+let snap: { reads: LedgerReads; end: () => void; done: Promise<unknown> } | null = null;
+let sealId = 0;
+const seals = new Map<number, { resolve: (h: NewHead) => void; reject: (e: Error) => void }>();
+
+async function answer(m: Exclude<ToStorage, { op: 'sealed' }>): Promise<unknown> {
+  switch (m.op) {
+    case 'read': {
+      if (!READS.includes(m.name)) throw new Error(`unknown read ${String(m.name)}`);
+      const from: LedgerReads = m.snap ? (snap?.reads ?? fail('no snapshot is open')) : store;
+      return (from[m.name] as (...a: unknown[]) => Promise<unknown>).apply(from, m.args);
+    }
+    case 'version': {
+      // A ledger file or WAL deleted, replaced or restored over while open: this process would go
+      // on reading the old ones, where a fresh start reads the new. Start afresh on them.
+      if (identity() !== opened) {
+        setImmediate(() => process.exit(REPLACED));
+        throw new Error('ledger files were replaced');
+      }
+      return store.version();
+    }
+    case 'snapshot-begin': {
+      if (snap) throw new Error('a snapshot is already open');
+      return new Promise<void>((started, failed) => {
+        let end!: () => void;
+        const held = new Promise<void>((r) => {
+          end = r;
+        });
+        const done = store.snapshot(async (reads) => {
+          snap = { reads, end, done };
+          started();
+          await held;
+        });
+        done.catch(failed);
+      });
+    }
+    case 'snapshot-end': {
+      const s = snap;
+      snap = null;
+      if (!s) return undefined;
+      s.end();
+      await s.done;
+      return undefined;
+    }
+    case 'sequence':
+      return store.sequenceAsync(m.data, (size, root, previous) => {
+        const seal = ++sealId;
+        send({ op: 'seal', seal, size, root, previous });
+        return new Promise<NewHead>((resolve, reject) => seals.set(seal, { resolve, reject }));
+      });
+    case 'pragma':
+      return store.writerPragma(m.text);
+    case 'close':
+      await store.close();
+      setImmediate(() => process.exit(0));
+      return undefined;
+  }
+}
+
+function fail(why: string): never {
+  throw new Error(why);
+}
+
+process.on('message', (m: ToStorage) => {
+  if (m.op === 'sealed') {
+    const s = seals.get(m.seal);
+    seals.delete(m.seal);
+    if (m.head) s?.resolve(m.head);
+    else s?.reject(new Error(m.error ?? 'the head was not signed'));
+    return;
+  }
+  answer(m).then(
+    (value) => send({ id: m.id, ok: true, value }),
+    (e: unknown) => send({ id: m.id, ok: false, message: message(e), damage: isDamage(e) }),
+  );
+});
