@@ -15,14 +15,17 @@ process.on('disconnect', () => process.exit(0));
 
 const file = process.argv[2]!;
 /** Which files the open connections read: SQLite keeps reading a file unlinked or renamed over. */
-const identity = () => [file, `${file}-wal`].map((f) => {
-  try {
-    const st = statSync(f);
-    return `${st.dev}:${st.ino}`;
-  } catch {
-    return 'none';
-  }
-}).join(' ');
+const identity = () =>
+  [file, `${file}-wal`]
+    .map((f) => {
+      try {
+        const st = statSync(f);
+        return `${st.dev}:${st.ino}`;
+      } catch {
+        return 'none';
+      }
+    })
+    .join(' ');
 let opened = '';
 
 let store: SqliteStore;

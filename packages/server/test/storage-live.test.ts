@@ -1,0 +1,209 @@
+// Damage done to a SQLite ledger while the server runs on it. Shrinking a file under SQLite's
+// memory mappings raises SIGBUS in whatever process maps it: only the storage process may die, and
+// verification never stops. Damage that is not an append (an edit in place, a deleted row, files
+// replaced) is found by the running server as a fresh start finds it (spec States rule 1).
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+import Database from 'better-sqlite3';
+import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../dist/internal.js';
+import { call } from './harness.js';
+
+const names = namesFor('svc');
+const quiet = () => {};
+const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('live').answer });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function dataDir(leaves: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-live-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+  const ledger = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+  for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
+  await ledger.close();
+  return dir;
+}
+
+const file = (dir: string) => join(dir, 'ledger.sqlite');
+
+async function serve(dir: string): Promise<Running> {
+  // Full rechecks every 50 ms: what a running server finds after its interval, found at once.
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1', SVC_LEDGER_AUDIT_SECONDS: '0.05', SVC_RATE_READ: '0', SVC_RATE_VERIFY: '0' });
+  const r = await startServer(cfg);
+  cleanups.push(() => r.close());
+  return r;
+}
+
+/** What a reader of the ledger endpoints learns of the log's state. */
+async function state(url: string) {
+  const head = await call(url, '/api/transparency/ledger');
+  const hist = await call(url, '/api/transparency/ledger/history');
+  const verify = await call(url, '/api/v1/verify', { json: plain });
+  expect(verify.status).toBe(200);
+  for (const r of [head, hist]) expect([200, 503]).toContain(r.status);
+  return {
+    head: head.status,
+    withheld: head.body?.sth_withheld ?? null,
+    size: head.body?.tree_size ?? null,
+    hist: hist.status,
+    consistent: hist.body?.consistent,
+    unknown: hist.body?.consistent_unknown ?? null,
+    inconsistent: hist.body?.inconsistent_sizes ?? null,
+    forked: hist.body?.forked_sizes ?? null,
+  };
+}
+
+/** The state once no full check is pending (what a reader sees once the server has looked). */
+async function settled(url: string) {
+  let s = await state(url);
+  for (let i = 0; i < 250 && s.unknown === 'leaf_check_incomplete'; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    s = await state(url);
+  }
+  return s;
+}
+
+function raw(dir: string, sql: string, ...args: unknown[]): void {
+  const db = new Database(file(dir), { timeout: 10_000 });
+  try {
+    db.prepare(sql).run(...args);
+  } finally {
+    db.close();
+  }
+}
+
+describe('the running server reports what a fresh start reports (rule 1)', () => {
+  it.each([
+    ['a leaf changed in place', (dir: string) => raw(dir, 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 3')],
+    ["a head's root changed in place", (dir: string) => raw(dir, "UPDATE heads SET root_hash = ? WHERE tree_size = 5", '00'.repeat(32))],
+    ['one leaf row deleted', (dir: string) => raw(dir, 'DELETE FROM leaves WHERE idx = 4')],
+    [
+      'the high-water file replaced by a larger fake head',
+      (dir: string) => writeFileSync(join(dir, 'keys', 'sth-witness.json'), JSON.stringify({ tree_size: 99, root_hash: 'ab'.repeat(32) })),
+    ],
+    ['the high-water file replaced by garbage', (dir: string) => writeFileSync(join(dir, 'keys', 'sth-witness.json'), 'not json')],
+    [
+      'the ledger file unlinked',
+      (dir: string) => {
+        for (const f of ['', '-wal', '-shm']) rmSync(file(dir) + f, { force: true });
+      },
+    ],
+  ])('%s', async (_what, damage) => {
+    const dir = await dataDir(8);
+    const running = await serve(dir);
+    expect(await settled(running.url)).toMatchObject({ head: 200, withheld: null, consistent: true });
+    damage(dir);
+    const fresh = await settled((await serve(dir)).url);
+    expect(fresh.withheld).not.toBeNull();
+    let seen = await settled(running.url);
+    for (let i = 0; i < 100 && JSON.stringify(seen) !== JSON.stringify(fresh); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await settled(running.url);
+    }
+    expect(seen).toEqual(fresh);
+  });
+
+  it('the WAL deleted after another process appended', async () => {
+    const dir = await dataDir(4);
+    const running = await serve(dir);
+    await settled(running.url);
+    // Another process appends and goes away; then the WAL is deleted under the running server.
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    const other = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+    await other.append([sha256(utf8('in the WAL'))]);
+    await other.close();
+    unlinkSync(`${file(dir)}-wal`);
+    const fresh = await settled((await serve(dir)).url);
+    let seen = await settled(running.url);
+    for (let i = 0; i < 100 && JSON.stringify(seen) !== JSON.stringify(fresh); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      seen = await settled(running.url);
+    }
+    expect(seen).toEqual(fresh);
+  });
+
+  it.each([
+    ['not JSON', 'not json'],
+    ['a negative size', JSON.stringify({ tree_size: -1, root_hash: 'ab'.repeat(32) })],
+    ['an uppercase root', JSON.stringify({ tree_size: 2, root_hash: 'AB'.repeat(32) })],
+    ['empty', ''],
+  ])('a high-water file that is %s: a 200 withheld as unverifiable, not a 503 forever', async (_what, text) => {
+    const dir = await dataDir(2);
+    writeFileSync(join(dir, 'keys', 'sth-witness.json'), text);
+    const s = await settled((await serve(dir)).url);
+    expect(s).toMatchObject({ head: 200, withheld: 'unverifiable', size: 2 });
+  });
+});
+
+describe('files shrunk under the server: no crash, verification serves, the ledger recovers', () => {
+  it.each([
+    ['the WAL index truncated to 0', (dir: string) => truncateSync(`${file(dir)}-shm`, 0)],
+    ['the ledger file truncated to half', (dir: string) => truncateSync(file(dir), Math.floor(statSync(file(dir)).size / 2))],
+    ['an older copy restored over the ledger file with cp', (dir: string) => copyFileSync(join(dir, 'old.sqlite'), file(dir))],
+  ])('%s while ledger reads are served', async (_what, damage) => {
+    const dir = await dataDir(60);
+    const db = new Database(file(dir));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    copyFileSync(file(dir), join(dir, 'old.sqlite'));
+    const running = await serve(dir);
+    await settled(running.url);
+    const statuses = new Set<number>();
+    const reads = (async () => {
+      for (let i = 0; i < 60; i++) {
+        const [head, incl] = await Promise.all([
+          call(running.url, '/api/transparency/ledger'),
+          call(running.url, '/api/transparency/ledger/inclusion', { json: { answer: `answer ${i % 60}` } }),
+        ]);
+        statuses.add(head.status).add(incl.status);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 30));
+    damage(dir);
+    await reads;
+    for (const s of statuses) expect([200, 503]).toContain(s);
+    // Still alive and verifying; the ledger answers 200 or 503, never hangs or crashes.
+    expect((await call(running.url, '/api/v1/verify', { json: plain })).status).toBe(200);
+    expect([200, 503]).toContain((await call(running.url, '/api/transparency/ledger')).status);
+  });
+});
+
+describe('the storage process', () => {
+  it('dies of SIGBUS: its calls fail, the next after the pause starts another on the same file', async () => {
+    const dir = await dataDir(3);
+    let t = 0;
+    const exits: string[] = [];
+    const store = await ProcessStore.open(file(dir), { now: () => t, onExit: (why) => exits.push(why) });
+    cleanups.push(() => store.close());
+    expect(await store.size()).toBe(3);
+    const pid = (await store.pid())!;
+    const pending = store.size();
+    process.kill(pid, 'SIGBUS');
+    await expect(pending.then(() => store.size())).rejects.toThrow(/storage process/);
+    expect(exits).toEqual(['SIGBUS']);
+    await expect(store.size()).rejects.toThrow(/restarting/);
+    t += 1_000;
+    expect(await store.size()).toBe(3);
+    expect(await store.pid()).not.toBe(pid);
+  });
+
+  it('reports missing rows as damage, a refused open as a rejection', async () => {
+    const dir = await dataDir(3);
+    raw(dir, 'DELETE FROM leaves WHERE idx = 1');
+    const store = await ProcessStore.open(file(dir));
+    cleanups.push(() => store.close());
+    await expect(store.leaves(0, 3)).rejects.toMatchObject({ damage: true });
+    mkdirSync(join(dir, 'x'));
+    await expect(ProcessStore.open(join(dir, 'x'))).rejects.toThrow();
+    // The in-process store says the same of the same rows.
+    const s = new SqliteStore(file(dir));
+    cleanups.push(() => s.close());
+    await expect(s.leaves(0, 3)).rejects.toMatchObject({ damage: true });
+  });
+});
