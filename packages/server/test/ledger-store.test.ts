@@ -13,7 +13,7 @@ const K = testKeys('ledger-tests');
 const names = namesFor('svc');
 const h = (s: string) => new Uint8Array(createHash('sha256').update(s).digest());
 
-async function open(db: TestDb, o: { now?: () => number; batchMs?: number } = {}) {
+async function open(db: TestDb, o: { now?: () => number; batchMs?: number; auditMs?: number } = {}) {
   const store = await db.open();
   const ledger = new Ledger({ store, names, log: 'svc-ledger', sthKey: K.sth, isPublished: () => true, ...o });
   await ledger.init();
@@ -273,6 +273,30 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
     const r = await reasons(ledger);
     expect(r.head).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null });
     expect(r.hist).toMatchObject({ consistent: false, forked_sizes: [10] });
+    await ledger.close();
+  });
+
+  it('a leaf edited in place under a running ledger (triggers off): its next full recheck reports what a fresh ledger reports', async () => {
+    const db = await testDb(backend);
+    let t = 0;
+    const { ledger } = await open(db, { now: () => t, auditMs: 60_000 });
+    for (let b = 0; b < 4; b++) await ledger.append(Array.from({ length: 5 }, (_, i) => h(`live-${b}-${i}`)));
+    await ledger.audit.fullCheck();
+    expect((await reasons(ledger)).head.sth_withheld).toBeUndefined();
+    // On PostgreSQL with replication role 'replica', so no trigger records the change.
+    const edit = (zero: string) => `UPDATE {leaves} SET data = ${zero} WHERE idx = 7`;
+    await db.sql(backend === 'postgres' ? `SET session_replication_role = replica; ${edit("decode(repeat('00', 32), 'hex')")}` : edit('zeroblob(32)'));
+    const { ledger: fresh } = await reopen(db);
+    const want = await reasons(fresh);
+    expect(want.head.sth_withheld).toBe('fork');
+    // Before the interval the running ledger has not looked again; once due, a read starts the recheck.
+    t += 60_000;
+    await ledger.head();
+    for (let i = 0; i < 200 && (await ledger.head()).sth_withheld === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+    const got = await reasons(ledger);
+    expect(got.head.sth_withheld).toBe(want.head.sth_withheld);
+    expect(got.hist).toEqual(want.hist);
+    await fresh.close();
     await ledger.close();
   });
 
