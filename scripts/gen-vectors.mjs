@@ -394,8 +394,51 @@ write('record.json', 'AI Provenance Records (V4, V8): attested recomputed from t
   ),
 ]);
 
-write('errors.json', 'Typed refusals: 400 invalid JSON, 413 too large, 422 not a recognised bundle', [
+/**
+ * The JSON text of `doc` with a forged member placed before the genuine one of the same name in the
+ * object at `path` (JSON.parse keeps the last, so the genuine document still parses the same).
+ */
+function duplicated(doc, path, name, forged) {
+  const copy = clone(doc);
+  let o = copy;
+  for (const k of path) o = o[k];
+  const marker = '@@duplicate@@';
+  const parent = path.length ? path.slice(0, -1).reduce((x, k) => x[k], copy) : null;
+  const inner = `{${JSON.stringify(name)}:${JSON.stringify(forged)},${JSON.stringify(o).slice(1)}`;
+  if (!parent) return inner;
+  parent[path[path.length - 1]] = marker;
+  return JSON.stringify(copy).replace(JSON.stringify(marker), inner);
+}
+const tr = issueTranscript([turn('one'), turn('two')], 'chat');
+
+write('errors.json', 'Typed refusals: 400 invalid JSON or I-JSON, 413 too large, 422 not a recognised bundle', [
   await vector('invalid JSON', refused(400, 'invalid_json'), undefined, { inputText: '{"kind":"svc-proof",' }),
+  // I-JSON (RFC 7493): a member name repeated in one object is refused, wherever it is, so no
+  // reader that keeps the first of two names sees a forgery beside a verifying document.
+  await vector('repeated member name: answer (first of two forged)', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(bound, [], 'answer', 'The Eiffel Tower is in Rome.'),
+  }),
+  await vector('repeated member name: receipt.model', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(bound, ['receipt'], 'model', 'gpt-forged'),
+  }),
+  await vector('repeated member name: run goal', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(runB, ['run'], 'goal', 'Delete the database'),
+  }),
+  await vector('repeated member name: an export message content', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(exp, ['conversations', 0, 'messages', 0], 'content', 'Rome?'),
+  }),
+  await vector('repeated member name: transcript turns', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(tr, [], 'turns', []),
+  }),
+  await vector('repeated member name: a record attested field', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(rec, ['attested'], 'signer_recognized', false),
+  }),
+  await vector('repeated member name, spelled with an escape (\\u0061nswer)', refused(400, 'invalid_json'), undefined, {
+    inputText: duplicated(bound, [], 'answer', 'forged').replace('{"answer":', '{"\\u0061nswer":'),
+  }),
+  await vector('the same name in two different objects is not a repeat', ok, undefined, {
+    inputText: JSON.stringify(bound),
+  }),
   await vector('JSON array', refused(422, 'unknown_kind'), []),
   await vector('unknown kind', refused(422, 'unknown_kind'), { kind: 'svc-unknown' }),
   await vector('object without kind', refused(422, 'unknown_kind'), { answer: 'x' }),

@@ -15,6 +15,7 @@ import { verifyRun, type RunVerdict } from './verify/run.js';
 import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './verify/sth.js';
 import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js';
 import { isInt, isObj, type Obj } from './lib/json.js';
+import { duplicateMember } from './lib/members.js';
 
 /** Request bodies above this many bytes are refused (interface.md Limits: 2 MB). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -52,11 +53,15 @@ export function parseDocument(input: unknown): unknown {
     }
     text = input;
   }
+  let doc: unknown;
   try {
-    return JSON.parse(text);
+    doc = JSON.parse(text);
   } catch {
     throw new SvcError('invalid_json', 'body is not valid JSON');
   }
+  const repeated = duplicateMember(text);
+  if (repeated !== null) throw new SvcError('invalid_json', `body is not I-JSON: member name repeated at ${repeated}`);
+  return doc;
 }
 
 function createdOf(o: unknown): number | null {

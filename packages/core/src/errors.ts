@@ -6,7 +6,7 @@
  *
  * | code               | status | when                                                            |
  * | ------------------ | ------ | --------------------------------------------------------------- |
- * | `invalid_json`     | 400    | the body is not UTF-8 JSON                                      |
+ * | `invalid_json`     | 400    | the body is not UTF-8 I-JSON (JSON, member names unique)        |
  * | `too_large`        | 413    | the body is over 2 MB                                           |
  * | `unknown_kind`     | 422    | not a recognised bundle                                         |
  * | `sth_wrapper`      | 422    | a ledger response wrapping `signed_tree_head` (V10)             |

@@ -218,6 +218,10 @@ export function createApp(d: AppDeps) {
         headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') },
       };
     }
+    // One value per query key: with repeats, which one counts would depend on who reads it.
+    const keys = [...req.query.keys()];
+    const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
+    if (repeated !== undefined) throw new HttpError('invalid_request', `query parameter ${repeated} is given more than once`);
     const wait = limiter.take(req.ip, route.group, limitFor(route.group));
     if (wait > 0) {
       const e = new HttpError('rate_limited', 'rate limit exceeded; retry later');
@@ -233,7 +237,14 @@ export function createApp(d: AppDeps) {
     } catch (e) {
       const r = refusalOf(e);
       if (r) {
-        res = { status: r.status, body: r.toJSON(), headers: r.code === 'unavailable' ? NO_STORE : {} };
+        res = {
+          status: r.status,
+          body: r.toJSON(),
+          headers: {
+            ...(r.code === 'unavailable' ? NO_STORE : {}),
+            ...(r.retryAfter !== undefined ? { 'retry-after': String(r.retryAfter) } : {}),
+          },
+        };
       } else {
         d.log('internal_error', { path: req.path, error: e instanceof Error ? e.message : String(e) });
         res = { status: 500, body: { error: 'internal error' } };

@@ -38,7 +38,8 @@ Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_N
 SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), 0 disables a limit,
 SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_DATABASE_URL (none: SQLite in the data folder),
 SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
-SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on).
+SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on),
+SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256).
 Dev keys are made on first start when the data folder has none.`,
   keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
 

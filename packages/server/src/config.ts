@@ -37,6 +37,10 @@ export interface Config {
   log: boolean;
   /** Graceful shutdown deadline: requests still open after it are cut. */
   shutdownMs: number;
+  /** A request's headers and body must arrive within this long (ms), else 408 and the connection closes. */
+  bodyMs: number;
+  /** Bytes of request bodies held in memory across all connections; past it uploads get 503. */
+  bodyBudgetBytes: number;
   /** Verification queue bounds and the per-task deadline (see pool/pool.ts for defaults). */
   pool: { maxQueuedCost?: number; taskTimeoutMs?: number };
 }
@@ -118,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bridge: bool(env.SVC_BRIDGE, true, 'SVC_BRIDGE'),
     log: bool(env.SVC_LOG, true, 'SVC_LOG'),
     shutdownMs: seconds(env.SVC_SHUTDOWN_SECONDS, 10_000, 'SVC_SHUTDOWN_SECONDS'),
+    bodyMs: seconds(env.SVC_BODY_SECONDS, 10_000, 'SVC_BODY_SECONDS'),
+    bodyBudgetBytes: int(env.SVC_BODY_BUDGET_MB, 256, 'SVC_BODY_BUDGET_MB') * 1024 * 1024,
     pool: {
       ...(env.SVC_QUEUE_SIGNATURES ? { maxQueuedCost: int(env.SVC_QUEUE_SIGNATURES, 0, 'SVC_QUEUE_SIGNATURES') } : {}),
       ...(env.SVC_TASK_TIMEOUT_SECONDS ? { taskTimeoutMs: seconds(env.SVC_TASK_TIMEOUT_SECONDS, 30_000, 'SVC_TASK_TIMEOUT_SECONDS') } : {}),

@@ -1,7 +1,7 @@
 // Every module the tests and the project's own scripts reach into. Built to dist/internal.js but
 // absent from the package's `exports`, so it is not part of the public API and may change freely.
 export * from './index.js';
-export { readLimited } from './http/body.js';
+export { BodyBudget, readLimited } from './http/body.js';
 export { RateLimiter, clientIp } from './http/ratelimit.js';
 export { Keyring, ROLES, type Role } from './keys/keyring.js';
 export { pinnedKeys, pubkeyResponse, modelPlaneKeys, evidenceSigner, receiptKeys } from './keys/publish.js';

@@ -9,6 +9,7 @@ import { namesFor } from '@svc/core';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
+import { BodyBudget } from './http/body.js';
 import { nodeHandler } from './http/node.js';
 import { Keyring } from './keys/keyring.js';
 import { pinnedKeys, pubkeyResponse } from './keys/publish.js';
@@ -86,10 +87,26 @@ export async function startServer(
     cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;
+  // A request must arrive whole within bodyMs (checked every second, not Node's default 30 s): a
+  // stalled upload holds its bytes of the body budget no longer than that.
   const server = createServer(
-    { keepAliveTimeout: 5000, requestTimeout: 30_000 },
-    nodeHandler(app.handle, { trustedProxies: cfg.trustedProxies, log, closing: () => shuttingDown }),
+    {
+      keepAliveTimeout: 5000,
+      requestTimeout: Math.max(1000, cfg.bodyMs),
+      headersTimeout: Math.max(1000, Math.min(cfg.bodyMs, 60_000)),
+      connectionsCheckingInterval: 1000,
+    },
+    nodeHandler(app.handle, {
+      trustedProxies: cfg.trustedProxies,
+      log,
+      closing: () => shuttingDown,
+      budget: new BodyBudget(cfg.bodyBudgetBytes),
+    }),
   );
+  // A client that sends its whole request and then half-closes (FIN) still gets its answer; Node's
+  // default aborts the request at the FIN. (httpAllowHalfOpen: an http.Server field Node's own
+  // socketOnEnd reads; no constructor option sets it.)
+  (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(cfg.port, cfg.host, () => resolve());

@@ -39,7 +39,7 @@ describe('request targets', () => {
   it.each([
     ['/%', 404],
     ['/\u00ff', 400],
-    ['/api/cbom/..%2f..', 404],
+    ['/api/cbom/..%2f..', 400],
     ['/api/cbom?%zz=%', 200],
   ])('%j answers %i', async (target, status) => {
     const r = await rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
@@ -166,5 +166,65 @@ describe('overload', () => {
     } finally {
       await t.stop();
     }
+  });
+});
+
+describe('one reading of a request (round three)', () => {
+  it.each([
+    '/api\\v1\\verify',
+    '/api/v1/%2e%2e/v1/verify',
+    '/x/../api/v1/verify',
+    '/api/v1/./verify',
+    '/api/v1%2fverify',
+    '/api/v1/verify/.',
+  ])('a path that normalises to another, %j, is a 400, never the endpoint', async (target) => {
+    const body = JSON.stringify(plain);
+    const r = await rawRequest(
+      port,
+      `POST ${target} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(r.status).toBe(400);
+    await stillServes();
+  });
+
+  it('a repeated query key is a 422 naming it, whichever value comes first', async () => {
+    for (const q of ['first=1&signed=1&signed=0', 'first=1&signed=0&signed=1', 'first=1&first=1']) {
+      const r = await call(s.url, `/api/transparency/ledger/consistency?${q}`);
+      expect(r.status).toBe(422);
+      expect(r.body.error).toMatch(/given more than once/);
+    }
+    expect((await call(s.url, '/api/transparency/ledger/consistency?first=1&signed=1')).body.error ?? '').not.toMatch(/more than once/);
+  });
+
+  it.each(['gzip, chunked', 'chunked, chunked', 'deflate'])('Transfer-Encoding %j is a 501 and the connection closes', async (te) => {
+    const r = await rawRequest(
+      port,
+      `POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: ${te}\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+    );
+    if (r.status !== 400) expect(r.status).toBe(501);
+    expect(r.text).toMatch(/connection: close/i);
+    await stillServes();
+  });
+
+  it('a complete POST followed by FIN is answered', async () => {
+    const { connect } = await import('node:net');
+    const body = JSON.stringify(plain);
+    const text = await new Promise<string>((resolve) => {
+      let out = '';
+      const sock = connect(port, '127.0.0.1', () => {
+        sock.end(
+          `POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      const timer = setTimeout(() => sock.destroy(), 5000);
+      sock.on('data', (c) => (out += c.toString('latin1')));
+      sock.on('error', () => undefined);
+      sock.on('close', () => {
+        clearTimeout(timer);
+        resolve(out);
+      });
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 200/);
+    expect(text).toContain('"overallOk":true');
   });
 });

@@ -285,7 +285,9 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
     expect((await reasons(ledger)).head.sth_withheld).toBeUndefined();
     // On PostgreSQL with replication role 'replica', so no trigger records the change.
     const edit = (zero: string) => `UPDATE {leaves} SET data = ${zero} WHERE idx = 7`;
-    await db.sql(backend === 'postgres' ? `SET session_replication_role = replica; ${edit("decode(repeat('00', 32), 'hex')")}` : edit('zeroblob(32)'));
+    await db.sql(
+      backend === 'postgres' ? `SET session_replication_role = replica; ${edit("decode(repeat('00', 32), 'hex')")}` : edit('zeroblob(32)'),
+    );
     const { ledger: fresh } = await reopen(db);
     const want = await reasons(fresh);
     expect(want.head.sth_withheld).toBe('fork');
@@ -342,6 +344,20 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
     expect(await store.headCount()).toBe(heads);
     expect(await store.size()).toBe(28);
     await ledger.close();
+  });
+});
+
+describe('PostgreSQL connections', () => {
+  it('an error event on a connection already released as broken (a terminated backend) is not an unhandled error', async () => {
+    const db = await testDb('postgres');
+    const store = (await db.open()) as unknown as { pool: { connect(): Promise<any> }; close(): Promise<void> };
+    const c = await store.pool.connect();
+    c.release(true);
+    // pg emits the server's 57P01 ErrorResponse as an 'error' event; with no listener it would throw.
+    expect(() =>
+      c.emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })),
+    ).not.toThrow();
+    await store.close();
   });
 });
 

@@ -34,7 +34,15 @@ const file = (dir: string) => join(dir, 'ledger.sqlite');
 
 async function serve(dir: string): Promise<Running> {
   // Full rechecks every 50 ms: what a running server finds after its interval, found at once.
-  const cfg = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1', SVC_LEDGER_AUDIT_SECONDS: '0.05', SVC_RATE_READ: '0', SVC_RATE_VERIFY: '0' });
+  const cfg = loadConfig({
+    SVC_DATA_DIR: dir,
+    PORT: '0',
+    SVC_LOG: '0',
+    SVC_WORKERS: '1',
+    SVC_LEDGER_AUDIT_SECONDS: '0.05',
+    SVC_RATE_READ: '0',
+    SVC_RATE_VERIFY: '0',
+  });
   const r = await startServer(cfg);
   cleanups.push(() => r.close());
   return r;
@@ -81,7 +89,7 @@ function raw(dir: string, sql: string, ...args: unknown[]): void {
 describe('the running server reports what a fresh start reports (rule 1)', () => {
   it.each([
     ['a leaf changed in place', (dir: string) => raw(dir, 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 3')],
-    ["a head's root changed in place", (dir: string) => raw(dir, "UPDATE heads SET root_hash = ? WHERE tree_size = 5", '00'.repeat(32))],
+    ["a head's root changed in place", (dir: string) => raw(dir, 'UPDATE heads SET root_hash = ? WHERE tree_size = 5', '00'.repeat(32))],
     ['one leaf row deleted', (dir: string) => raw(dir, 'DELETE FROM leaves WHERE idx = 4')],
     [
       'the high-water file replaced by a larger fake head',

@@ -1,3 +1,5 @@
+import { duplicateMember } from './members.js';
+
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Obj = Record<string, unknown>;
 
@@ -27,12 +29,12 @@ export function codePoints(s: string): string[] {
   return Array.from(s);
 }
 
-/** Parse a JSON text that must be an object; null on anything else. */
+/** Parse a JSON text that must be an I-JSON object (no repeated member names); null on anything else. */
 export function parseObject(text: unknown): Obj | null {
   if (typeof text !== 'string') return null;
   try {
     const v: unknown = JSON.parse(text);
-    return isObj(v) ? v : null;
+    return isObj(v) && duplicateMember(text) === null ? v : null;
   } catch {
     return null;
   }

@@ -192,7 +192,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
   const leaves = leafPaths(m).filter((p) => p.length > 0);
   const paths = allPaths(m);
   const signed = (p: Path) => isSignedPath(kind, p);
-  const op = Math.floor(r() * 10);
+  const op = Math.floor(r() * 11);
   switch (op) {
     case 0:
     case 1: {
@@ -269,6 +269,27 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
     }
     case 7:
       return { input: m, description: 'valid', mustFail: false };
+    case 8: {
+      // A forged member placed before a genuine one of the same name: JSON.parse keeps the genuine
+      // one, a first-wins reader the forgery. Not I-JSON, so always refused.
+      const objs = [[], ...paths].filter((p) => {
+        const v = getAt(m, p);
+        return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+      });
+      const p = pick(r, objs);
+      const target = getAt(m, p) as Obj;
+      const name = pick(r, Object.keys(target));
+      const marker = '\u0000duplicate\u0000';
+      const forged = pick(r, ['forged', 0, null, true, {}, []] as unknown[]);
+      const inner = `{${JSON.stringify(name)}:${JSON.stringify(forged)},${JSON.stringify(target).slice(1)}`;
+      let text: string;
+      if (p.length === 0) text = inner;
+      else {
+        setAt(m, p, marker);
+        text = JSON.stringify(m).replace(JSON.stringify(marker), inner);
+      }
+      return { input: text, description: `duplicate ${[...p, name].join('.')}`, mustFail: true };
+    }
     default: {
       // Raw bytes: the JSON text truncated, with a byte flipped, or with bytes spliced in.
       const text = utf8(JSON.stringify(m));

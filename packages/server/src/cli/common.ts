@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ReceiptKey } from '@svc/core';
+import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
 
 export class CliError extends Error {
   constructor(
@@ -40,10 +40,10 @@ export function keysFromPubkeyResponse(doc: unknown, where: string): ReceiptKey[
 export function loadKeysFile(file: string): ReceiptKey[] {
   let doc: unknown;
   try {
-    doc = JSON.parse(readInput(file));
+    doc = parseDocument(readInput(file));
   } catch (e) {
     if (e instanceof CliError) throw e;
-    throw new CliError(`${file} is not valid JSON`, 2);
+    throw new CliError(`${file} is not valid JSON${isSvcError(e) ? ` (${e.message})` : ''}`, 2);
   }
   return keysFromPubkeyResponse(doc, file);
 }

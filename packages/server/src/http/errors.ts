@@ -10,9 +10,18 @@ import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
  * | `not_found`          | 404    | no such endpoint                                             |
  * | `method_not_allowed` | 405    | the endpoint exists; the method does not (with `Allow`)      |
  * | `rate_limited`       | 429    | the client's window is full (with `Retry-After`)             |
- * | `unavailable`        | 503    | ledger withheld or unreadable, or the verify queue is full   |
+ * | `unavailable`        | 503    | ledger withheld or unreadable, the verify queue or the body  |
+ * |                      |        | budget is full                                               |
+ * | `not_implemented`    | 501    | a transfer coding other than chunked (RFC 9112 s.6.1)        |
  */
-export type HttpErrorCode = SvcErrorCode | 'out_of_range' | 'not_found' | 'method_not_allowed' | 'rate_limited' | 'unavailable';
+export type HttpErrorCode =
+  | SvcErrorCode
+  | 'out_of_range'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'not_implemented';
 
 const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   out_of_range: 422,
@@ -20,13 +29,19 @@ const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   method_not_allowed: 405,
   rate_limited: 429,
   unavailable: 503,
+  not_implemented: 501,
 };
 
 export class HttpError extends Error {
   readonly code: HttpErrorCode;
   readonly status: number;
 
-  constructor(code: HttpErrorCode, message: string) {
+  /** `retryAfter`: seconds, sent as Retry-After (overload). */
+  constructor(
+    code: HttpErrorCode,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
     super(message);
     this.name = 'HttpError';
     this.code = code;

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '@svc/core';
 import { HttpError } from './errors.js';
 import type { Logger } from '../log.js';
-import { readLimited } from './body.js';
+import { readLimited, type BodyBudget } from './body.js';
 import { clientIp } from './ratelimit.js';
 import type { AppRequest, AppResponse } from './types.js';
 
@@ -19,6 +19,8 @@ export interface AdapterOptions {
   drainMs?: number;
   /** True once shutdown began: answers then carry Connection: close. */
   closing?: () => boolean;
+  /** Bytes of bodies held across all requests at once. */
+  budget?: BodyBudget;
 }
 
 const DRAIN_BYTES = 8 * 1024 * 1024;
@@ -34,11 +36,26 @@ export function parseTarget(raw: string | undefined): { path: string; query: URL
   if (!absolute && (raw[0] !== '/' || raw.startsWith('//'))) return null;
   try {
     const url = absolute ? new URL(raw) : new URL(raw, 'http://localhost');
+    // One path form: a target the URL parser would rewrite (dot segments, encoded dots, backslashes)
+    // is refused, so no path rule in a proxy in front can be walked around.
+    const given = absolute ? raw.replace(/^https?:\/\/[^/?#]*/i, '') || '/' : raw;
+    const rawPath = given.split(/[?#]/, 1)[0]!;
+    if (rawPath !== url.pathname || /%2e|%2f|%5c/i.test(rawPath)) return null;
     return { path: url.pathname, query: url.searchParams };
   } catch {
     return null;
   }
 }
+
+/** RFC 9112 s.6.1: the only transfer coding understood here is chunked, alone. */
+function unsupportedCoding(te: string | undefined): boolean {
+  return te !== undefined && te.trim().toLowerCase() !== 'chunked';
+}
+
+const NOT_IMPLEMENTED: AppResponse = {
+  status: 501,
+  body: new HttpError('not_implemented', 'only the chunked transfer coding is implemented').toJSON(),
+};
 
 const BAD_TARGET: AppResponse = { status: 400, body: new HttpError('invalid_request', 'malformed request target').toJSON() };
 
@@ -80,6 +97,23 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         return;
       }
       path = target.path;
+      if (unsupportedCoding(req.headers['transfer-encoding'])) {
+        tooLarge = true; // closes the connection: the body's framing is not understood
+        done(NOT_IMPLEMENTED);
+        return;
+      }
+      // What this request's body holds of the shared budget, given back once its answer is sent.
+      let held = 0;
+      const budget = opts.budget;
+      const hold = budget && {
+        fits: (n: number) => budget.fits(n),
+        take: (n: number) => {
+          if (!budget.take(n)) return false;
+          held += n;
+          return true;
+        },
+      };
+      if (budget) res.once('close', () => budget.release(held));
       const appReq: AppRequest = {
         method: req.method ?? 'GET',
         path: target.path,
@@ -87,8 +121,9 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         headers: req.headers,
         ip,
         body: () =>
-          readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES).catch((e: unknown) => {
-            if (e instanceof HttpError && e.code === 'too_large') tooLarge = true;
+          readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES, hold || undefined).catch((e: unknown) => {
+            // The rest of a refused body is not read: the connection closes after the answer.
+            if (e instanceof HttpError && (e.code === 'too_large' || e.code === 'unavailable')) tooLarge = true;
             throw e;
           }),
       };

@@ -157,6 +157,9 @@ export class PgStore extends StoreReads implements LedgerStore {
     });
     // A connection that dies while idle (a restarted database) must not take the process with it.
     pool.on('error', (e) => opts.onError?.(e));
+    // Nor one that dies after it was released as broken (pg_terminate_backend's message can arrive
+    // once the pool has stopped listening): every connection keeps a listener for its whole life.
+    pool.on('connect', (c) => c.on('error', () => undefined));
     try {
       await migrate(pool);
     } catch (e) {
