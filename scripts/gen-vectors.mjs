@@ -24,6 +24,7 @@ const {
   toHex,
   SvcError,
   toReceiptKey,
+  publishedKey,
   namesFor,
 } = core;
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-vectors');
@@ -48,17 +49,22 @@ function contradiction(intent, expected) {
   const r = expected.response;
   if (r.verdict.overallOk !== intent.overallOk) return `overallOk ${intent.overallOk}`;
   if (r.signerRecognized !== intent.signerRecognized) return `signerRecognized ${intent.signerRecognized}`;
+  if ('promptUnverified' in intent && r.verdict.promptUnverified !== intent.promptUnverified)
+    return `promptUnverified ${intent.promptUnverified}`;
+  const layerKey = r.verdict.bridge?.keyRecognized ?? r.verdict.receipt?.diversity?.keyRecognized;
+  if ('keyRecognized' in intent && layerKey !== intent.keyRecognized) return `keyRecognized ${intent.keyRecognized}`;
   return null;
 }
 
-async function vector(description, intent, input, { trustedKeys = pinned, service, inputText } = {}) {
+async function vector(description, intent, input, { trustedKeys = pinned, trustedBridgeKeys, service, inputText } = {}) {
   const v = { description, intent };
   if (service) v.service = service;
   if (inputText !== undefined) v.inputText = inputText;
   else v.input = input;
   v.trustedKeys = trustedKeys;
+  if (trustedBridgeKeys) v.trustedBridgeKeys = trustedBridgeKeys;
   try {
-    const response = await verifyBundle(inputText ?? input, { trustedKeys, service });
+    const response = await verifyBundle(inputText ?? input, { trustedKeys, trustedBridgeKeys, service });
     v.expected = { status: 200, response };
   } catch (e) {
     if (!(e instanceof SvcError)) throw e;
@@ -174,7 +180,14 @@ write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (
   await vector('excerpt using UTF-16 offsets fails', fails, { ...clone(plain), excerpt: { start: 30, end: 32, quote: '🗼' } }),
   await vector('excerpt empty slice fails', fails, { ...clone(plain), excerpt: { start: 3, end: 3, quote: '' } }),
   await vector('excerpt quote not in the answer fails', fails, { ...clone(plain), excerpt: { start: 0, end: 3, quote: 'Big' } }),
-  await vector('bridge: ML-DSA-87 primary + Falcon-1024 co-signature', ok, bridged),
+  await vector('bridge: ML-DSA-87 primary + Falcon-1024 co-signature, keys pinned', { ...ok, keyRecognized: true }, bridged, {
+    trustedBridgeKeys: K.trustedBridgeKeys,
+  }),
+  await vector(
+    'bridge by model-plane keys nobody pinned: verifies, keyRecognized false, origin still from the receipt alone',
+    { ...ok, keyRecognized: false },
+    bridged,
+  ),
   await vector(
     'bridge: co-signature altered fails the bundle',
     fails,
@@ -190,7 +203,14 @@ write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (
     fails,
     m(bridged, (x) => (x.answer = 'Other')),
   ),
-  await vector('SLH-DSA-SHA2-256f diversity signature verifies', ok, diverse),
+  await vector('SLH-DSA-SHA2-256f diversity signature verifies, key pinned', { ...ok, keyRecognized: true }, diverse, {
+    trustedKeys: [...pinned, publishedKey(K.slh.publicKey, 'svc-provenance-v1', 'SLH-DSA-SHA2-256f')],
+  }),
+  await vector(
+    'SLH-DSA-SHA2-256f diversity signature by the key the bundle carries, not pinned: verifies, keyRecognized false',
+    { ...ok, keyRecognized: false },
+    diverse,
+  ),
   await vector(
     'SLH diversity signature altered fails the receipt layer',
     fails,
@@ -217,6 +237,11 @@ write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (
 const turn = (a) => issueProof({ ...base, answer: a }, { receipt: K.answer });
 write('transcript.json', 'TranscriptBundle (V2): every turn verifies as a ProofBundle; at most 200 turns', [
   await vector('three turns, all verify', ok, issueTranscript([turn('one'), turn('two'), turn('three')], 'chat')),
+  await vector(
+    'a turn with a question no receipt binds: passes, and the transcript reports promptUnverified (V6)',
+    { ...ok, promptUnverified: true },
+    issueTranscript([turn('one'), legacy], 'chat'),
+  ),
   await vector(
     'one altered turn fails the transcript',
     fails,
@@ -388,9 +413,19 @@ write('record.json', 'AI Provenance Records (V4, V8): attested recomputed from t
     m(rec, (x) => (x.disclaimer = 'Certified.')),
   ),
   await vector(
-    'generated, subject and notes are not compared',
+    "generated, subject and notes are the maker's own words: not compared, listed in record.unattested",
     ok,
     m(rec, (x) => ((x.generated = 1), (x.subject = { organisation: 'Other' }), (x.notes = ['n']))),
+  ),
+  await vector(
+    'a member no record has ("certification") is refused: 422',
+    refused(422, 'record_mismatch'),
+    m(rec, (x) => (x.certification = 'EU AI Act: conformant')),
+  ),
+  await vector(
+    'verify_instructions pointing elsewhere: 422',
+    refused(422, 'record_mismatch'),
+    m(rec, (x) => (x.verify_instructions = 'Verify at https://evil.example/verify')),
   ),
 ]);
 

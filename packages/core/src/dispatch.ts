@@ -28,7 +28,7 @@ export interface VerifyResponse {
   created: number | null;
   verdict: AnyVerdict;
   signerRecognized: boolean;
-  record?: { schema: string; summaryOk: true; originClaimUnconfirmed?: true };
+  record?: { schema: string; summaryOk: true; originClaimUnconfirmed?: true; unattested?: string[] };
   disclaimer: string;
 }
 

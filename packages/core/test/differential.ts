@@ -65,7 +65,12 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
       try {
         got = {
           status: 200,
-          response: await verifyBundle(c.inputText ?? c.input, { trustedKeys: c.trustedKeys, service: c.service, crypto: backend }),
+          response: await verifyBundle(c.inputText ?? c.input, {
+            trustedKeys: c.trustedKeys,
+            trustedBridgeKeys: c.trustedBridgeKeys,
+            service: c.service,
+            crypto: backend,
+          }),
         };
       } catch (e) {
         expect(e).toBeInstanceOf(SvcError);

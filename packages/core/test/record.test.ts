@@ -7,6 +7,7 @@ import { AI_ACT_SUPPORT } from '../src/record/table.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
 import { K, clone, expectSvcError, trusted } from './helpers.js';
+import { testKeys } from '../src/testing/keys.js';
 
 const base = { answer: 'Water boils at 100 °C at sea level.', model: 'council-v1', ts: 1_700_000_000, governance_flag: 'ok' };
 const bound = issueProof({ ...base, prompt: 'At what temperature does water boil?', excerpt: { start: 0, end: 5 } }, { receipt: K.answer });
@@ -132,7 +133,7 @@ describe('record re-verification (V4, V8)', () => {
     const rec = buildRecord(bound, opts);
     const r = await verifyBundle(JSON.parse(JSON.stringify(rec)), trusted);
     expect(r.kind).toBe('svc-ai-provenance-record');
-    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true });
+    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, unattested: ['generated', 'notes'] });
     expect(r.verdict.overallOk).toBe(true);
     expect(r.signerRecognized).toBe(true);
     const runRec = await verifyBundle(buildRecord(run, opts), trusted);
@@ -162,7 +163,12 @@ describe('record re-verification (V4, V8)', () => {
   it('signer_recognized: true over an unpinned key is originClaimUnconfirmed; over a failed proof it is 422', async () => {
     const rec = buildRecord(bound, opts);
     const r = await verifyBundle(rec, { trustedKeys: [] });
-    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, originClaimUnconfirmed: true });
+    expect(r.record).toEqual({
+      schema: 'svc-ai-provenance-record',
+      summaryOk: true,
+      originClaimUnconfirmed: true,
+      unattested: ['generated', 'notes'],
+    });
     expect(r.signerRecognized).toBe(false);
     expect(r.verdict.overallOk).toBe(true);
     const failed = buildRecord({ ...clone(bound), answer: 'x' }, opts) as any;
@@ -195,5 +201,52 @@ describe('record re-verification (V4, V8)', () => {
     const rec = clone(buildRecord(bound, opts)) as any;
     rec.proof = 'x';
     await expectSvcError(verifyBundle(rec, trusted), 'unknown_kind', 422);
+  });
+});
+
+describe('signatures by keys nobody pinned (round three)', () => {
+  const other = testKeys('someone-else');
+  const base = { answer: 'Paris is the capital of France.', model: 'm', ts: 1_767_225_600 };
+  // A genuine answer, to which a stranger adds a model-plane attestation and a diversity signature.
+  const genuine = issueProof(base, { receipt: K.answer });
+  const strangers = issueProof(base, {
+    receipt: K.answer,
+    slh: other.slh,
+    bridge: { primary: other.bridgePrimary, cosign: other.bridgeCosign },
+    random: other.random,
+  });
+  const dressed = { ...genuine, attestation: strangers.attestation, bridgeKeys: strangers.bridgeKeys };
+  (dressed as any).receipt = strangers.receipt;
+  (dressed as any).receiptKey = strangers.receiptKey;
+
+  it('verify: the layers verify, are reported as not pinned, and origin is the receipt alone', async () => {
+    const v = (await verifyBundle(dressed, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    expect(v.verdict.overallOk).toBe(true);
+    expect(v.signerRecognized).toBe(true);
+    expect(v.verdict.bridge).toMatchObject({ primaryOk: true, secondaryOk: true, keyRecognized: false });
+    expect(v.verdict.receipt.diversity).toMatchObject({ ok: true, keyRecognized: false });
+    // The service's own keys, pinned, are recognised.
+    const own = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
+    const o = (await verifyBundle(own, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    expect(o.verdict.bridge.keyRecognized).toBe(true);
+  });
+
+  it('record: algorithms leave out what unpinned keys signed, and notes say so', () => {
+    const r = buildRecord(dressed, { ...opts, trustedBridgeKeys: K.trustedBridgeKeys });
+    expect(r.attested.algorithms).toEqual(['ML-DSA-87']);
+    expect(r.notes.join(' ')).toMatch(/SLH-DSA-SHA2-256f.*not pin/);
+    expect(r.notes.join(' ')).toMatch(/model-plane attestation.*not pin/);
+  });
+
+  it('record: an attestation alone, with no receipt, attests no council grounding and no signing time', () => {
+    const bare = clone(strangers) as any;
+    delete bare.receipt;
+    delete bare.receiptKey;
+    const r = buildRecord(bare, opts);
+    expect(r.attested.signed).toBe(true);
+    expect(r.attested.signer_recognized).toBe(false);
+    expect(r.attested.council_grounded).toBeNull();
+    expect(r.attested.signed_at).toBeNull();
+    expect(r.attested.algorithms).toEqual([]);
   });
 });

@@ -6,7 +6,15 @@ import { ourVectors } from './vectors-fs.js';
 
 interface Case {
   description: string;
-  intent: { overallOk?: boolean; signerRecognized?: boolean; status?: number; code?: string };
+  intent: {
+    overallOk?: boolean;
+    signerRecognized?: boolean;
+    promptUnverified?: true;
+    keyRecognized?: boolean;
+    status?: number;
+    code?: string;
+  };
+  trustedBridgeKeys?: unknown[];
   input?: unknown;
   inputText?: string;
   service?: string;
@@ -50,11 +58,26 @@ describe('test-vectors/', () => {
             expect({
               overallOk: (c.expected.response as any).verdict.overallOk,
               signerRecognized: (c.expected.response as any).signerRecognized,
+              ...('promptUnverified' in c.intent ? { promptUnverified: (c.expected.response as any).verdict.promptUnverified } : {}),
+              ...('keyRecognized' in c.intent
+                ? {
+                    keyRecognized:
+                      (c.expected.response as any).verdict.bridge?.keyRecognized ??
+                      (c.expected.response as any).verdict.receipt?.diversity?.keyRecognized,
+                  }
+                : {}),
             }).toEqual(c.intent);
           const input = c.inputText ?? c.input;
           let got: { status: number; response?: unknown; code?: string };
           try {
-            got = { status: 200, response: await verifyBundle(input, { trustedKeys: c.trustedKeys, service: c.service }) };
+            got = {
+              status: 200,
+              response: await verifyBundle(input, {
+                trustedKeys: c.trustedKeys,
+                trustedBridgeKeys: c.trustedBridgeKeys,
+                service: c.service,
+              }),
+            };
           } catch (e) {
             expect(e).toBeInstanceOf(SvcError);
             got = { status: (e as SvcError).status, code: (e as SvcError).code };

@@ -125,7 +125,10 @@ async function run() {
     if (r.record) {
       const rec = document.createElement('p');
       rec.className = 'ok';
-      rec.textContent = `AI Provenance Record: its summary matches its proof${r.record.originClaimUnconfirmed ? ', but its origin claim is not confirmed by these keys' : ''}.`;
+      const own = r.record.unattested?.length
+        ? ` Its ${r.record.unattested.join(', ')} are the maker's own words: shown, not attested.`
+        : '';
+      rec.textContent = `AI Provenance Record: its summary matches its proof${r.record.originClaimUnconfirmed ? ', but its origin claim is not confirmed by these keys' : ''}.${own}`;
       head.append(rec);
     }
     const ul = document.createElement('ul');

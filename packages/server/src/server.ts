@@ -12,7 +12,7 @@ import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
 import { BodyBudget } from './http/body.js';
 import { nodeHandler } from './http/node.js';
 import { Keyring } from './keys/keyring.js';
-import { pinnedKeys, pubkeyResponse } from './keys/publish.js';
+import { modelPlaneKeys, pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
 import { WorkerPool, type Executor } from './pool/pool.js';
@@ -67,7 +67,8 @@ export async function startServer(
   const ring = ensureKeys(cfg, log);
   const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
   log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
-  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys }, cfg.pool, log);
+  const trustedBridgeKeys = modelPlaneKeys(ring, names, cfg.bridge).keys;
+  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys }, cfg.pool, log);
   const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
   let ledger: LedgerApi | null = null;
   if (cfg.ledger) {

@@ -19,18 +19,20 @@ export interface Attested {
   step_verification?: string[];
 }
 
+/** The receipt's own fields are attested only when its signature verified: nothing else signs them. */
 function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk: boolean, keyId: string): Attested {
+  const byReceipt = signed && receipt !== null && sigOk;
   const a: Attested = {
     signed,
     signer_recognized: signed ? recognized : null,
     algorithms: [],
-    council_grounded: signed ? receipt?.council_grounded !== false : null,
-    signed_at: signed && typeof receipt?.ts === 'number' ? receipt.ts : null,
+    council_grounded: byReceipt ? receipt.council_grounded !== false : null,
+    signed_at: byReceipt && typeof receipt.ts === 'number' ? receipt.ts : null,
     question_attested: null,
     question_binding: null,
     quote_attested: null,
   };
-  if (signed && typeof receipt?.governance_flag === 'string') a.governance_flag = receipt.governance_flag;
+  if (byReceipt && typeof receipt.governance_flag === 'string') a.governance_flag = receipt.governance_flag;
   if (sigOk) a.receipt_key_id = keyId;
   return a;
 }
@@ -54,7 +56,21 @@ export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFact
     if (verdict.excerpt?.ok !== true) notes.push('quote_attested is false: the pinned quote is not an exact slice of the answer.');
   }
   if (!signed) notes.push('signed is false: the proof did not verify, so nothing in it is attested.');
+  notes.push(...unpinnedNotes(verdict));
   return { attested: a, notes };
+}
+
+/** Signatures that verified by keys the verifier does not pin: left out of `algorithms`, and said so. */
+function unpinnedNotes(v: ProofVerdict): string[] {
+  const out: string[] = [];
+  const d = v.receipt.diversity;
+  if (d?.ok && !d.keyRecognized)
+    out.push('algorithms leaves out SLH-DSA-SHA2-256f: the diversity signature verifies, but by a key this verifier does not pin.');
+  if (v.bridge && v.bridge.primaryOk && !v.bridge.keyRecognized)
+    out.push('algorithms leaves out the model-plane attestation: it verifies, but by keys this verifier does not pin.');
+  if (!v.receipt.present && v.overallOk)
+    out.push('council_grounded and signed_at are null: the proof carries no receipt, and nothing else signs them.');
+  return out;
 }
 
 function questionNote(v: ProofVerdict): string {

@@ -2,7 +2,7 @@
 // embedded proof and compare field by field; any over-claim is a 422, never a quiet pass.
 import { SvcError } from '../errors.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
-import { RECORD_DISCLAIMER } from '../text.js';
+import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import type { VerifyContext } from '../verify/context.js';
 import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
@@ -10,9 +10,26 @@ import { AI_ACT_SUPPORT } from './table.js';
 
 export interface RecordCheck {
   recomputed: Recomputed;
-  record: { schema: string; summaryOk: true; originClaimUnconfirmed?: true };
+  record: { schema: string; summaryOk: true; originClaimUnconfirmed?: true; unattested?: string[] };
   signerRecognized: boolean;
 }
+
+/** Every member a record may have; any other (a `certification`, say) is refused, never shown as attested. */
+const MEMBERS = new Set([
+  'schema',
+  'schema_version',
+  'generated',
+  'subject',
+  'attested',
+  'ai_act_support',
+  'proof',
+  'verify_instructions',
+  'disclaimer',
+  'notes',
+  'record_type',
+]);
+/** Members that are the record maker's own statements: nothing signs or recomputes them. */
+const MAKERS_WORDS = ['generated', 'notes', 'subject'];
 
 function mismatch(field: string): SvcError {
   return new SvcError('record_mismatch', `record field ${field} does not match what its proof supports`);
@@ -25,6 +42,9 @@ const same = (a: unknown, b: unknown): boolean => {
 
 export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (rec.schema_version !== 1) throw mismatch('schema_version');
+  const extra = Object.keys(rec).find((k) => !MEMBERS.has(k));
+  if (extra !== undefined)
+    throw new SvcError('record_mismatch', `record member ${extra} is not part of a record, so nothing could attest it`);
   if (!isObj(rec.proof)) throw new SvcError('unknown_kind', 'record carries no proof bundle');
   if (!isObj(rec.attested)) throw mismatch('attested');
   const rc = recompute(rec.proof, vc);
@@ -47,7 +67,10 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (rec.record_type !== wantType) throw mismatch('record_type');
   if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, AI_ACT_SUPPORT)) throw mismatch('ai_act_support');
   if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
+  if (has(rec, 'verify_instructions') && rec.verify_instructions !== RECORD_VERIFY_INSTRUCTIONS) throw mismatch('verify_instructions');
   const record: RecordCheck['record'] = { schema: vc.names.kinds.record, summaryOk: true };
   if (originClaimUnconfirmed) record.originClaimUnconfirmed = true;
+  const unattested = MAKERS_WORDS.filter((k) => has(rec, k));
+  if (unattested.length > 0) record.unattested = unattested;
   return { recomputed: rc, record, signerRecognized: rc.verdict.signerRecognized && !originClaimUnconfirmed };
 }

@@ -20,7 +20,9 @@ export const ReceiptVerdict = Type.Object({
       historyTurns: Type.Optional(Type.Integer({ minimum: 0 })),
     }),
   ),
-  diversity: Type.Optional(Type.Object({ present: Type.Boolean(), ok: Type.Boolean(), keyId: Type.String() })),
+  diversity: Type.Optional(
+    Type.Object({ present: Type.Boolean(), ok: Type.Boolean(), keyId: Type.String(), keyRecognized: Type.Boolean() }),
+  ),
 });
 
 /** Common shape of every verdict; kind-specific members are listed as optional. */
@@ -38,6 +40,7 @@ export const ProofVerdict = Type.Object(
         secondaryOk: Type.Boolean(),
         cosignPresent: Type.Boolean(),
         keyId: Type.String(),
+        keyRecognized: Type.Boolean(),
       }),
     ),
     signerRecognized: Type.Boolean(),
@@ -78,6 +81,8 @@ export const VerifyResponse = Type.Object(
         schema: Type.String(),
         summaryOk: Type.Literal(true),
         originClaimUnconfirmed: Type.Optional(Type.Literal(true)),
+        // The record's own statements (generated, notes, subject): shown, never attested.
+        unattested: Type.Optional(Type.Array(Type.String())),
       }),
     ),
     disclaimer: Type.String(),

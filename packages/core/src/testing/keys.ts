@@ -1,7 +1,8 @@
 // Deterministic keys and randomness for tests and vectors: every byte derives from a seed, so a
 // failure reproduces exactly. Never use these keys for anything but testing.
 import { sha256 } from '../encoding/hash.js';
-import { concatBytes, utf8 } from '../encoding/bytes.js';
+import { concatBytes, toBase64, utf8 } from '../encoding/bytes.js';
+import { bridgeKeyId } from '../wire/signed.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, keygen, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
 import { toReceiptKey } from '../issue/keys.js';
@@ -36,6 +37,8 @@ export interface TestKeys {
   random: RandomSource;
   /** The pinned key set for these keys, one per context. */
   trustedKeys: ReceiptKey[];
+  /** The pinned model-plane keys, as a service's /v1/provenance/pubkeys lists them. */
+  trustedBridgeKeys: { role: string; alg: string; key_id: string; public_key_b64: string }[];
 }
 
 const cache = new Map<string, TestKeys>();
@@ -57,7 +60,12 @@ export function testKeys(seed = 'svc-test', service?: string): TestKeys {
     slh: k('slh', SLH_DSA_SHA2_256F, 96),
     random: seededRandom(`${seed}/random`),
     trustedKeys: [],
+    trustedBridgeKeys: [],
   };
+  keys.trustedBridgeKeys = [
+    { role: 'primary', alg: ML_DSA_87, pk: keys.bridgePrimary.publicKey },
+    { role: 'cosign', alg: FALCON_1024, pk: keys.bridgeCosign.publicKey },
+  ].map(({ role, alg, pk }) => ({ role, alg, key_id: bridgeKeyId(pk), public_key_b64: toBase64(pk) }));
   keys.trustedKeys = [
     toReceiptKey(keys.answer, n.contexts.answer),
     toReceiptKey(keys.autopilot, n.contexts.autopilot),

@@ -1,6 +1,6 @@
 // Model-plane attestation (wire-format s.6): ML-DSA-87 primary plus an optional Falcon-1024
 // diversity co-signature. Falcon never makes a bundle pass on its own.
-import { fromBase64, fromHex, utf8 } from '../encoding/bytes.js';
+import { bytesEqual, fromBase64, fromHex, utf8 } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import { isObj, parseObject } from '../lib/json.js';
 import { bridgeKeyId } from '../wire/signed.js';
@@ -12,6 +12,8 @@ export interface BridgeVerdict {
   /** Whether a co-signature was carried at all (secondaryOk is false when it was not). */
   cosignPresent: boolean;
   keyId: string;
+  /** Verified, and by model-plane keys this verifier pins (the co-signature's too, when carried). */
+  keyRecognized: boolean;
 }
 
 function findKey(keys: unknown, role: string, alg: string, keyId: unknown): Uint8Array | null {
@@ -34,6 +36,7 @@ export function checkBridge(
   answerHash: string | null,
   context: string,
   compute: SyncVerify,
+  pinned: readonly { role: string; alg: string; publicKey: Uint8Array }[] = [],
 ): {
   verdict: BridgeVerdict;
   layerOk: boolean;
@@ -48,7 +51,11 @@ export function checkBridge(
     secondaryOk: false,
     cosignPresent,
     keyId: typeof primary.keyId === 'string' ? primary.keyId : '',
+    keyRecognized: false,
   };
+  const isPinned = (pk: Uint8Array | null, role: string, alg: string) =>
+    !!pk && pinned.some((p) => p.role === role && p.alg === alg && bytesEqual(p.publicKey, pk));
+  let keysPinned = false;
   const payload = typeof a.payload === 'string' ? a.payload : null;
   const body = parseObject(payload);
   if (a.v === 1 && payload !== null && body && answerHash !== null && body.answer_sha256 === answerHash) {
@@ -59,10 +66,13 @@ export function checkBridge(
       const cosign = sigOf(a.cosign);
       const ck = findKey(bridgeKeys, 'cosign', FALCON_1024, cosign.keyId);
       verdict.secondaryOk = !!ck && !!cosign.sig && verifyFalcon1024(ck, msg, cosign.sig, context);
-    }
+      keysPinned = isPinned(pk, 'primary', ML_DSA_87) && isPinned(ck, 'cosign', FALCON_1024);
+    } else keysPinned = isPinned(pk, 'primary', ML_DSA_87);
   }
+  const layerOk = verdict.primaryOk && (!cosignPresent || verdict.secondaryOk);
+  verdict.keyRecognized = layerOk && keysPinned;
   const algorithms: string[] = [];
   if (verdict.primaryOk) algorithms.push(ML_DSA_87);
   if (verdict.secondaryOk) algorithms.push(FALCON_1024);
-  return { verdict, layerOk: verdict.primaryOk && (!cosignPresent || verdict.secondaryOk), algorithms };
+  return { verdict, layerOk, algorithms };
 }

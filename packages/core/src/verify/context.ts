@@ -3,6 +3,8 @@ import type { ReceiptKey } from '../wire/keys.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, syncVerifier, type SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
+import { fromBase64 } from '../encoding/bytes.js';
+import { isObj } from '../lib/json.js';
 
 export type { ReceiptKey };
 
@@ -16,6 +18,12 @@ export interface VerifyOptions {
    * else noble. Synchronous entry points (verifyBundleSync, buildRecord) need a synchronous one.
    */
   crypto?: CryptoBackend;
+  /**
+   * Pinned model-plane keys: the `keys` of the service's `/v1/provenance/pubkeys`
+   * (`{ role, alg, key_id, public_key_b64 }`). An attestation by other keys still verifies for
+   * integrity and is reported with `keyRecognized: false`; it never counts as origin.
+   */
+  trustedBridgeKeys?: readonly unknown[];
 }
 
 interface PinnedKey {
@@ -28,6 +36,8 @@ interface PinnedKey {
 export interface VerifyContext {
   names: Names;
   pinned: PinnedKey[];
+  /** Pinned model-plane keys (role `primary` ML-DSA-87, `cosign` Falcon-1024), by public key bytes. */
+  pinnedBridge: { role: string; alg: string; publicKey: Uint8Array }[];
   /** Computes every ML-DSA-87 and SLH-DSA check of the run. */
   compute: SyncVerify;
 }
@@ -42,10 +52,22 @@ function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
   return pinned;
 }
 
+function decodeBridgePinned(keys: readonly unknown[]): VerifyContext['pinnedBridge'] {
+  const out: VerifyContext['pinnedBridge'] = [];
+  if (!Array.isArray(keys)) return out;
+  for (const k of keys) {
+    if (!isObj(k) || typeof k.role !== 'string' || typeof k.alg !== 'string') continue;
+    const pk = fromBase64(k.public_key_b64);
+    if (pk) out.push({ role: k.role, alg: k.alg, publicKey: pk });
+  }
+  return out;
+}
+
 export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): VerifyContext {
   return {
     names: namesFor(options.service),
     pinned: decodePinned(options.trustedKeys ?? []),
+    pinnedBridge: decodeBridgePinned(options.trustedBridgeKeys ?? []),
     compute: compute ?? syncVerifier(options.crypto),
   };
 }

@@ -52,11 +52,12 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
   }
   const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt: rc.verdict, signerRecognized: rc.recognized };
   if (has(b, 'attestation')) {
-    const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge, vc.compute);
+    const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge, vc.compute, vc.pinnedBridge);
     verdict.bridge = br.verdict;
     checks++;
     layersOk &&= br.layerOk;
-    algorithms.push(...br.algorithms);
+    // An attestation by keys this verifier does not pin verifies, but says nothing of origin.
+    if (br.verdict.keyRecognized) algorithms.push(...br.algorithms);
   }
   // V6: a bound question must match; an unbound one is reported, not failed.
   const questionOk = !(has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk);

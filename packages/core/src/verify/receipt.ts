@@ -12,6 +12,8 @@ export interface DiversityVerdict {
   present: boolean;
   ok: boolean;
   keyId: string;
+  /** ok, and by an SLH-DSA key this verifier pins (not only the one the bundle carries). */
+  keyRecognized: boolean;
 }
 
 export interface FramingVerdict {
@@ -77,14 +79,13 @@ function keyBytes(key: unknown, keyId: unknown): Uint8Array | null {
 function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, context: string, vc: VerifyContext): DiversityVerdict {
   const slh = r.slh;
   const keyId = isObj(slh) && typeof slh.key_id === 'string' ? slh.key_id : '';
-  if (!isObj(slh) || !message) return { present: true, ok: false, keyId };
+  if (!isObj(slh) || !message) return { present: true, ok: false, keyId, keyRecognized: false };
   const sig = fromHex(slh.sig);
-  const candidates: Uint8Array[] = vc.pinned.filter((p) => p.algo === SLH_DSA_SHA2_256F).map((p) => p.publicKey);
+  const pinned: Uint8Array[] = vc.pinned.filter((p) => p.algo === SLH_DSA_SHA2_256F).map((p) => p.publicKey);
   const own = isObj(key) ? fromHex(key.slh_public_key_hex, 64) : null;
-  if (own) candidates.push(own);
-  const pk = candidates.find((c) => sha256Hex(c) === slh.key_id);
+  const pk = [...pinned, ...(own ? [own] : [])].find((c) => sha256Hex(c) === slh.key_id);
   const ok = !!pk && !!sig && verifySlhDsa(pk, message, sig, context, vc.compute);
-  return { present: true, ok, keyId };
+  return { present: true, ok, keyId, keyRecognized: ok && pinned.some((p) => bytesEqual(p, pk!)) };
 }
 
 /**
@@ -129,12 +130,14 @@ export function checkReceipt(
     promptBound: has(r, 'prompt_sha256'),
     promptOk: true,
   };
+  /** Algorithms a record may attest: the receipt's own, and a diversity signature by a pinned key. */
   const algorithms = sigOk ? [ML_DSA_87] : [];
   let diversityOk = true;
   if (has(r, 'slh')) {
     verdict.diversity = checkDiversity(r, key, message, context, vc);
     diversityOk = verdict.diversity.ok;
-    if (diversityOk) algorithms.push(SLH_DSA_SHA2_256F);
+    // Records list a diversity signature only when a pinned key made it: anyone can add their own.
+    if (verdict.diversity.keyRecognized) algorithms.push(SLH_DSA_SHA2_256F);
   }
   const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   return {

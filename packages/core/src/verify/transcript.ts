@@ -9,6 +9,8 @@ export const MAX_TURNS = 200;
 
 export interface TranscriptVerdict extends BaseVerdict {
   turns: { index: number; verdict: ProofVerdict }[];
+  /** A turn carries a question no bound receipt verified (V6: reported, not failed). */
+  promptUnverified?: true;
 }
 
 export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
@@ -29,6 +31,8 @@ export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
     allOk &&= verdict.overallOk;
     allPinned &&= verdict.signerRecognized;
   });
+  // The bundle carries every turn's question: one that no receipt verified is the bundle's too.
+  if (out.turns.some((t) => t.verdict.promptUnverified)) out.promptUnverified = true;
   // Each turn is a layer; a transcript with no turn has nothing to pass.
   return Object.assign(out, foldVerdict(out.checks, allOk, allPinned, turns.length > 0));
 }

@@ -3,6 +3,8 @@ import { buildRecord, isSvcError, parseDocument, verifyBundle, type ReceiptKey, 
 import { CliError, fetchKeys, loadKeysFile, readInput } from './common.js';
 
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
+/** A signature that verifies by a key nobody pinned proves integrity, never who made it. */
+const pinnedNote = (ok: boolean, recognized: boolean) => (ok && !recognized ? ' (by a key not pinned here: not evidence of origin)' : '');
 
 export function summarise(r: VerifyResponse, pinnedCount: number): string {
   // biome-ignore lint/suspicious/noExplicitAny: a summary of whichever kind's verdict this is.
@@ -30,7 +32,10 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
         `  receipt: answer hash ${mark(receipt.answerHashOk)}, signature ${mark(receipt.sigOk)}, key ${String(receipt.keyId).slice(0, 16)}`,
       );
       if (!receipt.councilGrounded) lines.push('  council: single-model fallback (signed)');
-      if (receipt.diversity) lines.push(`  SLH-DSA diversity signature: ${mark(receipt.diversity.ok)}`);
+      if (receipt.diversity)
+        lines.push(
+          `  SLH-DSA diversity signature: ${mark(receipt.diversity.ok)}${pinnedNote(receipt.diversity.ok, receipt.diversity.keyRecognized)}`,
+        );
     }
     if (receipt.questionBinding !== undefined) {
       lines.push(
@@ -43,7 +48,7 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
   if (v.excerpt) lines.push(`  excerpt: ${v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT an exact slice of the answer'}`);
   if (v.bridge)
     lines.push(
-      `  model-plane attestation: ML-DSA-87 ${mark(v.bridge.primaryOk)}${v.bridge.cosignPresent ? `, Falcon-1024 co-sign ${mark(v.bridge.secondaryOk)}` : ''}`,
+      `  model-plane attestation: ML-DSA-87 ${mark(v.bridge.primaryOk)}${v.bridge.cosignPresent ? `, Falcon-1024 co-sign ${mark(v.bridge.secondaryOk)}` : ''}${pinnedNote(v.bridge.primaryOk, v.bridge.keyRecognized)}`,
     );
   if (v.turns)
     lines.push(

@@ -7,6 +7,8 @@ import type { HttpErrorCode } from '../http/errors.js';
 export interface PoolSettings {
   service: string;
   trustedKeys: ReceiptKey[];
+  /** The model-plane keys this server publishes: attestations by others are not counted as its own. */
+  trustedBridgeKeys?: unknown[];
 }
 
 export type Task = { op: 'verify'; body: Uint8Array } | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
@@ -17,10 +19,17 @@ export type TaskResult = { ok: true; json: string } | { ok: false; code: HttpErr
 export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend = nobleBackend): Promise<TaskResult> {
   let value: unknown;
   try {
-    if (task.op === 'verify') value = await verifyBundle(task.body, { trustedKeys: s.trustedKeys, service: s.service, crypto });
+    if (task.op === 'verify')
+      value = await verifyBundle(task.body, {
+        trustedKeys: s.trustedKeys,
+        trustedBridgeKeys: s.trustedBridgeKeys,
+        service: s.service,
+        crypto,
+      });
     else
       value = buildRecord(parseDocument(task.body), {
         trustedKeys: s.trustedKeys,
+        trustedBridgeKeys: s.trustedBridgeKeys,
         service: s.service,
         generated: task.generated,
         org: task.org,
