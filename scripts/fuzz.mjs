@@ -53,8 +53,9 @@ async function httpPart() {
     external: ['@svc/core', '@svc/core/testing'],
     logLevel: 'error',
   });
-  const { runHttpFuzz } = await import(outFile);
+  const { runHttpFuzz, stallWave } = await import(outFile);
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-fuzz-data-'));
+  await seedLedger(dataDir, 2_000);
   const port = 23000 + Math.floor(Math.random() * 1000);
   const env = {
     ...process.env,
@@ -88,7 +89,23 @@ async function httpPart() {
     }
   };
   const sampler = setInterval(() => rss.push({ t: (Date.now() - started) / 1000, mb: rssOf(server.pid) }), 5000);
+  // Beside the random cases: waves of 1,000 stalled uploads from distinct addresses, and damage done
+  // to the ledger files under the running server (shrunk, edited in place, restored over).
+  const waves = [];
+  const damage = [];
+  const chaos = (async () => {
+    for (let w = 0; Date.now() < until - 45_000; w++) {
+      await new Promise((r) => setTimeout(r, 20_000));
+      if (Date.now() >= until - 45_000 || serverExit !== null) break;
+      if (w % 2 === 0) {
+        const before = rssOf(server.pid);
+        const wave = await stallWave(port, 1000);
+        waves.push({ ...wave, rssBefore: before, rssAfter: rssOf(server.pid) });
+      } else damage.push(await damageLedger(dataDir, w));
+    }
+  })();
   const h = await runHttpFuzz({ port, seed, stop: () => Date.now() >= until, alive: () => serverExit === null });
+  await chaos;
   clearInterval(sampler);
   server.kill('SIGTERM');
   const code = await new Promise((r) => (serverExit !== null ? r(serverExit) : server.once('exit', (c) => r(c))));
@@ -96,6 +113,8 @@ async function httpPart() {
   const med = (xs) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : Number.NaN);
   return {
     ...h,
+    waves,
+    damage,
     crashes: h.findings.filter((f) => f.kind === 'dead').length + (code === 0 ? 0 : 1),
     rss: {
       first: med(valid.filter((x) => x.t <= 90).map((x) => x.mb)),
@@ -103,6 +122,45 @@ async function httpPart() {
       max: Math.max(...valid.map((x) => x.mb)),
     },
   };
+}
+
+/** A ledger of `n` answers in the data folder, so damage to it has something to damage. */
+async function seedLedger(dir, n) {
+  const { ensureKeys, loadConfig, openLedger } = await import(join(root, 'packages/server/dist/internal.js'));
+  const { namesFor, sha256, utf8 } = await import('@svc/core');
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+  const ledger = await openLedger(
+    cfg,
+    namesFor('svc'),
+    ensureKeys(cfg, () => {}),
+    () => {},
+    { background: false, batchMs: 0 },
+  );
+  for (let i = 0; i < n; i += 100) await ledger.append(Array.from({ length: 100 }, (_, k) => sha256(utf8(`seed ${i + k}`))));
+  await ledger.close();
+}
+
+/** One kind of damage to the serving ledger's files, in turn; returns what was done. */
+async function damageLedger(dir, w) {
+  const { default: Database } = await import('better-sqlite3');
+  const { copyFileSync, existsSync, statSync, truncateSync } = await import('node:fs');
+  const file = join(dir, 'ledger.sqlite');
+  const kinds = ['shm truncated', 'leaf edited in place', 'file truncated to half', 'older copy restored'];
+  const kind = kinds[Math.floor(w / 2) % kinds.length];
+  try {
+    if (kind === 'shm truncated' && existsSync(`${file}-shm`)) truncateSync(`${file}-shm`, 0);
+    else if (kind === 'leaf edited in place') {
+      const db = new Database(file, { timeout: 10_000 });
+      db.prepare('UPDATE leaves SET data = zeroblob(32) WHERE idx = ?').run(w);
+      db.close();
+    } else if (kind === 'file truncated to half') {
+      copyFileSync(file, `${file}.old`);
+      truncateSync(file, Math.floor(statSync(file).size / 2));
+    } else if (existsSync(`${file}.old`)) copyFileSync(`${file}.old`, file);
+  } catch (e) {
+    return `${kind}: ${e.message}`;
+  }
+  return kind;
 }
 
 // --- the core fuzzer in P processes.
@@ -163,6 +221,16 @@ if (h) {
   notes.push(
     `Server memory (RSS, sampled every 5 s): ${f1(h.rss.first)} MiB median in the first 90 s, ${f1(h.rss.last)} MiB median in the last minute, ${f1(h.rss.max)} MiB at most.`,
   );
+  if (h.waves.length)
+    notes.push(
+      `Stalled uploads: ${h.waves.length} waves of 1,000 from distinct loopback addresses, each declaring 2,000,000 bytes and stalling one byte short; answers ${JSON.stringify(
+        h.waves.reduce((a, w) => {
+          for (const [s, v] of Object.entries(w.statuses)) a[s] = (a[s] ?? 0) + v;
+          return a;
+        }, {}),
+      )}; RSS before and after each wave (MiB): ${h.waves.map((w) => `${f1(w.rssBefore)} → ${f1(w.rssAfter)}`).join(', ')}.`,
+    );
+  if (h.damage.length) notes.push(`Ledger files damaged under the running server, in turn: ${h.damage.join('; ')}.`);
   notes.push(
     `HTTP answers by status: ${Object.entries(h.statuses)
       .map(([s, v]) => `${s}: ${n(v)}`)
@@ -191,10 +259,10 @@ if (c) {
 if (k) {
   failed ||= k.lost + k.splitHeads + k.crashes > 0 || !!k.withheld;
   const chaos = k.pg
-    ? `, ${n(k.appenderFreezes)} appender freezes, ${n(k.dbFreezes)} database freezes, ${n(k.dbRestarts)} database restarts`
+    ? `, ${n(k.appenderFreezes)} appender freezes, ${n(k.dbFreezes)} database freezes, ${n(k.dbRestarts)} database restarts, ${n(k.terminations)} backend terminations`
     : '';
   rows.push(
-    `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once; appenders and the database also frozen, the database restarted)' : ' (SQLite)'} | ${n(k.kills)} kills${chaos}, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.crashes} appender crashes, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
+    `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once; appenders and the database also frozen, the database restarted, its client backends terminated)' : ' (SQLite)'} | ${n(k.kills)} kills${chaos}, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.crashes} appender crashes, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
   );
 }
 if (k?.crashLogs?.length) notes.push(`\`\`\`\n${k.crashLogs.slice(0, 5).join('\n')}\n\`\`\``);

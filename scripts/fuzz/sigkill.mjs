@@ -3,7 +3,8 @@
 // size may carry two roots, and the full check must pass. SQLite: one appender at a time.
 // PostgreSQL (`pg`): three at once on one log, and each round one of: an appender SIGKILLed and
 // replaced (half the rounds), an appender frozen (SIGSTOP) for up to 3 s, the database frozen for up
-// to 2 s, or the database restarted. An appender that exits on its own is a crash (a finding).
+// to 2 s, the database restarted, or every client backend terminated (pg_terminate_backend, as an
+// operator or a failover does). An appender that exits on its own is a crash (a finding).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
+import pgDriver from 'pg';
 
 const server = fileURLToPath(new URL('../../packages/server/', import.meta.url));
 const { Ledger, PgStore, SqliteStore } = await import(join(server, 'dist', 'internal.js'));
@@ -27,7 +29,7 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
   const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const acked = [];
   let kills = 0;
-  const chaos = { appenderFreezes: 0, dbFreezes: 0, dbRestarts: 0, crashes: 0, crashLogs: [] };
+  const chaos = { appenderFreezes: 0, dbFreezes: 0, dbRestarts: 0, terminations: 0, crashes: 0, crashLogs: [] };
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const spawnOne = (tag) => {
     // A frozen appender loses the writer role after 1.5 s idle in its transaction.
@@ -80,7 +82,7 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
       await new Promise((r) => (victim.child.exitCode !== null ? r() : victim.child.once('exit', r)));
       kills++;
       live.push(spawnOne(`r${kills}`));
-    } else if (r < 0.75) {
+    } else if (r < 0.7) {
       const frozen = live[Math.floor(rand() * live.length)];
       await Promise.race([frozen.first, sleep(20_000)]);
       frozen.child.kill('SIGSTOP');
@@ -88,18 +90,30 @@ export async function sigkillCampaign({ until, seed, pg = false }) {
       frozen.child.kill('SIGCONT');
       chaos.appenderFreezes++;
       await sleep(Math.floor(rand() * 400));
-    } else if (r < 0.9) {
+    } else if (r < 0.82) {
       server.freeze();
       await sleep(200 + Math.floor(rand() * 1800));
       server.thaw();
       chaos.dbFreezes++;
       await sleep(Math.floor(rand() * 400));
-    } else {
+    } else if (r < 0.9) {
       server.pause();
       await sleep(200 + Math.floor(rand() * 800));
       server.resume();
       chaos.dbRestarts++;
       await sleep(Math.floor(rand() * 400));
+    } else {
+      // Every client backend but this one ended (57P01), a few times in a row.
+      const admin = new pgDriver.Client(location);
+      await admin.connect().catch(() => undefined);
+      for (let t = 0; t < 5; t++) {
+        await admin
+          .query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'")
+          .catch(() => undefined);
+        chaos.terminations++;
+        await sleep(30 + Math.floor(rand() * 120));
+      }
+      await admin.end().catch(() => undefined);
     }
   }
   for (const p of live) p.kill();

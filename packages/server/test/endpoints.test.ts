@@ -152,7 +152,7 @@ describe('POST /api/v1/evidence', () => {
     // E5: the record re-verifies unchanged.
     const v = await call(s.url, '/api/v1/verify', { json: r.body });
     expect(v.status).toBe(200);
-    expect(v.body.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true });
+    expect(v.body.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, unattested: ['generated', 'notes', 'subject'] });
   });
 
   it('E2: a failing bundle still gets a record with signed:false; E3: run records', async () => {

@@ -66,7 +66,7 @@ function unpinnedNotes(v: ProofVerdict): string[] {
   const d = v.receipt.diversity;
   if (d?.ok && !d.keyRecognized)
     out.push('algorithms leaves out SLH-DSA-SHA2-256f: the diversity signature verifies, but by a key this verifier does not pin.');
-  if (v.bridge && v.bridge.primaryOk && !v.bridge.keyRecognized)
+  if (v.bridge?.primaryOk && !v.bridge.keyRecognized)
     out.push('algorithms leaves out the model-plane attestation: it verifies, but by keys this verifier does not pin.');
   if (!v.receipt.present && v.overallOk)
     out.push('council_grounded and signed_at are null: the proof carries no receipt, and nothing else signs them.');

@@ -252,9 +252,13 @@ export function fixedCases(): HttpCase[] {
   return cases;
 }
 
+/**
+ * 503 is documented for the council probe, the ledger (damaged or withheld storage) and overload;
+ * 501 for a transfer coding other than chunked (only the adapter answers it).
+ */
 function statusOk(c: HttpCase, status: number): boolean {
-  if (status < 500) return true;
-  return status === 503 && c.name.includes('/api/status/council');
+  if (status < 500 || status === 501) return true;
+  return status === 503 && (c.name.includes('/api/status/council') || c.name.includes('/api/transparency/') || c.name.includes('/api/v1/'));
 }
 
 /** Run cases against a server on `port`; `alive` says whether the server process still runs. */
@@ -295,4 +299,45 @@ export async function runHttpFuzz(o: {
     }
   }
   return stats;
+}
+
+export interface StallWave {
+  uploads: number;
+  /** First status line of each answer (none: the connection closed without one). */
+  statuses: Record<string, number>;
+}
+
+/**
+ * `n` uploads from `n` distinct loopback addresses (127.1.x.y, each within any per-address limit),
+ * each declaring `declared` bytes and stalling after `sent`: what a thousand slow clients hold.
+ * Resolves once every connection has closed, or after `timeoutMs`.
+ */
+export async function stallWave(port: number, n: number, declared = 2_000_000, sent = 1_999_999, timeoutMs = 30_000): Promise<StallWave> {
+  const { connect } = await import('node:net');
+  const statuses: Record<string, number> = {};
+  const chunk = new Uint8Array(sent).fill(0x20);
+  await Promise.all(
+    Array.from(
+      { length: n },
+      (_, i) =>
+        new Promise<void>((resolve) => {
+          let text = '';
+          const localAddress = `127.1.${(i >> 8) & 255}.${i & 255 || 1}`;
+          const sock = connect({ port, host: '127.0.0.1', localAddress }, () => {
+            sock.write(`POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
+            sock.write(chunk);
+          });
+          const timer = setTimeout(() => sock.destroy(), timeoutMs);
+          sock.on('data', (c) => (text += c.toString('latin1')));
+          sock.on('error', () => undefined);
+          sock.on('close', () => {
+            clearTimeout(timer);
+            const s = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 'none';
+            statuses[s] = (statuses[s] ?? 0) + 1;
+            resolve();
+          });
+        }),
+    ),
+  );
+  return { uploads: n, statuses };
 }

@@ -540,6 +540,7 @@ export interface components {
                 summaryOk: true;
                 /** @constant */
                 originClaimUnconfirmed?: true;
+                unattested?: string[];
             };
             disclaimer: string;
         };
@@ -567,6 +568,7 @@ export interface components {
                     present: boolean;
                     ok: boolean;
                     keyId: string;
+                    keyRecognized: boolean;
                 };
             };
             /** @constant */
@@ -581,6 +583,7 @@ export interface components {
                 secondaryOk: boolean;
                 cosignPresent: boolean;
                 keyId: string;
+                keyRecognized: boolean;
             };
             signerRecognized: boolean;
             turns?: {
