@@ -236,7 +236,7 @@ if (h) {
       .map(([s, v]) => `${s}: ${n(v)}`)
       .join(
         ', ',
-      )}. (503 answers come only from the council probe, which has no model plane configured here and answers its documented 503 {ok:false}; every other 5xx is a finding.)`,
+      )}. (503 is documented for the council probe, which has no model plane configured here; for the ledger while its files are damaged; and for uploads past the body budget. 501 is the documented answer to a transfer coding other than chunked. Any other 5xx is a finding.)`,
   );
 }
 if (c) {
