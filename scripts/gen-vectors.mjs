@@ -324,6 +324,21 @@ write('export.json', 'ExportArchive: manifest, payload hash and counts under the
     m(exp, (x) => (x.count = 3)),
   ),
   await vector(
+    'top-level signed_manifest claiming other counts: not the signed manifest, fails',
+    fails,
+    m(exp, (x) => (x.signed_manifest = x.signed_manifest.replace('"conversations":2', '"conversations":9'))),
+  ),
+  await vector(
+    'top-level service naming another deployment: fails',
+    fails,
+    m(exp, (x) => (x.service = 'acme')),
+  ),
+  await vector(
+    'exported is display only (unsigned, like proof.context)',
+    ok,
+    m(exp, (x) => (x.exported = '1999-01-01T00:00:00Z')),
+  ),
+  await vector(
     'non-canonical manifest spelling fails',
     fails,
     m(exp, (x) => (x.proof.manifest = x.proof.manifest.replace(':', ': '))),

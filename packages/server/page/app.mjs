@@ -1,6 +1,7 @@
 // The in-browser verifier: the core's verifyBundle, run locally. Nothing leaves the page while
 // verifying; the only keys pinned are the ones embedded when the server served the page, or the
 // ones pasted by the user.
+// V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
 import { verifyBundle, isSvcError } from '@svc/core';
 
 const $ = (id) => document.getElementById(id);

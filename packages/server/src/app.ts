@@ -14,7 +14,8 @@ import { ROLES, type Role } from './keys/keyring.js';
 import type { Executor } from './pool/pool.js';
 import type { TaskResult } from './pool/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
-import { json, type AppRequest, type AppResponse } from './http/types.js';
+import { json, type AppRequest, type AppResponse, type Handler } from './http/types.js';
+import { ROUTES, UNDOCUMENTED, type Group, type OperationId, type RouteSpec } from './routes.js';
 
 export interface AppDeps {
   cfg: Config;
@@ -32,10 +33,10 @@ export interface AppDeps {
   cryptoBackends?: Record<string, string>;
 }
 
-type Group = 'verify' | 'read' | 'modelKeys' | 'none';
 interface Route {
   group: Group;
-  run: (req: AppRequest) => Promise<AppResponse>;
+  cache?: string;
+  run: Handler;
 }
 
 const CORS = {
@@ -46,16 +47,9 @@ const CORS = {
 };
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CYCLONEDX_TYPE = 'application/vnd.cyclonedx+json';
-const HOUR = { 'cache-control': 'public, max-age=3600' };
 const NO_STORE = { 'cache-control': 'no-store' };
-const PREFLIGHT = new Set([
-  '/api/v1/verify',
-  '/api/v1/evidence',
-  '/api/transparency/ledger',
-  '/api/transparency/ledger/inclusion',
-  '/api/transparency/ledger/consistency',
-  '/api/transparency/ledger/history',
-]);
+/** Paths with a CORS preflight: those the route table gives one. */
+const PREFLIGHT = new Set<string>(ROUTES.filter((r) => 'preflight' in r).map((r) => r.path));
 
 function intParam(q: URLSearchParams, name: string, required: boolean): number | undefined {
   const v = q.get(name);
@@ -98,106 +92,66 @@ export function createApp(d: AppDeps) {
     return openApiText;
   };
 
-  const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {
-    '/api/v1/verify': {
-      POST: { group: 'verify', run: async (req) => settled(await d.executor.run({ op: 'verify', body: await req.body() })) },
+  // One handler per operation of the route table; the compiler refuses a missing one.
+  const handlers: Record<OperationId | 'getPage', Handler> = {
+    verifyBundle: async (req) => settled(await d.executor.run({ op: 'verify', body: await req.body() })),
+    createRecord: async (req) => {
+      const org = checkOrg(req.query.get('org') ?? undefined);
+      const body = await req.body();
+      const generated = Math.floor(now() / 1000);
+      return settled(await d.executor.run({ op: 'evidence', body, generated, ...(org !== undefined ? { org } : {}) }));
     },
-    '/api/v1/evidence': {
-      POST: {
-        group: 'verify',
-        run: async (req) => {
-          const org = checkOrg(req.query.get('org') ?? undefined);
-          const body = await req.body();
-          const generated = Math.floor(now() / 1000);
-          return settled(await d.executor.run({ op: 'evidence', body, generated, ...(org !== undefined ? { org } : {}) }));
-        },
-      },
+    getAnswerKeys: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity)),
+    getModelPlaneKeys: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge)),
+    getEvidenceSigner: async () => json(200, evidenceSigner(d.ring, d.names)),
+    getCbom: async (req) => {
+      const format = req.query.get('format');
+      if (format !== null && format !== 'cyclonedx') throw new HttpError('invalid_request', 'format takes only the value cyclonedx');
+      const accept = String(req.headers.accept ?? '');
+      const facts = { keys: cbomKeys(), backends: d.cryptoBackends ?? {} };
+      // Vary: one URL, two representations chosen by Accept.
+      if (format === 'cyclonedx' || accept.includes(CYCLONEDX_TYPE)) {
+        const body = buildCycloneDx(d.cfg, d.version, cbomSerial, cbomTime, facts);
+        return { status: 200, body: JSON.stringify(body), headers: { vary: 'accept', 'content-type': `${CYCLONEDX_TYPE}; version=1.6` } };
+      }
+      return json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime, facts), { vary: 'accept' });
     },
-    '/api/provenance/pubkey': {
-      GET: { group: 'read', run: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity), HOUR) },
+    getCouncilHealth: async () => {
+      const h = await d.council.health();
+      return h ? json(200, h) : json(503, { ok: false }, NO_STORE);
     },
-    '/v1/provenance/pubkeys': {
-      GET: { group: 'modelKeys', run: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge), HOUR) },
+    getSignedTreeHead: async () => json(200, (await ledger()?.head()) ?? disabled),
+    proveInclusion: async (req) => {
+      const doc = parseDocument(await req.body());
+      const l = ledger();
+      return json(200, l ? await l.inclusion(doc) : disabled);
     },
-    '/api/v1/evidence-signer': { GET: { group: 'read', run: async () => json(200, evidenceSigner(d.ring, d.names), HOUR) } },
-    '/api/cbom': {
-      GET: {
-        group: 'read',
-        run: async (req) => {
-          const format = req.query.get('format');
-          if (format !== null && format !== 'cyclonedx') throw new HttpError('invalid_request', 'format takes only the value cyclonedx');
-          const accept = String(req.headers.accept ?? '');
-          const facts = { keys: cbomKeys(), backends: d.cryptoBackends ?? {} };
-          // Vary: one URL, two representations chosen by Accept.
-          if (format === 'cyclonedx' || accept.includes(CYCLONEDX_TYPE)) {
-            const body = buildCycloneDx(d.cfg, d.version, cbomSerial, cbomTime, facts);
-            return {
-              status: 200,
-              body: JSON.stringify(body),
-              headers: { ...HOUR, vary: 'accept', 'content-type': `${CYCLONEDX_TYPE}; version=1.6` },
-            };
-          }
-          return json(200, buildCbom(d.cfg, d.version, cbomSerial, cbomTime, facts), { ...HOUR, vary: 'accept' });
-        },
-      },
+    proveConsistency: async (req) => {
+      const l = ledger();
+      if (!l) return json(200, disabled);
+      const signed = req.query.get('signed');
+      if (signed !== null && signed !== '1') throw new HttpError('invalid_request', 'signed takes only the value 1');
+      const first = intParam(req.query, 'first', true)!;
+      const second = intParam(req.query, 'second', false);
+      return json(200, await l.consistency(first, second, signed === '1'));
     },
-    '/api/status/council': {
-      GET: {
-        group: 'read',
-        run: async () => {
-          const h = await d.council.health();
-          return h ? json(200, h, { 'cache-control': 'public, max-age=60, s-maxage=60' }) : json(503, { ok: false }, NO_STORE);
-        },
-      },
+    getLedgerHistory: async (req) => {
+      const v = req.query.get('verifiable');
+      if (v !== null && v !== '1') throw new HttpError('invalid_request', 'verifiable takes only the value 1');
+      return json(200, (await ledger()?.history(v === '1')) ?? disabled);
     },
-    '/api/transparency/ledger': { GET: { group: 'read', run: async () => json(200, (await ledger()?.head()) ?? disabled, NO_STORE) } },
-    '/api/transparency/ledger/inclusion': {
-      POST: {
-        group: 'read',
-        run: async (req) => {
-          const doc = parseDocument(await req.body());
-          const l = ledger();
-          return json(200, l ? await l.inclusion(doc) : disabled, NO_STORE);
-        },
-      },
-    },
-    '/api/transparency/ledger/consistency': {
-      GET: {
-        group: 'read',
-        run: async (req) => {
-          const l = ledger();
-          if (!l) return json(200, disabled, NO_STORE);
-          const signed = req.query.get('signed');
-          if (signed !== null && signed !== '1') throw new HttpError('invalid_request', 'signed takes only the value 1');
-          const first = intParam(req.query, 'first', true)!;
-          const second = intParam(req.query, 'second', false);
-          return json(200, await l.consistency(first, second, signed === '1'), NO_STORE);
-        },
-      },
-    },
-    '/api/transparency/ledger/history': {
-      GET: {
-        group: 'read',
-        run: async (req) => {
-          const v = req.query.get('verifiable');
-          if (v !== null && v !== '1') throw new HttpError('invalid_request', 'verifiable takes only the value 1');
-          return json(200, (await ledger()?.history(v === '1')) ?? disabled, NO_STORE);
-        },
-      },
-    },
-    // Built once: the route is not rate-limited, and the document is the same for the process's life.
-    '/openapi.json': { GET: { group: 'none', run: async () => json(200, openApi(), { ...HOUR, 'content-type': JSON_TYPE }) } },
-    '/': {
-      GET: {
-        group: 'none',
-        run: async () => {
-          const html = d.page?.() ?? null;
-          if (!html) throw new HttpError('not_found', 'the verifier page is not built');
-          return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } };
-        },
-      },
+    getOpenApi: async () => json(200, openApi(), { 'content-type': JSON_TYPE }),
+    getPage: async () => {
+      const html = d.page?.() ?? null;
+      if (!html) throw new HttpError('not_found', 'the verifier page is not built');
+      return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8' } };
     },
   };
+  const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {};
+  for (const r of [...ROUTES, ...UNDOCUMENTED] as readonly RouteSpec[]) {
+    routes[r.path] ??= {};
+    routes[r.path]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
+  }
 
   function limitFor(group: Group): number {
     return group === 'verify' ? d.cfg.rate.verify : group === 'read' ? d.cfg.rate.read : group === 'modelKeys' ? d.cfg.rate.modelKeys : 0;
@@ -227,7 +181,11 @@ export function createApp(d: AppDeps) {
       const e = new HttpError('rate_limited', 'rate limit exceeded; retry later');
       return { status: 429, body: e.toJSON(), headers: { 'retry-after': String(wait) } };
     }
-    return route.run(req);
+    const res = await route.run(req);
+    // The table's caching applies to the answer it describes, unless the handler chose otherwise.
+    if (res.status === 200 && route.cache && !res.headers?.['cache-control'])
+      res.headers = { ...res.headers, 'cache-control': route.cache };
+    return res;
   }
 
   async function handle(req: AppRequest): Promise<AppResponse> {

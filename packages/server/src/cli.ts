@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namesFor } from '@svc/core';
-import { HttpError } from './http/errors.js';
+import { LedgerError } from './ledger/errors.js';
 import type { Ledger } from './ledger/ledger.js';
 import { loadConfig } from './config.js';
 import { ensureKeys, startServer, VERSION } from './server.js';
@@ -186,7 +186,8 @@ async function main(argv: string[]): Promise<number> {
         });
         out(JSON.stringify(bundle, null, 2));
       } catch (e) {
-        if (e instanceof HttpError && e.code === 'unavailable') throw new CliError(`nothing was signed: ${e.message}`, 3);
+        if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
+          throw new CliError(`nothing was signed: ${e.message}`, 3);
         throw e;
       } finally {
         await ledger?.close();

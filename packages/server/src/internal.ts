@@ -10,6 +10,7 @@ export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } fro
 export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
 export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
+export { LedgerError, type LedgerErrorCode } from './ledger/errors.js';
 export { SqliteStore } from './ledger/sqlite/store.js';
 export { ProcessStore } from './ledger/sqlite/process.js';
 export { PgStore, PG_TIMEOUTS, redactUrl } from './ledger/postgres.js';
@@ -23,3 +24,4 @@ export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { backendReport } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';
+export { ROUTES, UNDOCUMENTED, type RouteSpec, type OperationId } from './routes.js';

@@ -1,6 +1,9 @@
 import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { HttpError, refusalOf, type HttpErrorCode } from '../dist/internal.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HttpError, LedgerError, refusalOf, type HttpErrorCode, type LedgerErrorCode } from '../dist/internal.js';
 
 const CORE: SvcErrorCode[] = [
   'invalid_json',
@@ -28,6 +31,7 @@ describe('two closed error-code unions', () => {
       method_not_allowed: 405,
       rate_limited: 429,
       unavailable: 503,
+      not_implemented: 501,
     };
     for (const [code, status] of Object.entries(http)) {
       const e = new HttpError(code as HttpErrorCode, 'm');
@@ -37,6 +41,21 @@ describe('two closed error-code unions', () => {
       const r = refusalOf(new SvcError(code, 'core said no'));
       expect(r).toBeInstanceOf(HttpError);
       expect([r!.code, r!.status, r!.message]).toEqual([code, statusOf(code), 'core said no']);
+    }
+  });
+
+  it("ledger refusals are the ledger's own, mapped at the HTTP edge; no ledger module imports HTTP", () => {
+    const want: Record<LedgerErrorCode, number> = { withheld: 503, unavailable: 503, invalid_request: 422, out_of_range: 422 };
+    for (const [code, status] of Object.entries(want)) {
+      const r = refusalOf(new LedgerError(code as LedgerErrorCode, 'the log says no'));
+      expect([r!.status, r!.message]).toEqual([status, 'the log says no']);
+    }
+    const dir = fileURLToPath(new URL('../src/ledger/', import.meta.url));
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(10);
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      expect(text, f).not.toMatch(/from '(\.\.\/)+http\/|HttpError/);
     }
   });
 

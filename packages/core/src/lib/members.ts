@@ -31,6 +31,7 @@ interface Frame {
   expectName: boolean;
 }
 
+// WF-IJSON
 /**
  * The JSON Pointer of the first member whose name repeats an earlier one in the same object, or
  * null. `text` must already be valid JSON (JSON.parse accepted it); names compare after unescaping,

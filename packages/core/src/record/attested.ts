@@ -37,6 +37,7 @@ function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk
   return a;
 }
 
+// E2: a proof that does not verify still gets its attested summary, signed:false, and notes why.
 export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFacts): { attested: Attested; notes: string[] } {
   const signed = verdict.overallOk;
   const r = verdict.receipt;

@@ -58,6 +58,7 @@ export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
   throw new SvcError('unsupported_kind', `a record is made from a ${vc.names.kinds.proof} or ${vc.names.kinds.run} bundle, not ${d.name}`);
 }
 
+// E6 (left open by the spec): more than 200 code points is invalid_org (422).
 export function checkOrg(org: unknown): string | undefined {
   if (org === undefined) return undefined;
   if (typeof org !== 'string') throw new SvcError('invalid_org', 'org must be a string');
@@ -85,6 +86,7 @@ export function buildRecord(bundle: unknown, options: BuildRecordOptions): AiPro
     notes: rc.notes,
   };
   if (org !== undefined) record.subject = { organisation: org };
+  // E3: run records say so.
   if (rc.kind === 'run') record.record_type = 'autopilot_run';
   return record;
 }

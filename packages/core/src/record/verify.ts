@@ -14,6 +14,7 @@ export interface RecordCheck {
   signerRecognized: boolean;
 }
 
+// WF-RECORD: records are closed, and the maker's own words are never shown as attested.
 /** Every member a record may have; any other (a `certification`, say) is refused, never shown as attested. */
 const MEMBERS = new Set([
   'schema',
@@ -68,6 +69,7 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, AI_ACT_SUPPORT)) throw mismatch('ai_act_support');
   if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
   if (has(rec, 'verify_instructions') && rec.verify_instructions !== RECORD_VERIFY_INSTRUCTIONS) throw mismatch('verify_instructions');
+  // E5: a record posted unchanged re-verifies with summaryOk.
   const record: RecordCheck['record'] = { schema: vc.names.kinds.record, summaryOk: true };
   if (originClaimUnconfirmed) record.originClaimUnconfirmed = true;
   const unattested = MAKERS_WORDS.filter((k) => has(rec, k));

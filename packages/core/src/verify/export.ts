@@ -8,6 +8,7 @@ import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
+// V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
 export interface ExportVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
@@ -17,13 +18,17 @@ export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
   const proof = isObj(b.proof) ? b.proof : {};
   const manifestText = typeof proof.manifest === 'string' ? proof.manifest : null;
   const manifest = parseObject(manifestText);
-  // Only the canonical spelling is accepted, so duplicate members cannot hide a second meaning.
+  // Only the canonical spelling is accepted, so duplicate members cannot hide a second meaning. The
+  // top-level copies are unsigned: `signed_manifest` must be the signed manifest itself, and
+  // `service` the service whose export context signed it, or they would be a second reading.
   const manifestOk =
     !!manifest &&
     tryCanonicalize(manifest) === manifestText &&
     typeof manifest.payload_sha256 === 'string' &&
     isNonNegInt(manifest.conversations) &&
-    isNonNegInt(manifest.messages);
+    isNonNegInt(manifest.messages) &&
+    (!has(b, 'signed_manifest') || b.signed_manifest === manifestText) &&
+    (!has(b, 'service') || b.service === vc.names.service);
   const convs = Array.isArray(b.conversations) ? b.conversations : null;
   const payloadText = convs ? tryCanonicalize(convs) : null;
   const payloadOk = manifestOk && payloadText !== null && manifest!.payload_sha256 === sha256Hex(payloadText);

@@ -32,6 +32,7 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
   };
 }
 
+// V6: attested only when bound; unbound is reported (promptUnverified), a bound mismatch fails.
 /**
  * Fill promptOk / questionBinding / framing on a checked receipt. Returns whether the question is
  * unverified (no signature covers the question shown).

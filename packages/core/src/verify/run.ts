@@ -31,6 +31,7 @@ export function stepMethods(run: unknown): string[] {
   return run.steps.map((s: unknown) => (isObj(s) && typeof s.verify === 'string' ? s.verify : ''));
 }
 
+// V3: the whole run under the autopilot context, so a run receipt never passes as an answer.
 export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; algorithms: string[]; answerSha256: string | null } {
   const run = isObj(b.run) ? b.run : null;
   const shapeOk = !!run && typeof run.id === 'string' && typeof run.goal === 'string' && Array.isArray(run.steps);

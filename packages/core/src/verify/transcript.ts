@@ -5,6 +5,7 @@ import { verifyProofBundle, type ProofVerdict } from './proof.js';
 import { isObj, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
+// LIMIT-TURNS
 export const MAX_TURNS = 200;
 
 export interface TranscriptVerdict extends BaseVerdict {

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { MAX_BODY_BYTES } from '@svc/core';
 import { HttpError } from './errors.js';
 
+// WF-BODIES
 /**
  * The bytes of request bodies held in memory across all connections at once. Each request holds
  * what it has received until its answer is sent; past the bound, uploads are answered 503 with
@@ -35,6 +36,7 @@ export function overloaded(): HttpError {
   return new HttpError('unavailable', 'too many request bodies in flight; retry shortly', 1);
 }
 
+// LIMIT-BODY: 2 MB, refused before reading when declared, cut off when a stream grows past it.
 /**
  * Read a body of at most `limit` bytes. `hold(n)` is asked before each chunk is kept (and, with a
  * declared length, whether that length could fit at all); a refusal is a 503.

@@ -1,6 +1,7 @@
 // The server's refusals: the core's (a document that cannot be judged) plus those only HTTP has.
 // One closed union, so `switch (code)` narrows; one table of statuses.
 import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
+import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
 
 /**
  * | code                 | status | when                                                         |
@@ -54,9 +55,19 @@ export class HttpError extends Error {
   }
 }
 
+// ERR: every refusal maps to one code of a closed union and its status; bodies are {error, code}.
+/** What each ledger refusal is to an HTTP client. */
+const LEDGER_STATUS: Record<LedgerErrorCode, HttpErrorCode> = {
+  withheld: 'unavailable',
+  unavailable: 'unavailable',
+  invalid_request: 'invalid_request',
+  out_of_range: 'out_of_range',
+};
+
 /** The HTTP refusal an error stands for, or undefined for anything that is not a refusal (a bug). */
 export function refusalOf(e: unknown): HttpError | undefined {
   if (e instanceof HttpError) return e;
   if (e instanceof SvcError) return new HttpError(e.code, e.message);
+  if (e instanceof LedgerError) return new HttpError(LEDGER_STATUS[e.code], e.message);
   return undefined;
 }

@@ -26,6 +26,7 @@ export interface AdapterOptions {
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5_000;
 
+// WF-PATHS: one path form, one value per query key (app.ts), only chunked (below).
 /**
  * Path and query of a request target in origin-form (`/path?q`) or absolute-form
  * (`http://host/path`, RFC 9112 s.3.2.2); null for anything else, which is answered 400.

@@ -4,6 +4,7 @@
 // requests (at most the limit); keys idle for a minute are swept, and the table is capped.
 const WINDOW_MS = 60_000;
 
+// LIMIT-RATE: per client IP and endpoint group, a sliding minute; 429 with Retry-After past it.
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
   private lastSweep = 0;

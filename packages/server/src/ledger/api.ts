@@ -1,5 +1,5 @@
 // What the HTTP layer needs from a ledger, typed from the core's response schemas. Every call
-// rejects only with HttpError: 422 for a bad request, 503 when the store cannot be read.
+// rejects only with LedgerError (ledger/errors.ts), which the HTTP edge maps to 422 or 503.
 import type { ConsistencyBundle, ConsistencyResponse, InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
 import type { Static } from 'typebox';
 

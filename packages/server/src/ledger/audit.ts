@@ -25,6 +25,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 // Leaves read per query by the full check.
 const SCAN_CHUNK = 8192;
 
+// WF-HEAD
 /**
  * A head row as stored, whose size, root and time are those of its signed text (a row whose
  * columns say otherwise, such as a copy dated in the year 3000, is not a head); anything else in
@@ -317,6 +318,8 @@ class Findings {
   }
 }
 
+// S1: what the audit reports is a function of the stored state, whoever reads and whenever.
+// S3 (left open by the spec): withheld() gives unverifiable, then rollback, then fork.
 /**
  * The audit a ledger serves: one set of findings, refreshed one reader at a time, so no reader sees
  * one half-updated. A recheck after the first builds a second set and swaps it in when done.

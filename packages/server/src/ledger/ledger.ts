@@ -18,7 +18,7 @@ import {
   type Names,
   type SthBundle,
 } from '@svc/core';
-import { HttpError } from '../http/errors.js';
+import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { ConsistencyBody, HistoryBody, InclusionBody, LedgerApi, LedgerSthBody } from './api.js';
 import { Auditor, validHead, type Withheld } from './audit.js';
 import { readTree, rootAt } from './reads.js';
@@ -54,16 +54,14 @@ export interface LedgerOptions {
   auditMs?: number;
 }
 
-function unavailable(): HttpError {
-  return new HttpError('unavailable', 'ledger temporarily unavailable');
-}
+const unavailable = () => ledgerUnavailable();
 
 /** Damaged or unreadable storage is a 503 on whichever read meets it, never an untyped error. */
 async function guard<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
-    if (e instanceof HttpError) throw e;
+    if (e instanceof LedgerError) throw e;
     throw unavailable();
   }
 }
@@ -180,14 +178,15 @@ export class Ledger implements LedgerApi {
     return this.sequencer.flush();
   }
 
+  // S2: no head is signed while the log is withheld, or before the full check has passed here.
   private async integrate(batch: Uint8Array[]): Promise<Appended> {
     if (!this.audit.fullCheckDone) await guard(() => this.audit.fullCheck());
-    if (!this.audit.fullCheckDone) throw new HttpError('unavailable', 'ledger is unverifiable (leaves unreadable): no head is signed');
+    if (!this.audit.fullCheckDone) throw new LedgerError('withheld', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = await this.checked();
-    if (w) throw new HttpError('unavailable', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
+    if (w) throw new LedgerError('withheld', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
     const seal = (size: number, root: Uint8Array, previous: HeadRow | undefined): NewHead => {
       // The predecessor's time is the one it signed: a row whose columns say otherwise is not a head.
-      if (previous && !validHead(previous)) throw new HttpError('unavailable', 'ledger is withheld (unverifiable): no head is signed');
+      if (previous && !validHead(previous)) throw new LedgerError('withheld', 'ledger is withheld (unverifiable): no head is signed');
       // Heads are never dated before their predecessor, so timestamp order follows size order.
       const timestamp = Math.max(this.now(), previous?.timestamp ?? 0);
       const rootHex = toHex(root);
@@ -252,21 +251,22 @@ export class Ledger implements LedgerApi {
 
   inclusion(req: unknown): Promise<InclusionBody> {
     if (typeof req !== 'object' || req === null || Array.isArray(req))
-      return Promise.reject(new HttpError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf'));
+      return Promise.reject(new LedgerError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf'));
     const r = req as Record<string, unknown>;
     const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
-    if (given.length !== 1) return Promise.reject(new HttpError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf'));
+    if (given.length !== 1)
+      return Promise.reject(new LedgerError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf'));
     let data: Uint8Array | null = null;
     let leaf: Uint8Array | null = null;
     if (given[0] === 'answer') {
       data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
-      if (!data) return Promise.reject(new HttpError('invalid_request', 'answer must be a string of well-formed Unicode'));
+      if (!data) return Promise.reject(new LedgerError('invalid_request', 'answer must be a string of well-formed Unicode'));
     } else if (given[0] === 'answer_sha256') {
       data = fromHex(r.answer_sha256, 32);
-      if (!data) return Promise.reject(new HttpError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters'));
+      if (!data) return Promise.reject(new LedgerError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters'));
     } else {
       leaf = fromHex(r.leaf, 32);
-      if (!leaf) return Promise.reject(new HttpError('invalid_request', 'leaf must be 64 lowercase hex characters'));
+      if (!leaf) return Promise.reject(new LedgerError('invalid_request', 'leaf must be 64 lowercase hex characters'));
     }
     return guard(async () => {
       const store = this.o.store;
@@ -279,7 +279,7 @@ export class Ledger implements LedgerApi {
       let treeSize = size;
       if (r.tree_size !== undefined) {
         if (typeof r.tree_size !== 'number' || !Number.isSafeInteger(r.tree_size) || r.tree_size < 1 || r.tree_size > size) {
-          throw new HttpError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+          throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
         }
         treeSize = r.tree_size;
       }
@@ -307,8 +307,10 @@ export class Ledger implements LedgerApi {
       const store = this.o.store;
       const [w, size] = await Promise.all([this.checked(), store.size()]);
       const b = second ?? size;
-      if (!Number.isSafeInteger(first) || first < 1 || first > size) throw new HttpError('out_of_range', `first must be from 1 to ${size}`);
-      if (!Number.isSafeInteger(b) || b < first || b > size) throw new HttpError('out_of_range', `second must be from ${first} to ${size}`);
+      if (!Number.isSafeInteger(first) || first < 1 || first > size)
+        throw new LedgerError('out_of_range', `first must be from 1 to ${size}`);
+      if (!Number.isSafeInteger(b) || b < first || b > size)
+        throw new LedgerError('out_of_range', `second must be from ${first} to ${size}`);
       // The proof and both roots from one batched read.
       const { proof, oldRoot, newRoot } = await readTree(store, (t) => ({
         proof: consistencyProof(t, first, b),
@@ -327,7 +329,7 @@ export class Ledger implements LedgerApi {
       const oldHead = await store.headAtSize(first);
       const newHead = await store.headAtSize(b);
       if (!oldHead || !newHead)
-        throw new HttpError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
+        throw new LedgerError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
       const bundle = consistencyBundle(
         this.sthOf(oldHead, true),
@@ -341,7 +343,7 @@ export class Ledger implements LedgerApi {
   }
 
   history(verifiable: boolean): Promise<HistoryBody> {
-    const gone = () => new HttpError('unavailable', 'history temporarily unavailable');
+    const gone = () => ledgerUnavailable('history');
     return guard(async () => {
       await this.checked();
       const a = this.audit;

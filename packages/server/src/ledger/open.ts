@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, type Names } from '@svc/core';
-import { HttpError } from '../http/errors.js';
+import { ledgerUnavailable } from './errors.js';
 import type { Config } from '../config.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
@@ -116,7 +116,7 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
       const l = await (opening ?? tryOpen());
       if (l) return l;
     }
-    throw new HttpError('unavailable', 'ledger temporarily unavailable');
+    throw ledgerUnavailable();
   };
   // Logged in tryOpen; verification and the other endpoints start anyway.
   await tryOpen();

@@ -811,7 +811,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
-            /** @description Body is not valid JSON. */
+            /** @description Body is not valid I-JSON (JSON with unique member names). */
             400: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -850,6 +850,19 @@ export interface operations {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
                     /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many verifications or request bodies in flight; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait, on an overloaded queue. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -916,7 +929,7 @@ export interface operations {
                     "application/json": components["schemas"]["AiProvenanceRecord"];
                 };
             };
-            /** @description Body is not valid JSON. */
+            /** @description Body is not valid I-JSON (JSON with unique member names). */
             400: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -955,6 +968,19 @@ export interface operations {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
                     /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many verifications or request bodies in flight; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait, on an overloaded queue. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1382,7 +1408,7 @@ export interface operations {
                     "application/json": components["schemas"]["InclusionResponse"];
                 };
             };
-            /** @description Body is not valid JSON. */
+            /** @description Body is not valid I-JSON (JSON with unique member names). */
             400: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -1511,7 +1537,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description first or second out of range. */
+            /** @description first or second out of range, or a query parameter given twice. */
             422: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */

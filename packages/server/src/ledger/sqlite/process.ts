@@ -20,6 +20,7 @@ export interface ProcessStoreOptions {
 /** `sqlite-process.js` sits beside the bundle that imports this module. */
 const ENTRY = new URL('./sqlite-process.js', import.meta.url);
 
+// WF-STORAGE
 export class ProcessStore extends StoreReads implements LedgerStore {
   readonly kind = 'sqlite';
   protected readonly reads: LedgerReads;

@@ -1,0 +1,25 @@
+// The ledger's own refusals, one closed union so `switch (err.code)` narrows. They say what happened
+// to the log; the edges say what that means to their callers (http/errors.ts maps them to statuses,
+// the CLI to exit codes), so the ledger never speaks HTTP.
+//
+// | code            | when                                                                  | HTTP | svc issue |
+// | --------------- | --------------------------------------------------------------------- | ---- | --------- |
+// | `withheld`      | the audit withholds the head (rollback, fork, unverifiable): rule 2   | 503  | exit 3    |
+// | `unavailable`   | the store cannot be opened or read now                                | 503  | exit 3    |
+// | `invalid_request` | a malformed inclusion request                                       | 422  | -         |
+// | `out_of_range`  | a size outside the tree, or one with no signed head                   | 422  | -         |
+export type LedgerErrorCode = 'withheld' | 'unavailable' | 'invalid_request' | 'out_of_range';
+
+export class LedgerError extends Error {
+  constructor(
+    readonly code: LedgerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LedgerError';
+  }
+}
+
+export function ledgerUnavailable(what = 'ledger'): LedgerError {
+  return new LedgerError('unavailable', `${what} temporarily unavailable`);
+}

@@ -1,0 +1,253 @@
+// The one route table: every endpoint's method, path, rate group, caching, operation id, CORS
+// preflight and OpenAPI description. The app (app.ts) takes its routing, limits and cache headers
+// from it and must give a handler for every operation id; the OpenAPI document (openapi.ts) is
+// built from it. Adding an endpoint is one entry here and one handler there.
+
+export type Group = 'verify' | 'read' | 'modelKeys' | 'none';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
+const err = (description: string) => jsonBody('Error', description);
+const rateLimited = {
+  description: 'Per-IP rate limit exceeded; honour Retry-After.',
+  headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the limit resets.' } },
+  content: { 'application/json': { schema: ref('Error') } },
+};
+const unavailable = err('Ledger or history temporarily unavailable.');
+const overloaded = err('Too many verifications or request bodies in flight; retry after Retry-After seconds.');
+const anyBundle = {
+  oneOf: ['ProofBundle', 'TranscriptBundle', 'RunProofBundle', 'ExportArchive', 'SthBundle', 'ConsistencyBundle', 'AiProvenanceRecord'].map(
+    ref,
+  ),
+};
+
+export interface RouteSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  operationId: string;
+  group: Group;
+  /** Cache-Control of the 200 answer (the app sets it unless the handler does). */
+  cache?: string;
+  /** Operation id of its CORS preflight (OPTIONS), when browsers may call it cross-origin with a body or JSON. */
+  preflight?: string;
+  /** The OpenAPI operation, less what every operation gets (id, security, CORS header, 400). */
+  doc: { summary: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+}
+
+const HOUR = 'public, max-age=3600';
+const NO_STORE = 'no-store';
+
+// WF-ROUTES
+export const ROUTES = [
+  {
+    method: 'POST',
+    path: '/api/v1/verify',
+    operationId: 'verifyBundle',
+    preflight: 'verifyPreflight',
+    group: 'verify',
+    doc: {
+      summary: 'Verify any bundle kind (auto-detected)',
+      requestBody: { required: true, content: { 'application/json': { schema: anyBundle } } },
+      responses: {
+        '200': jsonBody('VerifyResponse', 'The verdict. A bundle that fails verification is a verdict with overallOk:false, not an error.'),
+        '400': err('Body is not valid I-JSON (JSON with unique member names).'),
+        '413': err('Payload over 2 MB.'),
+        '422': err(
+          'Not a recognised bundle, more than 200 turns, a record over-claiming its proof, or a wrapper with a nested signed_tree_head.',
+        ),
+        '429': rateLimited,
+        '503': overloaded,
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/evidence',
+    operationId: 'createRecord',
+    preflight: 'evidencePreflight',
+    group: 'verify',
+    doc: {
+      summary: 'Turn a proof bundle or run evidence pack into an AI Provenance Record',
+      parameters: [{ name: 'org', in: 'query', required: false, schema: { type: 'string', maxLength: 200 } }],
+      requestBody: { required: true, content: { 'application/json': { schema: { oneOf: [ref('ProofBundle'), ref('RunProofBundle')] } } } },
+      responses: {
+        '200': jsonBody('AiProvenanceRecord', 'The record (attested.signed:false when the bundle does not verify).'),
+        '400': err('Body is not valid I-JSON (JSON with unique member names).'),
+        '413': err('Payload over 2 MB.'),
+        '422': err('Not a proof bundle or run evidence pack, or org longer than 200 characters.'),
+        '429': rateLimited,
+        '503': overloaded,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/provenance/pubkey',
+    operationId: 'getAnswerKeys',
+    group: 'read',
+    cache: HOUR,
+    doc: {
+      summary: 'Answer-receipt public keys (current and historic)',
+      responses: { '200': jsonBody('PubkeysResponse', 'Cached one hour.'), '429': rateLimited },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/provenance/pubkeys',
+    operationId: 'getModelPlaneKeys',
+    group: 'modelKeys',
+    cache: HOUR,
+    doc: {
+      summary: 'Model-plane public keys',
+      responses: { '200': jsonBody('ModelPlaneKeys', 'Empty keys when the bridge is not configured.'), '429': rateLimited },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/evidence-signer',
+    operationId: 'getEvidenceSigner',
+    group: 'read',
+    cache: HOUR,
+    doc: {
+      summary: 'Evidence-pack signer keys (self-attested)',
+      responses: { '200': jsonBody('EvidenceSigner', 'Pinned public keys.'), '429': rateLimited },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/cbom',
+    operationId: 'getCbom',
+    group: 'read',
+    cache: HOUR,
+    doc: {
+      summary: 'Cryptographic bill of materials (CycloneDX 1.6)',
+      parameters: [
+        {
+          name: 'format',
+          in: 'query',
+          required: false,
+          description: 'cyclonedx: strict CycloneDX 1.6 with the same facts (also chosen by Accept: application/vnd.cyclonedx+json).',
+          schema: { type: 'string', enum: ['cyclonedx'] },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'Cached one hour; varies by Accept.',
+          content: {
+            'application/json': { schema: ref('Cbom') },
+            'application/vnd.cyclonedx+json': {
+              schema: { type: 'object', description: 'CycloneDX 1.6 (https://cyclonedx.org/schema/bom-1.6.schema.json)' },
+            },
+          },
+        },
+        '422': err('format has a value other than cyclonedx.'),
+        '429': rateLimited,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/status/council',
+    operationId: 'getCouncilHealth',
+    group: 'read',
+    cache: 'public, max-age=60, s-maxage=60',
+    doc: {
+      summary: 'Cached live probe of the council seats',
+      responses: {
+        '200': jsonBody('CouncilHealth', 'Cache-Control: public, max-age=60, s-maxage=60.'),
+        '429': rateLimited,
+        '503': {
+          description: 'Model plane could not be probed; not cached.',
+          content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: false } }, required: ['ok'] } } },
+        },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/ledger',
+    operationId: 'getSignedTreeHead',
+    preflight: 'ledgerPreflight',
+    group: 'read',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Current signed tree head',
+      responses: { '200': jsonBody('LedgerSth', 'The head, or {enabled:false}.'), '429': rateLimited, '503': unavailable },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/transparency/ledger/inclusion',
+    operationId: 'proveInclusion',
+    preflight: 'inclusionPreflight',
+    group: 'read',
+    cache: NO_STORE,
+    doc: {
+      summary: 'RFC 6962 inclusion proof',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('InclusionRequest') } } },
+      responses: {
+        '200': jsonBody('InclusionResponse', 'found:false when absent. Check the path against the signed root, never this response root.'),
+        '400': err('Body is not valid I-JSON (JSON with unique member names).'),
+        '413': err('Payload over 2 MB.'),
+        '422': err('No usable answer, answer_sha256 or leaf.'),
+        '429': rateLimited,
+        '503': unavailable,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/ledger/consistency',
+    operationId: 'proveConsistency',
+    preflight: 'consistencyPreflight',
+    group: 'read',
+    cache: NO_STORE,
+    doc: {
+      summary: 'RFC 6962 consistency proof (or a ConsistencyBundle with signed=1)',
+      parameters: [
+        { name: 'first', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+        { name: 'second', in: 'query', required: false, schema: { type: 'integer', minimum: 1 } },
+        { name: 'signed', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } },
+      ],
+      responses: {
+        '200': {
+          description: 'The proof, or the signed bundle.',
+          content: { 'application/json': { schema: { oneOf: [ref('ConsistencyResponse'), ref('ConsistencyBundle')] } } },
+        },
+        '422': err('first or second out of range, or a query parameter given twice.'),
+        '429': rateLimited,
+        '503': unavailable,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/ledger/history',
+    operationId: 'getLedgerHistory',
+    preflight: 'historyPreflight',
+    group: 'read',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Recent signed tree heads and the self-audit',
+      parameters: [{ name: 'verifiable', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } }],
+      responses: { '200': jsonBody('LedgerHistory', 'History.'), '429': rateLimited, '503': unavailable },
+    },
+  },
+  {
+    // Not rate-limited: the document is built once and the same for the process's life.
+    method: 'GET',
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    group: 'none',
+    cache: HOUR,
+    doc: {
+      summary: 'This document',
+      responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } } },
+    },
+  },
+] as const satisfies readonly RouteSpec[];
+
+export type OperationId = (typeof ROUTES)[number]['operationId'];
+
+/** Routes the OpenAPI document leaves out: the HTML page is for people, not clients. */
+export const UNDOCUMENTED = [{ method: 'GET', path: '/', operationId: 'getPage', group: 'none', cache: 'no-cache' }] as const;
