@@ -7,7 +7,10 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale } from './build-if-stale.mjs';
 import { ensureNode24, ensureSqliteModule } from './node24.mjs';
+
+buildIfStale();
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages', 'server', 'dist', 'cli.js');

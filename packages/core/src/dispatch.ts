@@ -2,8 +2,10 @@
 // 400/413/422 answers. The dispatcher sits above the per-kind verifiers and records, so imports
 // only run downward. Pure: nothing is fetched, stored or timed.
 import { detectKind } from './detect.js';
+import { parseDocument } from './parse.js';
+
+export { MAX_BODY_BYTES, parseDocument } from './parse.js';
 import { SvcError } from './errors.js';
-import { fromUtf8, utf8 } from './encoding/bytes.js';
 import { verifyRecord } from './record/verify.js';
 import { VERIFY_DISCLAIMER } from './text.js';
 import { makeContext, type VerifyContext, type VerifyOptions } from './verify/context.js';
@@ -15,54 +17,42 @@ import { verifyRun, type RunVerdict } from './verify/run.js';
 import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './verify/sth.js';
 import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js';
 import { isInt, isObj, type Obj } from './lib/json.js';
-import { duplicateMember } from './lib/members.js';
-
-/** Request bodies above this many bytes are refused (interface.md Limits: 2 MB). */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export type AnyVerdict = ProofVerdict | TranscriptVerdict | RunVerdict | ExportVerdict | SthVerdict | ConsistencyVerdict;
 
-export interface VerifyResponse {
+/** What a verified record adds to its response (V4, V8). */
+export interface RecordSummary {
+  schema: string;
+  summaryOk: true;
+  originClaimUnconfirmed?: true;
+  /** The record's own statements (generated, notes, subject): shown, never attested. */
+  unattested?: string[];
+}
+
+interface ResponseBase {
   service: string;
-  kind: string;
   created: number | null;
-  verdict: AnyVerdict;
   signerRecognized: boolean;
-  record?: { schema: string; summaryOk: true; originClaimUnconfirmed?: true; unattested?: string[] };
   disclaimer: string;
 }
 
 /**
- * Parse a posted document. Strings and bytes are JSON text (size-checked); anything else is taken
- * as an already parsed JSON value.
+ * The answer of POST /api/v1/verify, a union on `kind` (`<service>-<kind>`), so comparing `kind`
+ * narrows the verdict without a cast.
+ *
+ * @example
+ * const res = await verifyBundle(text, { trustedKeys });
+ * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.sigOk);
+ * else if (res.kind === 'svc-ai-provenance-record') console.log(res.record.summaryOk);
  */
-export function parseDocument(input: unknown): unknown {
-  if (typeof input !== 'string' && !(input instanceof Uint8Array)) return input;
-  let text: string;
-  if (input instanceof Uint8Array) {
-    if (input.length > MAX_BODY_BYTES) throw new SvcError('too_large', 'payload over 2 MB');
-    try {
-      text = fromUtf8(input);
-    } catch {
-      throw new SvcError('invalid_json', 'body is not valid UTF-8');
-    }
-  } else {
-    // UTF-8 length without allocating: at most 3 bytes per UTF-16 unit.
-    if (input.length * 3 > MAX_BODY_BYTES && utf8(input).length > MAX_BODY_BYTES) {
-      throw new SvcError('too_large', 'payload over 2 MB');
-    }
-    text = input;
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new SvcError('invalid_json', 'body is not valid JSON');
-  }
-  const repeated = duplicateMember(text);
-  if (repeated !== null) throw new SvcError('invalid_json', `body is not I-JSON: member name repeated at ${repeated}`);
-  return doc;
-}
+export type VerifyResponse =
+  | (ResponseBase & { kind: `${string}-proof`; verdict: ProofVerdict })
+  | (ResponseBase & { kind: `${string}-transcript`; verdict: TranscriptVerdict })
+  | (ResponseBase & { kind: `${string}-autopilot-run`; verdict: RunVerdict })
+  | (ResponseBase & { kind: `${string}-export`; verdict: ExportVerdict })
+  | (ResponseBase & { kind: `${string}-sth`; verdict: SthVerdict })
+  | (ResponseBase & { kind: `${string}-consistency`; verdict: ConsistencyVerdict })
+  | (ResponseBase & { kind: `${string}-ai-provenance-record`; verdict: ProofVerdict | RunVerdict; record: RecordSummary });
 
 function createdOf(o: unknown): number | null {
   return isObj(o) && isInt(o.created) ? o.created : null;
@@ -72,14 +62,16 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
   const d = detectKind(doc, vc.names.service);
   const base = { service: vc.names.service, kind: d.name, disclaimer: VERIFY_DISCLAIMER };
   const o = doc as Obj;
-  const answer = (verdict: AnyVerdict, created: number | null): VerifyResponse => ({
-    service: base.service,
-    kind: base.kind,
-    created,
-    verdict,
-    signerRecognized: verdict.signerRecognized,
-    disclaimer: base.disclaimer,
-  });
+  // The one place a response is assembled: its kind and verdict come from the same case below.
+  const answer = (verdict: AnyVerdict, created: number | null): VerifyResponse =>
+    ({
+      service: base.service,
+      kind: base.kind,
+      created,
+      verdict,
+      signerRecognized: verdict.signerRecognized,
+      disclaimer: base.disclaimer,
+    }) as VerifyResponse;
   switch (d.kind) {
     case 'proof':
       return answer(verifyProofBundle(o, vc).verdict, createdOf(o));
@@ -95,7 +87,7 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
       return answer(verifyConsistencyBundle(o, vc), null);
     case 'record': {
       const rc = verifyRecord(o, vc);
-      const res = answer(rc.recomputed.verdict, createdOf(o.proof));
+      const res = answer(rc.recomputed.verdict, createdOf(o.proof)) as Extract<VerifyResponse, { record: RecordSummary }>;
       res.signerRecognized = rc.signerRecognized;
       res.record = rc.record;
       return res;

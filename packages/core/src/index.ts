@@ -22,7 +22,15 @@ export {
 } from './crypto/algorithms.js';
 export { nobleBackend, webCryptoBackend, defaultCrypto, backendFor, type CryptoBackend, type BackendAlgorithm } from './crypto/backend.js';
 export { detectKind, type Kind, type Detection } from './detect.js';
-export { verifyBundle, verifyBundleSync, parseDocument, MAX_BODY_BYTES, type VerifyResponse, type AnyVerdict } from './dispatch.js';
+export {
+  verifyBundle,
+  verifyBundleSync,
+  parseDocument,
+  MAX_BODY_BYTES,
+  type VerifyResponse,
+  type AnyVerdict,
+  type RecordSummary,
+} from './dispatch.js';
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
 export type { BaseVerdict } from './verify/verdict.js';

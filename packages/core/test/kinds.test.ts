@@ -4,7 +4,7 @@ import { detectKind } from '../src/detect.js';
 import { consistencyBundle, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../src/issue/bundles.js';
 import { MemoryTree, consistencyProof, treeRoot } from '../src/merkle/index.js';
 import { toHex } from '../src/encoding/bytes.js';
-import { K, clone, expectSvcError, flipHex, trusted } from './helpers.js';
+import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from './helpers.js';
 
 const proof = (answer: string) => issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: K.answer });
 const run = {
@@ -44,7 +44,7 @@ describe('TranscriptBundle (V2)', () => {
 
   it('verifies every turn and reports each verdict', async () => {
     const r = await verifyBundle(t, trusted);
-    const v = r.verdict as any;
+    const v = verdictOf(r, 'transcript');
     expect(r.kind).toBe('svc-transcript');
     expect(v.overallOk).toBe(true);
     expect(v.turns).toHaveLength(3);
@@ -56,16 +56,16 @@ describe('TranscriptBundle (V2)', () => {
   it('one bad turn fails the transcript', async () => {
     const x = clone(t) as any;
     x.turns[1].answer = 'TWO';
-    const v = (await verifyBundle(x, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(x, trusted), 'transcript');
     expect(v.overallOk).toBe(false);
-    expect(v.turns[1].verdict.overallOk).toBe(false);
-    expect(v.turns[0].verdict.overallOk).toBe(true);
+    expect(v.turns[1]!.verdict.overallOk).toBe(false);
+    expect(v.turns[0]!.verdict.overallOk).toBe(true);
   });
 
   it('200 turns are accepted; 201 are refused with 422', async () => {
     const one = proof('same');
     const ok = await verifyBundle({ kind: 'svc-transcript', turns: Array(200).fill(one) });
-    expect((ok.verdict as any).turns).toHaveLength(200);
+    expect(verdictOf(ok, 'transcript').turns).toHaveLength(200);
     await expectSvcError(verifyBundle({ kind: 'svc-transcript', turns: Array(201).fill(one) }), 'too_many_turns', 422);
   });
 
@@ -91,7 +91,7 @@ describe('RunProofBundle (V3)', () => {
     const r = await verifyBundle(runBundle, trusted);
     expect(r.kind).toBe('svc-autopilot-run');
     expect(r.created).toBe(1_700_000_002);
-    const v = r.verdict as any;
+    const v = verdictOf(r, 'autopilot-run');
     expect(v.overallOk).toBe(true);
     expect(v.run).toEqual({ hashOk: true, steps: 2, budgetOk: true });
     expect(r.signerRecognized).toBe(true);
@@ -105,7 +105,7 @@ describe('RunProofBundle (V3)', () => {
     ]) {
       const x = clone(runBundle) as any;
       mutate(x);
-      const v = (await verifyBundle(x, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle(x, trusted), 'autopilot-run');
       expect(v.run.hashOk).toBe(false);
       expect(v.overallOk).toBe(false);
     }
@@ -115,7 +115,7 @@ describe('RunProofBundle (V3)', () => {
     const over = issueRun({ ...run, budgetCredits: 5 }, { model: 'a', ts: 1 }, { receipt: K.autopilot });
     const mismatch = issueRun({ ...run, spentCredits: 9 }, { model: 'a', ts: 1 }, { receipt: K.autopilot });
     for (const b of [over, mismatch]) {
-      const v = (await verifyBundle(b, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle(b, trusted), 'autopilot-run');
       expect(v.run.hashOk).toBe(true);
       expect(v.run.budgetOk).toBe(false);
       expect(v.overallOk).toBe(false);
@@ -128,7 +128,7 @@ describe('ExportArchive', () => {
     const r = await verifyBundle(exportArchive, trusted);
     expect(r.kind).toBe('svc-export');
     expect(r.created).toBe(1_700_000_003);
-    expect((r.verdict as any).export).toEqual({ manifestOk: true, payloadOk: true, countsOk: true });
+    expect(verdictOf(r, 'export').export).toEqual({ manifestOk: true, payloadOk: true, countsOk: true });
     expect(r.verdict.overallOk).toBe(true);
     expect(r.signerRecognized).toBe(true);
   });
@@ -142,19 +142,19 @@ describe('ExportArchive', () => {
   it('a changed message, a dropped conversation or a wrong count fails', async () => {
     const a = clone(exportArchive) as any;
     a.conversations[0].messages[1].content = 'changed';
-    expect(((await verifyBundle(a, trusted)).verdict as any).export.payloadOk).toBe(false);
+    expect(verdictOf(await verifyBundle(a, trusted), 'export').export.payloadOk).toBe(false);
     const b = clone(exportArchive) as any;
     b.conversations.pop();
     expect((await verifyBundle(b, trusted)).verdict.overallOk).toBe(false);
     const c = clone(exportArchive) as any;
     c.count = 7;
-    expect(((await verifyBundle(c, trusted)).verdict as any).export.countsOk).toBe(false);
+    expect(verdictOf(await verifyBundle(c, trusted), 'export').export.countsOk).toBe(false);
   });
 
   it('a non-canonical manifest spelling is refused even if it parses the same', async () => {
     const x = clone(exportArchive) as any;
     x.proof.manifest = x.proof.manifest.replace('{', '{ ');
-    expect(((await verifyBundle(x, trusted)).verdict as any).export.manifestOk).toBe(false);
+    expect(verdictOf(await verifyBundle(x, trusted), 'export').export.manifestOk).toBe(false);
   });
 });
 
@@ -164,7 +164,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     const r = await verifyBundle(h, trusted);
     expect(r.kind).toBe('svc-sth');
     expect(r.verdict.overallOk).toBe(true);
-    expect((r.verdict as any).sth).toEqual({
+    expect(verdictOf(r, 'sth').sth).toEqual({
       bodyOk: true,
       log: 'svc-ledger',
       treeSize: 7,
@@ -194,7 +194,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     const c = cons(3, 10);
     const r = await verifyBundle(c, trusted);
     expect(r.kind).toBe('svc-consistency');
-    const v = r.verdict as any;
+    const v = verdictOf(r, 'consistency');
     expect(v.overallOk).toBe(true);
     expect(v.timestampOrderOk).toBe(true);
     expect(v.consistency.proofOk).toBe(true);
@@ -206,7 +206,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
   });
 
   it('an old head signed after the new one is refused whatever the proof says', async () => {
-    const v = (await verifyBundle(cons(3, 10, 1_700_000_200_000, 1_700_000_100_000), trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(cons(3, 10, 1_700_000_200_000, 1_700_000_100_000), trusted), 'consistency');
     expect(v.consistency.proofOk).toBe(true);
     expect(v.timestampOrderOk).toBe(false);
     expect(v.overallOk).toBe(false);
@@ -222,7 +222,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     expect((await verifyBundle(zero, trusted)).verdict.overallOk).toBe(false);
     const forged = clone(cons(3, 10)) as any;
     forged.old.receipt.sig = flipHex(forged.old.receipt.sig);
-    const fv = (await verifyBundle(forged, trusted)).verdict as any;
+    const fv = verdictOf(await verifyBundle(forged, trusted), 'consistency');
     expect(fv.overallOk).toBe(false);
     expect(fv.timestampOrderOk).toBeUndefined();
   });

@@ -3,7 +3,7 @@
 // batches from the frontier alone gives the reference tree's nodes and root.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { consistencyProof, inclusionProof, treeRoot } from '../src/merkle/prove.js';
+import { consistencyProof, inclusionProof, treeRoot, type TreeReader } from '../src/merkle/prove.js';
 import { MemoryTree } from '../src/merkle/memory.js';
 import { NodeSet, frontier, integrate, planReads } from '../src/merkle/plan.js';
 import { toHex } from '../src/encoding/bytes.js';
@@ -24,7 +24,7 @@ describe('Merkle planning and assembly', () => {
       fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.nat(), (size, a, b) => {
         const index = a % size;
         const first = 1 + (b % size);
-        const run = (r: typeof tree) => ({
+        const run = (r: TreeReader) => ({
           inc: inclusionProof(r, index, size),
           con: consistencyProof(r, first, size),
           roots: [treeRoot(r, first), treeRoot(r, size)],

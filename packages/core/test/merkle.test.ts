@@ -136,7 +136,7 @@ describe('RFC 9162 edge cases', () => {
     // A tree whose leaves are all equal has one hash per level: a consistent reader for any size.
     const levels = [leafHash(new Uint8Array([42]))];
     for (let i = 1; i < 64; i++) levels.push(nodeHash(levels[i - 1]!, levels[i - 1]!));
-    const fake = { subtree: (level: number) => levels[level]! };
+    const fake = { subtree: (level: number, _index?: number) => levels[level]! };
     const n = 2 ** 40 + 12345;
     const idx = 2 ** 39 + 7;
     const proof = inclusionProof(fake, idx, n);

@@ -3,7 +3,7 @@ import { verifyBundle } from '../src/dispatch.js';
 import { issueProof } from '../src/issue/bundles.js';
 import { toReceiptKey } from '../src/issue/keys.js';
 import { namesFor } from '../src/names.js';
-import { K, clone, expectSvcError, flipHex, trusted } from './helpers.js';
+import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from './helpers.js';
 
 const base = { answer: 'The capital of France is Paris. 🇫🇷', model: 'council-v1', ts: 1_700_000_000, created: 1_700_000_001 };
 const plain = issueProof(base, { receipt: K.answer });
@@ -17,7 +17,7 @@ describe('ProofBundle: receipt layer', () => {
     expect(r.verdict.overallOk).toBe(true);
     expect(r.verdict.checks).toBe(1);
     expect(r.signerRecognized).toBe(true);
-    const v = r.verdict as any;
+    const v = verdictOf(r, 'proof');
     expect(v.receipt).toMatchObject({
       present: true,
       answerHashOk: true,
@@ -44,7 +44,7 @@ describe('ProofBundle: receipt layer', () => {
 
   it('an altered answer fails the answer hash', async () => {
     const b = { ...clone(plain), answer: `${plain.answer} ` };
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(false);
     expect(v.receipt.answerHashOk).toBe(false);
     expect(v.receipt.sigOk).toBe(true);
@@ -55,7 +55,7 @@ describe('ProofBundle: receipt layer', () => {
     for (const sig of [flipHex(plain.receipt.sig), plain.receipt.sig.toUpperCase(), plain.receipt.sig.slice(2), '', 'zz', 42, null]) {
       const b = clone(plain) as any;
       b.receipt.sig = sig;
-      const v = (await verifyBundle(b, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle(b, trusted), 'proof');
       expect(v.overallOk, String(sig).slice(0, 12)).toBe(false);
       expect(v.receipt.sigOk).toBe(false);
     }
@@ -90,7 +90,7 @@ describe('ProofBundle: receipt layer', () => {
 
   it('council_grounded false is signed and reported', async () => {
     const b = issueProof({ ...base, council_grounded: false }, { receipt: K.answer });
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(true);
     expect(v.receipt.councilGrounded).toBe(false);
     const stripped = clone(b) as any;
@@ -102,7 +102,7 @@ describe('ProofBundle: receipt layer', () => {
     const r = await verifyBundle({ kind: 'svc-proof', answer: 'x' });
     expect(r.verdict.overallOk).toBe(false);
     expect(r.verdict.checks).toBe(0);
-    expect((r.verdict as any).receipt.present).toBe(false);
+    expect(verdictOf(r, 'proof').receipt.present).toBe(false);
   });
 });
 
@@ -110,7 +110,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
   it('v:1 bound question that matches is entire-input', async () => {
     const b = issueProof({ ...base, prompt: 'What is the capital of France?' }, { receipt: K.answer });
     expect(b.receipt.v).toBe(1);
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(true);
     expect(v.receipt).toMatchObject({ promptBound: true, promptOk: true, questionBinding: 'entire-input' });
     expect(v.promptUnverified).toBeUndefined();
@@ -119,7 +119,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
   it('a swapped bound question fails the bundle', async () => {
     const b = issueProof({ ...base, prompt: 'What is the capital of France?' }, { receipt: K.answer });
     for (const prompt of ['What is the capital of Spain?', 42, null, ['What is the capital of France?']]) {
-      const v = (await verifyBundle({ ...clone(b), prompt }, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle({ ...clone(b), prompt }, trusted), 'proof');
       expect(v.overallOk).toBe(false);
       expect(v.receipt.promptOk).toBe(false);
       expect(v.receipt.questionBinding).toBe('none');
@@ -129,7 +129,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
 
   it('a legacy receipt leaves the question unverified but does not fail', async () => {
     const b = issueProof({ ...base, prompt: 'Q?', bindQuestion: false }, { receipt: K.answer });
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(true);
     expect(v.receipt).toMatchObject({ promptBound: false, promptOk: true, questionBinding: 'none' });
     expect(v.promptUnverified).toBe(true);
@@ -141,7 +141,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
       { receipt: K.answer },
     );
     expect(zero.receipt.v).toBe(2);
-    const vz = (await verifyBundle(zero, trusted)).verdict as any;
+    const vz = verdictOf(await verifyBundle(zero, trusted), 'proof');
     expect(vz.overallOk).toBe(true);
     expect(vz.receipt.questionBinding).toBe('entire-input');
     expect(vz.receipt.framing).toEqual({ present: true, ok: true, persona: 0, voice: 0, attachment: 0, historyTurns: 0 });
@@ -149,7 +149,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
       { ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 1, history_turns: 3 } },
       { receipt: K.answer },
     );
-    const vf = (await verifyBundle(flagged, trusted)).verdict as any;
+    const vf = verdictOf(await verifyBundle(flagged, trusted), 'proof');
     expect(vf.receipt.questionBinding).toBe('current-message');
     expect(vf.receipt.framing).toEqual({ present: true, ok: true, persona: 1, voice: 0, attachment: 1, historyTurns: 3 });
   });
@@ -170,7 +170,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
       ['altered', altered, true],
       ['bad sig', badSig, true],
     ] as const) {
-      const v = (await verifyBundle(x, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle(x, trusted), 'proof');
       expect(v.overallOk, name).toBe(false);
       expect(v.receipt.sigOk, name).toBe(true); // framing is outside the receipt signature
       expect(v.receipt.promptOk, name).toBe(false);
@@ -186,7 +186,7 @@ describe('ProofBundle: excerpt (V7)', () => {
 
   it('counts code points, zero-based, end exclusive', async () => {
     const ok = { ...clone(b), excerpt: { start: 1, end: 4, quote: '😀b𝄞' } };
-    const v = (await verifyBundle(ok, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(ok, trusted), 'proof');
     expect(v.excerpt).toEqual({ present: true, ok: true });
     expect(v.overallOk).toBe(true);
   });
@@ -203,7 +203,7 @@ describe('ProofBundle: excerpt (V7)', () => {
       null,
     ];
     for (const excerpt of bad) {
-      const v = (await verifyBundle({ ...clone(b), excerpt }, trusted)).verdict as any;
+      const v = verdictOf(await verifyBundle({ ...clone(b), excerpt }, trusted), 'proof');
       expect(v.excerpt, JSON.stringify(excerpt)).toEqual({ present: true, ok: false });
       expect(v.overallOk).toBe(false);
     }
@@ -215,41 +215,41 @@ describe('ProofBundle: bridge attestation', () => {
   const b = issueProof(base, keys);
 
   it('ML-DSA-87 primary and Falcon-1024 co-signature verify', async () => {
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(true);
     expect(v.checks).toBe(2);
     expect(v.bridge).toMatchObject({ present: true, primaryOk: true, secondaryOk: true, cosignPresent: true });
-    expect(v.bridge.keyId).toMatch(/^[0-9a-f]{16}$/);
+    expect(v.bridge!.keyId).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('a bad co-signature fails the bridge layer but never passes alone', async () => {
     const x = clone(b) as any;
     x.attestation.cosign.sig = flipHex(x.attestation.cosign.sig, 40);
-    const v = (await verifyBundle(x, trusted)).verdict as any;
-    expect(v.bridge.primaryOk).toBe(true);
-    expect(v.bridge.secondaryOk).toBe(false);
+    const v = verdictOf(await verifyBundle(x, trusted), 'proof');
+    expect(v.bridge!.primaryOk).toBe(true);
+    expect(v.bridge!.secondaryOk).toBe(false);
     expect(v.overallOk).toBe(false);
     const y = clone(b) as any;
     y.attestation.primary.sig = flipHex(y.attestation.primary.sig, 40);
     delete y.receipt;
-    const vy = (await verifyBundle(y, trusted)).verdict as any;
-    expect(vy.bridge.primaryOk).toBe(false);
-    expect(vy.bridge.secondaryOk).toBe(true);
+    const vy = verdictOf(await verifyBundle(y, trusted), 'proof');
+    expect(vy.bridge!.primaryOk).toBe(false);
+    expect(vy.bridge!.secondaryOk).toBe(true);
     expect(vy.overallOk).toBe(false);
   });
 
   it('a payload for another answer fails both checks', async () => {
     const x = { ...clone(b), answer: 'different' } as any;
-    const v = (await verifyBundle(x, trusted)).verdict as any;
-    expect(v.bridge.primaryOk).toBe(false);
-    expect(v.bridge.secondaryOk).toBe(false);
+    const v = verdictOf(await verifyBundle(x, trusted), 'proof');
+    expect(v.bridge!.primaryOk).toBe(false);
+    expect(v.bridge!.secondaryOk).toBe(false);
   });
 
   it('a bridge key whose key_id does not match its bytes is not used', async () => {
     const x = clone(b) as any;
     x.bridgeKeys[0].key_id = flipHex(x.bridgeKeys[0].key_id, 3);
     x.attestation.primary.key_id = x.bridgeKeys[0].key_id;
-    expect(((await verifyBundle(x, trusted)).verdict as any).bridge.primaryOk).toBe(false);
+    expect(verdictOf(await verifyBundle(x, trusted), 'proof').bridge!.primaryOk).toBe(false);
   });
 });
 
@@ -257,7 +257,7 @@ describe('ProofBundle: SLH-DSA diversity signature', () => {
   const b = issueProof(base, { receipt: K.answer, slh: K.slh });
 
   it('verifies from the bundle key, or the pinned key; a bad one fails the receipt layer', async () => {
-    const v = (await verifyBundle(b, trusted)).verdict as any;
+    const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.receipt.diversity).toMatchObject({ present: true, ok: true });
     expect(v.overallOk).toBe(true);
 
@@ -268,14 +268,16 @@ describe('ProofBundle: SLH-DSA diversity signature', () => {
       algo: 'SLH-DSA-SHA2-256f',
       public_key_hex: Array.from(K.slh.publicKey, (x) => x.toString(16).padStart(2, '0')).join(''),
     };
-    expect(((await verifyBundle(noOwnKey, trusted)).verdict as any).receipt.diversity.ok).toBe(false);
-    expect(((await verifyBundle(noOwnKey, { trustedKeys: [...K.trustedKeys, pinnedSlh] })).verdict as any).receipt.diversity.ok).toBe(true);
+    expect(verdictOf(await verifyBundle(noOwnKey, trusted), 'proof').receipt.diversity!.ok).toBe(false);
+    expect(verdictOf(await verifyBundle(noOwnKey, { trustedKeys: [...K.trustedKeys, pinnedSlh] }), 'proof').receipt.diversity!.ok).toBe(
+      true,
+    );
 
     const bad = clone(b) as any;
     bad.receipt.slh.sig = flipHex(bad.receipt.slh.sig, 100);
-    const vb = (await verifyBundle(bad, trusted)).verdict as any;
+    const vb = verdictOf(await verifyBundle(bad, trusted), 'proof');
     expect(vb.receipt.sigOk).toBe(true);
-    expect(vb.receipt.diversity.ok).toBe(false);
+    expect(vb.receipt.diversity!.ok).toBe(false);
     expect(vb.overallOk).toBe(false);
   });
 });

@@ -4,10 +4,13 @@ import { MAX_JSON_DEPTH } from '../src/encoding/jcs.js';
 import { nestedDeeperThan } from '../src/lib/json.js';
 import { buildRecord } from '../src/record/build.js';
 import { AI_ACT_SUPPORT } from '../src/record/table.js';
-import { verifyBundle } from '../src/dispatch.js';
+import { verifyBundle, type VerifyResponse } from '../src/dispatch.js';
+
 import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
 import { K, clone, expectSvcError, trusted } from './helpers.js';
 import { testKeys } from '../src/testing/keys.js';
+/** The record summary of a response, where its kind has one. */
+const recordOf = (r: VerifyResponse) => ('record' in r ? r.record : undefined);
 
 const base = { answer: 'Water boils at 100 °C at sea level.', model: 'council-v1', ts: 1_700_000_000, governance_flag: 'ok' };
 const bound = issueProof({ ...base, prompt: 'At what temperature does water boil?', excerpt: { start: 0, end: 5 } }, { receipt: K.answer });
@@ -133,11 +136,11 @@ describe('record re-verification (V4, V8)', () => {
     const rec = buildRecord(bound, opts);
     const r = await verifyBundle(JSON.parse(JSON.stringify(rec)), trusted);
     expect(r.kind).toBe('svc-ai-provenance-record');
-    expect(r.record).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, unattested: ['generated', 'notes'] });
+    expect(recordOf(r)).toEqual({ schema: 'svc-ai-provenance-record', summaryOk: true, unattested: ['generated', 'notes'] });
     expect(r.verdict.overallOk).toBe(true);
     expect(r.signerRecognized).toBe(true);
     const runRec = await verifyBundle(buildRecord(run, opts), trusted);
-    expect(runRec.record?.summaryOk).toBe(true);
+    expect(recordOf(runRec)?.summaryOk).toBe(true);
   });
 
   it('any over-claim in attested is a 422', async () => {
@@ -163,7 +166,7 @@ describe('record re-verification (V4, V8)', () => {
   it('signer_recognized: true over an unpinned key is originClaimUnconfirmed; over a failed proof it is 422', async () => {
     const rec = buildRecord(bound, opts);
     const r = await verifyBundle(rec, { trustedKeys: [] });
-    expect(r.record).toEqual({
+    expect(recordOf(r)).toEqual({
       schema: 'svc-ai-provenance-record',
       summaryOk: true,
       originClaimUnconfirmed: true,
@@ -176,7 +179,7 @@ describe('record re-verification (V4, V8)', () => {
     await expectSvcError(verifyBundle(failed, trusted), 'record_mismatch', 422);
     const modest = clone(rec) as any;
     modest.attested.signer_recognized = false;
-    expect((await verifyBundle(modest, trusted)).record?.summaryOk).toBe(true);
+    expect(recordOf(await verifyBundle(modest, trusted))?.summaryOk).toBe(true);
   });
 
   it('record_type, the mapping and the disclaimer cannot be reworded', async () => {
@@ -194,7 +197,7 @@ describe('record re-verification (V4, V8)', () => {
     d.generated = 1;
     d.notes = ['anything'];
     d.subject = { organisation: 'Other' };
-    expect((await verifyBundle(d, trusted)).record?.summaryOk).toBe(true);
+    expect(recordOf(await verifyBundle(d, trusted))?.summaryOk).toBe(true);
   });
 
   it('a record without a proof bundle is refused', async () => {
@@ -248,5 +251,23 @@ describe('signatures by keys nobody pinned (round three)', () => {
     expect(r.attested.council_grounded).toBeNull();
     expect(r.attested.signed_at).toBeNull();
     expect(r.attested.algorithms).toEqual([]);
+  });
+});
+
+describe('buildRecord reads what verifyBundle reads', () => {
+  it('JSON text and UTF-8 bytes give the same record as the parsed bundle; bad text is the same refusal', async () => {
+    const fromObject = buildRecord(bound, opts);
+    expect(buildRecord(JSON.stringify(bound), opts)).toEqual(fromObject);
+    expect(buildRecord(new TextEncoder().encode(JSON.stringify(bound)), opts)).toEqual(fromObject);
+    await expectSvcError(
+      Promise.resolve().then(() => buildRecord('{"kind":', opts)),
+      'invalid_json',
+      400,
+    );
+    await expectSvcError(
+      Promise.resolve().then(() => buildRecord('{"a":1,"a":2}', opts)),
+      'invalid_json',
+      400,
+    );
   });
 });

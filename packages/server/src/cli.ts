@@ -2,7 +2,6 @@
 // svc: serve, keygen, issue, verify, record, ledger. Exit codes: 0 ok, 1 does not verify,
 // 2 unreadable input or not a recognised bundle, 3 the ledger audit found a problem.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { namesFor } from '@svc/core';
 import { LedgerError } from './ledger/errors.js';
@@ -14,7 +13,7 @@ import { jsonLogger } from './log.js';
 import { Issuer } from './issuer.js';
 import { nativeCrypto } from './crypto/node.js';
 import { openLedger } from './ledger/open.js';
-import { CliError } from './cli/common.js';
+import { CliError, readInput } from './cli/common.js';
 import { recordCommand, verifyCommand } from './cli/verify.js';
 import { auditCommand, proveCommand } from './cli/ledger.js';
 
@@ -39,7 +38,8 @@ SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min)
 SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_DATABASE_URL (none: SQLite in the data folder),
 SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
 SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on),
-SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256).
+SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),
+SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256). The README's Configuration table says what each means.
 Dev keys are made on first start when the data folder has none.`,
   keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
 
@@ -85,6 +85,11 @@ function portFlag(v: string): number {
   if (!(n >= 0 && n <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(v)}`, 2);
   return n;
 }
+/** A note for the person at the terminal (standard error), beside results on standard output. */
+const note = (s: string) => {
+  clearProgress();
+  process.stderr.write(`svc: ${s}\n`);
+};
 const progress = (s: string) => {
   if (!process.stderr.isTTY) return;
   process.stderr.write(`\r\x1b[K${s}`);
@@ -129,9 +134,11 @@ async function main(argv: string[]): Promise<number> {
         ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
       });
       const running = await startServer(cfg);
+      // Idempotent, and still listening after the first: Ctrl-C under npm start delivers SIGINT twice
+      // (from the terminal and from the launcher), and the second must not cut the graceful shutdown.
       const stop = () => void running.close().then(() => process.exit(0));
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
       return new Promise<number>(() => {});
     }
     case 'keygen': {
@@ -157,7 +164,7 @@ async function main(argv: string[]): Promise<number> {
       });
       if ((values.answer === undefined) === (values['answer-file'] === undefined))
         throw new CliError('give exactly one of --answer or --answer-file', 2);
-      const answer = (values.answer as string | undefined) ?? readFileSync(values['answer-file'] as string, 'utf8');
+      const answer = (values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file');
       const cfg = loadConfig(process.env, {
         ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
         ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
@@ -212,7 +219,7 @@ async function main(argv: string[]): Promise<number> {
         service: { type: 'string' },
       });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);
-      return recordCommand(positionals[0]!, values, out);
+      return recordCommand(positionals[0]!, values, out, note);
     }
     case 'ledger': {
       const { values, positionals } = parse({
@@ -222,6 +229,11 @@ async function main(argv: string[]): Promise<number> {
         keys: { type: 'string' },
       });
       const sub = positionals[0];
+      if (sub !== 'prove' && sub !== 'audit')
+        throw new CliError(
+          `${sub === undefined ? 'a ledger subcommand is required' : `unknown subcommand ledger ${sub}`}\n\n${HELP.ledger}`,
+          2,
+        );
       if (!values.url) throw new CliError(`--url is required\n\n${HELP.ledger}`, 2);
       if (sub === 'prove') {
         if (values.answer === undefined) throw new CliError('--answer is required', 2);

@@ -24,4 +24,5 @@ export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { backendReport } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';
+export { baseUrl } from './cli/common.js';
 export { ROUTES, UNDOCUMENTED, type RouteSpec, type OperationId } from './routes.js';

@@ -28,7 +28,7 @@ export interface RouteSpec {
   group: Group;
   /** Cache-Control of the 200 answer (the app sets it unless the handler does). */
   cache?: string;
-  /** Operation id of its CORS preflight (OPTIONS), when browsers may call it cross-origin with a body or JSON. */
+  /** Operation id of its CORS preflight (OPTIONS): every API route has one, as every answer advertises OPTIONS. */
   preflight?: string;
   /** The OpenAPI operation, less what every operation gets (id, security, CORS header, 400). */
   doc: { summary: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
@@ -84,6 +84,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/api/provenance/pubkey',
     operationId: 'getAnswerKeys',
+    preflight: 'answerKeysPreflight',
     group: 'read',
     cache: HOUR,
     doc: {
@@ -95,6 +96,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/v1/provenance/pubkeys',
     operationId: 'getModelPlaneKeys',
+    preflight: 'modelPlaneKeysPreflight',
     group: 'modelKeys',
     cache: HOUR,
     doc: {
@@ -106,6 +108,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/api/v1/evidence-signer',
     operationId: 'getEvidenceSigner',
+    preflight: 'evidenceSignerPreflight',
     group: 'read',
     cache: HOUR,
     doc: {
@@ -117,6 +120,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/api/cbom',
     operationId: 'getCbom',
+    preflight: 'cbomPreflight',
     group: 'read',
     cache: HOUR,
     doc: {
@@ -149,6 +153,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/api/status/council',
     operationId: 'getCouncilHealth',
+    preflight: 'councilPreflight',
     group: 'read',
     cache: 'public, max-age=60, s-maxage=60',
     doc: {
@@ -238,6 +243,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/openapi.json',
     operationId: 'getOpenApi',
+    preflight: 'openApiPreflight',
     group: 'none',
     cache: HOUR,
     doc: {

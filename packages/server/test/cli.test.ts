@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { SqliteStore } from '../dist/internal.js';
+import { baseUrl, SqliteStore } from '../dist/internal.js';
 import { boot, call, type Booted } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -187,5 +187,71 @@ describe('svc on a terminal and on a broken network', () => {
     } finally {
       await t.stop();
     }
+  });
+});
+
+describe('the first hour (issue 23)', () => {
+  it('record says where trust comes from: no keys pinned is said on standard error, pinned keys are named', async () => {
+    // Issued without the ledger: an earlier test in this file leaves the server's log forked.
+    const proof = JSON.parse((await svc(['issue', '--answer', 'Rome is the capital of Italy.'], { env: { SVC_LEDGER: 'off' } })).out);
+    const file = join(work, 'first-hour-proof.json');
+    writeFileSync(file, JSON.stringify(proof));
+    const bare = await svc(['record', file, '--org', 'Example Org']);
+    expect(bare.code).toBe(0);
+    expect(JSON.parse(bare.out).attested.signer_recognized).toBe(false);
+    expect(bare.err).toMatch(/origin not checked: no keys pinned.*--keys-url/);
+    const pinned = await svc(['record', file, '--keys', join(work, 'keys.json')]);
+    expect(JSON.parse(pinned.out).attested.signer_recognized).toBe(true);
+    expect(pinned.err).toMatch(/origin checked against \d+ pinned keys from .*keys\.json/);
+  });
+
+  it('URL options take the base or an endpoint URL', async () => {
+    const proof = JSON.parse((await svc(['issue', '--answer', 'Madrid is the capital of Spain.'], { env: { SVC_LEDGER: 'off' } })).out);
+    const file = join(work, 'first-hour-madrid.json');
+    writeFileSync(file, JSON.stringify(proof));
+    for (const u of [s.url, `${s.url}/`, `${s.url}/api/provenance/pubkey`, `${s.url}/api/transparency/ledger?x=1`]) {
+      const v = await svc(['verify', file, '--keys-url', u]);
+      expect(v.code, u).toBe(0);
+      expect(v.out).toContain('RECOGNISED');
+    }
+    for (const u of [
+      'http://h:1',
+      'http://h:1/',
+      'http://h:1/api/transparency/ledger',
+      'http://h:1/api/transparency/ledger/history?verifiable=1',
+    ])
+      expect(baseUrl(u), u).toBe('http://h:1');
+    expect(baseUrl('http://h:1/svc/api/provenance/pubkey')).toBe('http://h:1/svc');
+  });
+
+  it('errors name the flag, the file and the cause', async () => {
+    const missing = await svc(['issue', '--answer-file', join(work, 'missing.txt')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/cannot read --answer-file .*missing\.txt: no such file \(ENOENT\)/);
+    const bad = join(work, 'bad-state.json');
+    writeFileSync(bad, '{"tree_size": 3');
+    const a = await svc(['ledger', 'audit', '--url', s.url, '--state', bad]);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/--state .*bad-state\.json is not a saved audit state: not valid JSON/);
+    writeFileSync(bad, '{"tree_size": "3"}');
+    expect((await svc(['ledger', 'audit', '--url', s.url, '--state', bad])).err).toMatch(/needs tree_size and root_hash/);
+    const foo = await svc(['ledger', 'foo']);
+    expect(foo.code).toBe(2);
+    expect(foo.err).toMatch(/unknown subcommand ledger foo/);
+    expect(foo.err).not.toMatch(/--url is required/);
+  });
+});
+
+describe('settings', () => {
+  it('`svc serve --help` and the README configuration table list the same settings', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('\n### ', readme.indexOf('### Configuration') + 5));
+    // Every variable named in the first cell of each row.
+    const inReadme = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_0-9]+)`/g)].map((x) => x[1]!));
+    const help = (await svc(['serve', '--help'])).out;
+    const inHelp = [...help.matchAll(/\b(PORT|HOST|SVC_[A-Z_0-9]+)\b/g)].map((m) => m[1]!);
+    expect(new Set(inReadme).size).toBeGreaterThan(15);
+    expect([...new Set(inHelp)].sort()).toEqual([...new Set(inReadme)].sort());
   });
 });

@@ -19,6 +19,8 @@ describe('the route table', () => {
       if ('preflight' in r) expect(doc.paths[r.path].options.operationId).toBe(r.preflight);
       else expect(doc.paths[r.path].options).toBeUndefined();
     }
+    // Every answer advertises OPTIONS, so every API route answers a preflight.
+    for (const r of ROUTES) expect('preflight' in r, r.path).toBe(true);
     const ids = [...ROUTES.map((r) => r.operationId), ...ROUTES.flatMap((r) => ('preflight' in r ? [r.preflight] : []))];
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -37,6 +39,7 @@ describe('the route table', () => {
         if (res.status === 200 && 'cache' in r) expect(res.headers.get('cache-control'), r.path).toBe(r.cache);
         const pre = await fetch(s.url + r.path, { method: 'OPTIONS' });
         expect(pre.status, `OPTIONS ${r.path}`).toBe('preflight' in r ? 204 : 405);
+        if ('preflight' in r) expect(pre.headers.get('access-control-allow-methods')).toContain('OPTIONS');
       }
     } finally {
       await s.stop();

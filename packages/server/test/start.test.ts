@@ -16,8 +16,10 @@ describe('npm start', () => {
   it('runs the server on a runtime with native crypto and logs the backend of each algorithm', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-start-'));
     const port = 24000 + Math.floor(Math.random() * 1000);
+    // Its own process group, as a terminal gives a foreground job: Ctrl-C reaches every process in it.
     const child = spawn(process.execPath, [START, '--port', String(port)], {
       env: { ...process.env, SVC_DATA_DIR: dir, SVC_WORKERS: '1' },
+      detached: true,
     });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
@@ -35,7 +37,54 @@ describe('npm start', () => {
     expect(r.status).toBe(200);
     expect(r.body.verdict.overallOk).toBe(true);
     expect((await call(`http://127.0.0.1:${port}`, '/api/transparency/ledger')).body.signed_tree_head).not.toBeNull();
-    child.kill('SIGTERM');
+    // Ctrl-C: SIGINT to the whole group, so the server gets it from the terminal and again from the
+    // launcher; the graceful shutdown runs once and both exit 0.
+    process.kill(-child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
+    expect(out).toContain('"event":"stopped"');
   }, 400_000);
+});
+
+describe('npm start builds only when a source changed', () => {
+  it('fresh after a build; stale once a source is newer than the build, or an output is missing', async () => {
+    const { staleBecause } = await import('../../../scripts/build-if-stale.mjs');
+    const { cpSync, utimesSync, rmSync } = await import('node:fs');
+    // A copy of the tree's sources and builds, so touching files here cannot disturb other tests.
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), 'svc-stale-'));
+    for (const p of [
+      'packages/core/src',
+      'packages/core/tsup.config.ts',
+      'packages/core/package.json',
+      'packages/core/dist',
+      'packages/server/src',
+      'packages/server/page',
+      'packages/server/tsup.config.ts',
+      'packages/server/package.json',
+      'packages/server/dist',
+      'scripts/build-page.mjs',
+    ])
+      cpSync(join(root, p), join(dir, p), { recursive: true });
+    const past = new Date(Date.now() - 60_000);
+    const src = join(dir, 'packages/server/src/app.ts');
+    utimesSync(src, past, past);
+    for (const f of ['packages/core/src', 'packages/server/src', 'packages/server/page', 'scripts/build-page.mjs']) {
+      const { readdirSync, statSync } = await import('node:fs');
+      const walk = (p: string): void => {
+        if (statSync(p).isDirectory()) for (const e of readdirSync(p)) walk(join(p, e));
+        else utimesSync(p, past, past);
+      };
+      walk(join(dir, f));
+    }
+    for (const f of ['tsup.config.ts', 'package.json'])
+      for (const p of ['core', 'server']) utimesSync(join(dir, 'packages', p, f), past, past);
+    expect(staleBecause(dir)).toBeNull();
+    const now = new Date();
+    utimesSync(src, now, now);
+    expect(staleBecause(dir)).toMatch(/a source changed/);
+    utimesSync(src, past, past);
+    rmSync(join(dir, 'packages/core/dist/index.js'));
+    expect(staleBecause(dir)).toMatch(/core\/dist\/index\.js is missing/);
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

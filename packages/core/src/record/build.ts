@@ -2,6 +2,7 @@
 // published obligation mapping, and notes saying exactly why anything is not attested.
 import { detectKind } from '../detect.js';
 import { SvcError } from '../errors.js';
+import { parseDocument } from '../parse.js';
 import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import { makeContext, type VerifyContext, type VerifyOptions } from '../verify/context.js';
 import { verifyProofBundle, type ProofVerdict } from '../verify/proof.js';
@@ -66,8 +67,13 @@ export function checkOrg(org: unknown): string | undefined {
   return org;
 }
 
-export function buildRecord(bundle: unknown, options: BuildRecordOptions): AiProvenanceRecord {
+/**
+ * Build an AI Provenance Record from a proof or run bundle: a parsed value, or JSON text or UTF-8
+ * bytes (read as verifyBundle reads them).
+ */
+export function buildRecord(input: unknown, options: BuildRecordOptions): AiProvenanceRecord {
   if (!isInt(options.generated)) throw new TypeError('options.generated must be an integer (Unix seconds)');
+  const bundle = parseDocument(input);
   const org = checkOrg(options.org);
   const vc = makeContext(options);
   const rc = recompute(bundle, vc);

@@ -10,12 +10,17 @@ export class CliError extends Error {
   }
 }
 
-export function readInput(file: string): string {
+const WHY: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder' };
+
+/** A file's text (`-`: standard input), or an error naming the flag, the file and the cause. */
+export function readInput(file: string, flag?: string): string {
   try {
     return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = (code && WHY[code]) ?? code ?? (e as Error).message;
     throw new CliError(
-      `cannot read ${file === '-' ? 'standard input' : file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      `cannot read ${flag ? `${flag} ` : ''}${file === '-' ? 'standard input' : file}: ${why}${code && WHY[code] ? ` (${code})` : ''}`,
       2,
     );
   }
@@ -90,8 +95,18 @@ export async function fetchJson(url: string, init?: RequestInit): Promise<{ stat
   }
 }
 
+/** The service's endpoints a user may paste in place of its base URL. */
+const ENDPOINTS =
+  /\/(api\/provenance\/pubkey|v1\/provenance\/pubkeys|api\/transparency\/ledger(\/(inclusion|consistency|history))?|openapi\.json|api\/cbom|api\/v1\/verify)\/*$/;
+
+/** The base URL of a service, given its base or the URL of one of its endpoints (query and trailing slashes dropped). */
+export function baseUrl(u: string): string {
+  const noQuery = u.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  return noQuery.replace(ENDPOINTS, '');
+}
+
 export async function fetchKeys(base: string): Promise<ReceiptKey[]> {
-  const url = `${base.replace(/\/+$/, '')}/api/provenance/pubkey`;
+  const url = `${baseUrl(base)}/api/provenance/pubkey`;
   const r = await fetchJson(url);
   if (r.status !== 200) throw new CliError(`${url} answered ${r.status}`, 2);
   return keysFromPubkeyResponse(r.body, url);

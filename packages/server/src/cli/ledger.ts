@@ -1,6 +1,6 @@
 // `svc ledger prove` and `svc ledger audit`: a client and a monitor of a remote log. Both check
 // paths against the signed root and never trust an unsigned response's root.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import {
   fromHex,
   parseTreeHead,
@@ -12,9 +12,9 @@ import {
   type ReceiptKey,
   type ConsistencyVerdict,
 } from '@svc/core';
-import { CliError, fetchJson, fetchKeys, loadKeysFile } from './common.js';
+import { baseUrl, CliError, fetchJson, fetchKeys, loadKeysFile, readInput } from './common.js';
 
-const base = (u: string) => u.replace(/\/+$/, '');
+const base = baseUrl;
 
 async function signedHead(url: string, keys: ReceiptKey[]) {
   const r = await fetchJson(`${base(url)}/api/transparency/ledger`);
@@ -69,12 +69,27 @@ interface AuditState {
   key_hex?: string;
 }
 
+/** A saved audit state, or an error naming the file and what is wrong with it. */
+function readState(file: string): AuditState {
+  let v: unknown;
+  try {
+    v = JSON.parse(readInput(file));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--state ${file} is not a saved audit state: not valid JSON (${(e as Error).message})`, 2);
+  }
+  const s = v as Partial<AuditState>;
+  if (typeof s !== 'object' || s === null || !Number.isSafeInteger(s.tree_size) || typeof s.root_hash !== 'string')
+    throw new CliError(`--state ${file} is not a saved audit state: it needs tree_size and root_hash`, 2);
+  return s as AuditState;
+}
+
 export async function auditCommand(
   opts: { url: string; state?: string; keys?: string },
   out: (s: string) => void,
   progress: (s: string) => void,
 ): Promise<number> {
-  const prev: AuditState | null = opts.state && existsSync(opts.state) ? JSON.parse(readFileSync(opts.state, 'utf8')) : null;
+  const prev = opts.state && existsSync(opts.state) ? readState(opts.state) : null;
   let keys: ReceiptKey[] = opts.keys ? loadKeysFile(opts.keys) : [];
   const head = await signedHead(opts.url, keys);
   const problems: string[] = [];

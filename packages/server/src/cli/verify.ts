@@ -20,9 +20,9 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
     lines.push('Origin: not checked. No keys were pinned (use --keys FILE or --keys-url BASE), so nothing says who signed it.');
   else if (r.signerRecognized) lines.push('Origin: RECOGNISED. The signing key is one of the pinned keys of the service.');
   else lines.push('Origin: NOT recognised. The signing key is not one of the pinned keys (or the bundle failed).');
-  if (r.record)
+  if ('record' in r)
     lines.push(
-      `Record: summary recomputed from the proof and it matches${r.record.originClaimUnconfirmed ? '; its origin claim is unconfirmed by these keys' : ''}.`,
+      `Record: summary recomputed from the proof and it matches${r.record.originClaimUnconfirmed ? '; its origin claim is unconfirmed by these keys' : ''}.${r.record.unattested ? ` Its ${r.record.unattested.join(', ')} are the maker's own words, not attested.` : ''}`,
     );
   const receipt = v.receipt;
   if (receipt) {
@@ -94,9 +94,16 @@ export async function recordCommand(
   file: string,
   opts: { org?: string; keys?: string; 'keys-url'?: string; service?: string },
   out: (s: string) => void,
+  note: (s: string) => void = () => {},
 ): Promise<number> {
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
+  // Where trust comes from, said every time: a record made with no keys pinned cannot recognise anyone.
+  note(
+    trustedKeys.length === 0
+      ? 'origin not checked: no keys pinned, so attested.signer_recognized is false; pass --keys-url BASE or --keys FILE'
+      : `origin checked against ${trustedKeys.length} pinned key${trustedKeys.length === 1 ? '' : 's'} from ${opts.keys ?? opts['keys-url']}`,
+  );
   try {
     const doc = parseDocument(text);
     const rec = buildRecord(doc, {

@@ -1,0 +1,32 @@
+// VerifyResponse is a union on `kind`: comparing it narrows the verdict, with no cast.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { verifyBundle, type VerifyResponse } from '../src/dispatch.js';
+import type { ProofVerdict } from '../src/verify/proof.js';
+import type { TranscriptVerdict } from '../src/verify/transcript.js';
+import type { RunVerdict } from '../src/verify/run.js';
+import { buildRecord } from '../src/record/build.js';
+import { issueProof, issueTranscript } from '../src/issue/bundles.js';
+import { K, trusted } from './helpers.js';
+
+describe('VerifyResponse narrows on kind', () => {
+  it('each kind gives its own verdict type, and only records carry record', async () => {
+    const proof = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
+    const res: VerifyResponse = await verifyBundle(proof, trusted);
+    if (res.kind === 'svc-proof') {
+      expectTypeOf(res.verdict).toEqualTypeOf<ProofVerdict>();
+      expect(res.verdict.receipt.sigOk).toBe(true);
+    } else throw new Error(`expected a proof, got ${res.kind}`);
+    const t = await verifyBundle(issueTranscript([proof], 'chat'), trusted);
+    if (t.kind === 'svc-transcript') {
+      expectTypeOf(t.verdict).toEqualTypeOf<TranscriptVerdict>();
+      expect(t.verdict.turns).toHaveLength(1);
+    } else throw new Error(`expected a transcript, got ${t.kind}`);
+    const r = await verifyBundle(buildRecord(proof, { ...trusted, generated: 1 }), trusted);
+    if (r.kind === 'svc-ai-provenance-record') {
+      expectTypeOf(r.verdict).toEqualTypeOf<ProofVerdict | RunVerdict>();
+      expect(r.record.summaryOk).toBe(true);
+    } else throw new Error(`expected a record, got ${r.kind}`);
+    // @ts-expect-error: `record` exists only on records, so reading it needs the kind first.
+    expect(res.record).toBeUndefined();
+  });
+});
