@@ -138,7 +138,7 @@ describe('every endpoint through handle()', () => {
     expect((await app.handle(req('OPTIONS', '/api/v1/verify'))).status).toBe(204);
     const m = await app.handle(req('DELETE', '/api/cbom'));
     expect(m.status).toBe(405);
-    expect(m.headers?.allow).toBe('GET, HEAD');
+    expect(m.headers?.allow).toBe('GET, HEAD, OPTIONS');
     expect((await app.handle(req('GET', '/nope'))).status).toBe(404);
   });
 

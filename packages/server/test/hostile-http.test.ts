@@ -71,7 +71,7 @@ describe('HEAD', () => {
     const r = await fetch(`${s.url}/api/v1/verify`, { method: 'HEAD' });
     expect(r.status).toBe(405);
     const g = await fetch(`${s.url}/api/cbom`, { method: 'DELETE' });
-    expect(g.headers.get('allow')).toBe('GET, HEAD');
+    expect(g.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });
 
