@@ -21,7 +21,14 @@ export async function smoke(now = () => performance.now()) {
   for (const c of vectors) {
     let got;
     try {
-      got = { status: 200, response: await verifyBundle(c.inputText ?? c.input, { trustedKeys: c.trustedKeys, service: c.service }) };
+      got = {
+        status: 200,
+        response: await verifyBundle(c.inputText ?? c.input, {
+          trustedKeys: c.trustedKeys,
+          trustedBridgeKeys: c.trustedBridgeKeys,
+          service: c.service,
+        }),
+      };
     } catch (e) {
       got = e instanceof SvcError ? { status: e.status, code: e.code } : { thrown: String(e) };
     }
