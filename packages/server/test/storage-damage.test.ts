@@ -2,10 +2,9 @@
 // happens to the ledger file, verification keeps serving; no process signs a head over a log that
 // fails the full check; history loss is a rollback, never a fresh start; the same stored state
 // reports the same findings whether the server saw it happen or started on it.
-import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { execSync, spawn, spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
@@ -13,27 +12,14 @@ import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../dist/internal.js';
 import { call } from './harness.js';
+import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
+
+const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-damage-');
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const names = namesFor('svc');
 const quiet = () => {};
 const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('damage').answer });
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-/** A data folder with keys and a ledger of `leaves` answers, one signed head per answer. */
-async function dataDir(leaves: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-damage-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
-  const ring = ensureKeys(cfg, quiet);
-  const ledger = await openLedger(cfg, names, ring, quiet, { background: false, batchMs: 0 });
-  for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
-  await ledger.close();
-  return dir;
-}
 
 /** A raw connection to the ledger file, as another program (or an attacker) would open it. */
 function raw<T>(dir: string, use: (db: Database.Database) => T): T {

@@ -2,33 +2,21 @@
 // memory mappings raises SIGBUS in whatever process maps it: only the storage process may die, and
 // verification never stops. Damage that is not an append (an edit in place, a deleted row, files
 // replaced) is found by the running server as a fresh start finds it (spec States rule 1).
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { copyFileSync, mkdirSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../dist/internal.js';
 import { call } from './harness.js';
+import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
+
+const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-live-');
 
 const names = namesFor('svc');
 const quiet = () => {};
 const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('live').answer });
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function dataDir(leaves: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-live-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
-  const ledger = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
-  for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
-  await ledger.close();
-  return dir;
-}
 
 const file = (dir: string) => join(dir, 'ledger.sqlite');
 

@@ -1,0 +1,30 @@
+// Data folders holding a SQLite ledger, for the storage-damage suites: made, filled and removed after
+// each test.
+import { afterEach } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { namesFor, sha256, utf8 } from '@svc/core';
+import { ensureKeys, loadConfig, openLedger } from '../dist/internal.js';
+
+const quiet = () => {};
+
+/** Run after each test, last registered first. */
+export const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A data folder with keys and a ledger of `leaves` answers (`answer 0`, ...), one signed head per answer. */
+export async function dataDir(leaves: number, prefix = 'svc-damage-'): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+  const ledger = await openLedger(cfg, namesFor('svc'), ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+  for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
+  await ledger.close();
+  return dir;
+}
+
+/** The ledger file of a data folder. */
+export const ledgerFileOf = (dir: string) => join(dir, 'ledger.sqlite');
