@@ -5,9 +5,9 @@
 import { statSync } from 'node:fs';
 import { SqliteStore } from './store.js';
 import { isDamage, type LedgerReads, type NewHead } from '../store.js';
-import { READS, REPLACED, type FromStorage, type ToStorage } from './protocol.js';
+import { pack, READS, REPLACED, unpack, type FromStorage, type ToStorage } from './protocol.js';
 
-const send = (m: FromStorage) => process.send!(m);
+const send = (m: FromStorage) => process.send!(pack(m) as object);
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 // The parent going away (a crash, SIGKILL) closes the channel: an open transaction rolls back.
@@ -101,7 +101,8 @@ function fail(why: string): never {
   throw new Error(why);
 }
 
-process.on('message', (m: ToStorage) => {
+process.on('message', (raw: unknown) => {
+  const m = unpack(raw) as ToStorage;
   if (m.op === 'sealed') {
     const s = seals.get(m.seal);
     seals.delete(m.seal);

@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { serially } from '../serial.js';
 import { StoreDamage, StoreReads, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from '../store.js';
-import { READS, REPLACED, type FromStorage, type ReadName, type ToStorage } from './protocol.js';
+import { pack, READS, REPLACED, unpack, type FromStorage, type ReadName, type ToStorage } from './protocol.js';
 
 type Request = ToStorage extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
 
@@ -59,7 +59,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
     if (this.child) return this.child;
     if ((this.o.now ?? Date.now)() < this.downUntil) return Promise.reject(new Error('ledger storage process is restarting'));
     this.generation++;
-    const c = fork(ENTRY, [this.location], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const c = fork(ENTRY, [this.location], { serialization: 'json', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let opened = false;
     const started = new Promise<ChildProcess>((resolve, reject) => {
       const first = (m: FromStorage) => {
@@ -73,7 +73,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
       c.on('message', first);
       c.once('exit', (code, signal) => reject(new Error(`ledger storage process exited (${signal ?? code}) while opening`)));
     });
-    c.on('message', (m: FromStorage) => this.onMessage(c, m));
+    c.on('message', (m: unknown) => this.onMessage(c, unpack(m) as FromStorage));
     c.once('exit', (code, signal) => this.onExit(signal ?? String(code), opened, code === REPLACED));
     c.on('error', () => undefined);
     const current = started.catch((e: Error) => {
@@ -99,7 +99,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
       } catch (e) {
         reply = { op: 'sealed', seal: m.seal, error: e instanceof Error ? e.message : String(e) };
       }
-      if (c.connected) c.send(reply);
+      if (c.connected) c.send(pack(reply) as object);
     }
   }
 
@@ -119,7 +119,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
-        c.send({ ...req, id } as ToStorage);
+        c.send(pack({ ...req, id }) as object);
       } catch (e) {
         this.pending.delete(id);
         reject(e instanceof Error ? e : new Error(String(e)));
