@@ -213,6 +213,9 @@ describe('the first hour (issue 23)', () => {
       const v = await svc(['verify', file, '--keys-url', u]);
       expect(v.code, u).toBe(0);
       expect(v.out).toContain('RECOGNISED');
+      // --keys-url pins the service's model-plane keys too: its own attestation is not a stranger's.
+      expect(v.out).toMatch(/model-plane attestation: ML-DSA-87 ok/);
+      expect(v.out).not.toMatch(/not pinned here/);
     }
     for (const u of [
       'http://h:1',

@@ -105,6 +105,13 @@ export function baseUrl(u: string): string {
   return noQuery.replace(ENDPOINTS, '');
 }
 
+/** The model-plane keys of `/v1/provenance/pubkeys`; none from a server that does not publish them. */
+export async function fetchBridgeKeys(base: string): Promise<unknown[]> {
+  const url = `${baseUrl(base)}/v1/provenance/pubkeys`;
+  const r = await fetchJson(url);
+  return r.status === 200 && Array.isArray(r.body?.keys) ? r.body.keys : [];
+}
+
 export async function fetchKeys(base: string): Promise<ReceiptKey[]> {
   const url = `${baseUrl(base)}/api/provenance/pubkey`;
   const r = await fetchJson(url);

@@ -1,6 +1,6 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
 import { buildRecord, isSvcError, parseDocument, verifyBundle, type ReceiptKey, type VerifyResponse } from '@svc/core';
-import { CliError, fetchKeys, loadKeysFile, readInput } from './common.js';
+import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
 
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
 /** A signature that verifies by a key nobody pinned proves integrity, never who made it. */
@@ -72,6 +72,11 @@ async function pinned(opts: { keys?: string; 'keys-url'?: string }): Promise<Rec
   return [];
 }
 
+/** With --keys-url, the service's model-plane keys too, so its own attestations count as pinned. */
+async function pinnedBridge(opts: { 'keys-url'?: string }): Promise<unknown[]> {
+  return opts['keys-url'] ? fetchBridgeKeys(opts['keys-url']) : [];
+}
+
 export async function verifyCommand(
   file: string,
   opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string },
@@ -79,9 +84,10 @@ export async function verifyCommand(
 ): Promise<number> {
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
+  const trustedBridgeKeys = await pinnedBridge(opts);
   let r: VerifyResponse;
   try {
-    r = await verifyBundle(text, { trustedKeys, ...(opts.service ? { service: opts.service } : {}) });
+    r = await verifyBundle(text, { trustedKeys, trustedBridgeKeys, ...(opts.service ? { service: opts.service } : {}) });
   } catch (e) {
     if (isSvcError(e)) throw new CliError(`not verifiable: ${e.message} (${e.code})`, 2);
     throw e;
@@ -98,6 +104,7 @@ export async function recordCommand(
 ): Promise<number> {
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
+  const trustedBridgeKeys = await pinnedBridge(opts);
   // Where trust comes from, said every time: a record made with no keys pinned cannot recognise anyone.
   note(
     trustedKeys.length === 0
@@ -107,6 +114,7 @@ export async function recordCommand(
   try {
     const doc = parseDocument(text);
     const rec = buildRecord(doc, {
+      trustedBridgeKeys,
       trustedKeys,
       generated: Math.floor(Date.now() / 1000),
       ...(opts.org !== undefined ? { org: opts.org } : {}),
