@@ -203,3 +203,38 @@ describe('the storage process', () => {
     await expect(s.leaves(0, 3)).rejects.toMatchObject({ damage: true });
   });
 });
+
+describe('the storage process against messages it cannot use', () => {
+  it('unknown requests, unknown reads, malformed arguments and non-objects: error replies, and it keeps serving', async () => {
+    const { fork } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const dir = await dataDir(3);
+    const entry = fileURLToPath(new URL('../dist/sqlite-process.js', import.meta.url));
+    const c = fork(entry, [file(dir)], { serialization: 'json', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    cleanups.push(() => {
+      c.kill('SIGKILL');
+    });
+    const replies = new Map<number, any>();
+    c.on('message', (m: any) => {
+      if (typeof m?.id === 'number') replies.set(m.id, m);
+    });
+    await new Promise<void>((r) => c.on('message', (m: any) => m?.op === 'ready' && r()));
+    const hostile = [
+      { id: 1, op: 'frobnicate' },
+      { id: 2, op: 'read', name: 'constructor', args: [], snap: false },
+      { id: 3, op: 'read', name: 'nodes', args: [{ not: 'an array' }], snap: false },
+      { id: 4, op: 'read', name: 'leaves', args: ['x', { $b: 'zz' }], snap: false },
+      { id: 5, op: 'read', name: 'size', args: [], snap: true },
+      { id: 6, op: 'sequence', data: 'not a list' },
+      { id: 7, op: 'sealed', seal: 99 },
+    ];
+    c.send('just a string');
+    c.send(null as never);
+    for (const m of hostile) c.send(m);
+    c.send({ id: 8, op: 'read', name: 'size', args: [], snap: false });
+    for (let i = 0; i < 200 && !replies.has(8); i++) await new Promise((r) => setTimeout(r, 10));
+    for (const id of [1, 2, 3, 5, 6]) expect(replies.get(id), `request ${id}`).toMatchObject({ ok: false });
+    expect(replies.get(8)).toMatchObject({ ok: true, value: 3 });
+    expect(c.exitCode).toBeNull();
+  });
+});

@@ -54,15 +54,13 @@ export interface LedgerOptions {
   auditMs?: number;
 }
 
-const unavailable = () => ledgerUnavailable();
-
 /** Damaged or unreadable storage is a 503 on whichever read meets it, never an untyped error. */
 async function guard<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (e) {
     if (e instanceof LedgerError) throw e;
-    throw unavailable();
+    throw ledgerUnavailable();
   }
 }
 
@@ -123,7 +121,7 @@ export class Ledger implements LedgerApi {
       }
     } catch {
       this.seen = null;
-      throw unavailable();
+      throw ledgerUnavailable();
     }
     this.recheckIfDue();
     return this.audit.withheld();

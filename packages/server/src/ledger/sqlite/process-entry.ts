@@ -83,6 +83,8 @@ async function answer(m: Exclude<ToStorage, { op: 'sealed' }>): Promise<unknown>
       return undefined;
     }
     case 'sequence':
+      if (!Array.isArray(m.data) || !m.data.every((d) => d instanceof Uint8Array && d.length === 32))
+        throw new Error('sequence takes 32-byte leaves');
       return store.sequenceAsync(m.data, (size, root, previous) => {
         const seal = ++sealId;
         send({ op: 'seal', seal, size, root, previous });
@@ -94,6 +96,8 @@ async function answer(m: Exclude<ToStorage, { op: 'sealed' }>): Promise<unknown>
       await store.close();
       setImmediate(() => process.exit(0));
       return undefined;
+    default:
+      throw new Error(`unknown request ${JSON.stringify((m as { op?: unknown }).op)}`);
   }
 }
 
@@ -103,6 +107,8 @@ function fail(why: string): never {
 
 process.on('message', (raw: unknown) => {
   const m = unpack(raw) as ToStorage;
+  // Only the server talks to this process, but a message it cannot read is an error reply, never a throw.
+  if (m === null || typeof m !== 'object') return;
   if (m.op === 'sealed') {
     const s = seals.get(m.seal);
     seals.delete(m.seal);
@@ -110,8 +116,10 @@ process.on('message', (raw: unknown) => {
     else s?.reject(new Error(m.error ?? 'the head was not signed'));
     return;
   }
-  answer(m).then(
-    (value) => send({ id: m.id, ok: true, value }),
-    (e: unknown) => send({ id: m.id, ok: false, message: message(e), damage: isDamage(e) }),
-  );
+  Promise.resolve()
+    .then(() => answer(m))
+    .then(
+      (value) => send({ id: m.id, ok: true, value }),
+      (e: unknown) => send({ id: m.id, ok: false, message: message(e), damage: isDamage(e) }),
+    );
 });
