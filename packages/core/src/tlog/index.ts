@@ -1,0 +1,53 @@
+// @svc/core/tlog: the C2SP transparency-log formats, zero I/O. Signed notes and verifier keys,
+// checkpoints, the cosignature types (Ed25519, ML-DSA-44 subtree/v1, this project's ML-DSA-87),
+// tile arithmetic and an authenticating tile reader over an injected fetch, and tlog-proof files.
+export { TlogError, isTlogError, type TlogErrorCode } from './errors.js';
+export {
+  parseNote,
+  formatNote,
+  signatureLine,
+  keyId,
+  isKeyName,
+  MAX_NOTE_BYTES,
+  MAX_NOTE_SIGNATURES,
+  type Note,
+  type NoteSignature,
+} from './note.js';
+export { parseCheckpoint, formatCheckpoint, type Checkpoint } from './checkpoint.js';
+export {
+  SIGNATURE_TYPES,
+  MLDSA87_IDENTIFIER,
+  signedMessage,
+  subtreeMessage,
+  cosignatureV1Message,
+  checkSignature,
+  logKeygen,
+  type SignatureType,
+  type LogKeyPair,
+} from './signatures.js';
+export {
+  parseVkey,
+  noteVerifier,
+  noteSigner,
+  signNote,
+  openNote,
+  type NoteVerifier,
+  type NoteSigner,
+  type VerifiedSignature,
+  type OpenedNote,
+} from './keys.js';
+export {
+  TILE_HEIGHT,
+  TILE_WIDTH,
+  tileWidth,
+  tileNodes,
+  tilePath,
+  parseTilePath,
+  encodeTile,
+  decodeTile,
+  encodeEntryBundle,
+  decodeEntryBundle,
+  type TileId,
+} from './tiles.js';
+export { TileReader, type FetchTile, type TreeHead } from './reader.js';
+export { formatTlogProof, parseTlogProof, verifyTlogProof, TLOG_PROOF_HEADER, type TlogProof, type TlogProofResult } from './proof.js';

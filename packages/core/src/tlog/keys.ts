@@ -1,0 +1,101 @@
+// Verifier keys (vkeys) and signers: a key is a name, a type and a public key; its ID and vkey
+// follow from them (signed-note "Verifier keys"). Opening a note applies the spec's rule: lines of
+// unknown keys are ignored, a known key's line must verify, and at least one must.
+import { bytesEqual } from '../encoding/bytes.js';
+import { TlogError } from './errors.js';
+import { formatNote, formatVkey, hex8, keyId, parseNote, type Note, type NoteSignature, splitVkey } from './note.js';
+import { SIGNATURE_TYPES, checkSignature, makeSignature, type LogKeyPair, type SignatureType } from './signatures.js';
+
+export interface NoteVerifier {
+  name: string;
+  id: number;
+  type: SignatureType;
+  publicKey: Uint8Array;
+  vkey: string;
+}
+
+export interface NoteSigner extends NoteVerifier {
+  /** One signature line's parts for `text`, at `timestamp` (seconds) for timestamped types. */
+  sign(text: string, timestamp?: number): NoteSignature;
+}
+
+export interface VerifiedSignature {
+  name: string;
+  id: number;
+  type: SignatureType;
+  vkey: string;
+  /** Seconds since the epoch, for the timestamped types. */
+  timestamp?: number;
+}
+
+function typeOf(material: Uint8Array): { type: SignatureType; publicKey: Uint8Array } {
+  for (const [type, spec] of Object.entries(SIGNATURE_TYPES) as [SignatureType, (typeof SIGNATURE_TYPES)[SignatureType]][]) {
+    const n = spec.bytes.length;
+    if (material.length === n + spec.publicKeyLength && bytesEqual(material.subarray(0, n), spec.bytes))
+      return { type, publicKey: material.slice(n) };
+  }
+  throw new TlogError('malformed_vkey', 'unsupported signature type or key length');
+}
+
+/** A verifier for `name`'s public key of `type`. */
+export function noteVerifier(name: string, type: SignatureType, publicKey: Uint8Array): NoteVerifier {
+  const spec = SIGNATURE_TYPES[type];
+  if (publicKey.length !== spec.publicKeyLength) throw new TlogError('malformed_vkey', `a ${type} public key is ${spec.publicKeyLength} bytes`);
+  return { name, id: keyId(name, spec.bytes, publicKey), type, publicKey, vkey: formatVkey(name, spec.bytes, publicKey) };
+}
+
+/** Parse a vkey; its key ID must be the recommended hash of its name, type and key. */
+export function parseVkey(vkey: unknown): NoteVerifier {
+  const parts = splitVkey(vkey);
+  const { type, publicKey } = typeOf(parts.material);
+  const v = noteVerifier(parts.name, type, publicKey);
+  if (v.id !== parts.id) throw new TlogError('malformed_vkey', 'key ID is not SHA-256(name || 0x0A || type || key)[:4]');
+  return v;
+}
+
+export function noteSigner(name: string, key: LogKeyPair): NoteSigner {
+  const v = noteVerifier(name, key.type, key.publicKey);
+  return {
+    ...v,
+    sign: (text, timestamp = 0) => ({ name, id: v.id, signature: makeSignature(key.type, name, key.secretKey, text, timestamp) }),
+  };
+}
+
+/** Sign `text` with each signer: the note, as text. */
+export function signNote(text: string, signers: readonly NoteSigner[], timestamp = 0): string {
+  return formatNote({ text, signatures: signers.map((s) => s.sign(text, timestamp)) });
+}
+
+export interface OpenedNote {
+  note: Note;
+  /** The lines of known keys, all verified, in note order. */
+  verified: VerifiedSignature[];
+  /** Lines of keys not among the verifiers (ignored, as the spec requires). */
+  unknown: NoteSignature[];
+}
+
+/**
+ * Open a signed note: every line whose name and key ID match a given verifier must verify, and at
+ * least one must. Throws TlogError('unverified') otherwise, and 'malformed_note' for non-notes.
+ */
+export function openNote(input: Uint8Array | string | Note, verifiers: readonly NoteVerifier[]): OpenedNote {
+  const note = typeof input === 'string' || input instanceof Uint8Array ? parseNote(input) : input;
+  const verified: VerifiedSignature[] = [];
+  const unknown: NoteSignature[] = [];
+  const seen = new Set<string>();
+  for (const s of note.signatures) {
+    const v = verifiers.find((k) => k.name === s.name && k.id === s.id);
+    if (!v) {
+      unknown.push(s);
+      continue;
+    }
+    const r = checkSignature(v.type, v.name, v.publicKey, note.text, s.signature);
+    if (!r.ok) throw new TlogError('unverified', `the signature of ${v.name}+${hex8(v.id)} does not verify`);
+    // One key counts once, however many of its lines a note repeats.
+    if (seen.has(v.vkey)) continue;
+    seen.add(v.vkey);
+    verified.push({ name: v.name, id: v.id, type: v.type, vkey: v.vkey, ...(r.timestamp !== undefined ? { timestamp: r.timestamp } : {}) });
+  }
+  if (verified.length === 0) throw new TlogError('unverified', 'no signature by a known key');
+  return { note, verified, unknown };
+}

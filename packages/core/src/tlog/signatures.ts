@@ -1,0 +1,137 @@
+// The note signature types this project reads and writes, each defined once: its type bytes, key
+// and signature lengths, and the exact message it signs.
+//   0x01 Ed25519 over the note text (signed-note)
+//   0x04 Ed25519 cosignature/v1, timestamped (tlog-cosignature)
+//   0x06 ML-DSA-44 subtree/v1, timestamped (tlog-cosignature): the standard post-quantum log key
+//   0xff "svc-mldsa87-subtree/v1\n": ML-DSA-87 over the subtree/v1 message, under the FIPS 204
+//        context "svc-mldsa87-subtree/v1" (docs/wire-format.md "Checkpoint signatures")
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { ml_dsa44, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+import { concatBytes, utf8 } from '../encoding/bytes.js';
+import { parseCheckpoint } from './checkpoint.js';
+import { TlogError } from './errors.js';
+
+export type SignatureType = 'ed25519' | 'cosignature/v1' | 'subtree/v1' | 'mldsa87-subtree';
+
+export const MLDSA87_IDENTIFIER = 'svc-mldsa87-subtree/v1';
+
+interface TypeSpec {
+  bytes: Uint8Array;
+  publicKeyLength: number;
+  /** Signature proper, without the key ID (timestamped types include their 8-byte timestamp). */
+  signatureLength: number;
+  timestamped: boolean;
+}
+
+export const SIGNATURE_TYPES: Record<SignatureType, TypeSpec> = {
+  ed25519: { bytes: new Uint8Array([0x01]), publicKeyLength: 32, signatureLength: 64, timestamped: false },
+  'cosignature/v1': { bytes: new Uint8Array([0x04]), publicKeyLength: 32, signatureLength: 8 + 64, timestamped: true },
+  'subtree/v1': { bytes: new Uint8Array([0x06]), publicKeyLength: 1312, signatureLength: 8 + 2420, timestamped: true },
+  'mldsa87-subtree': {
+    bytes: concatBytes(new Uint8Array([0xff]), utf8(`${MLDSA87_IDENTIFIER}\n`)),
+    publicKeyLength: 2592,
+    signatureLength: 8 + 4627,
+    timestamped: true,
+  },
+};
+
+const SUBTREE_LABEL = utf8('subtree/v1\n\0');
+const MLDSA87_CONTEXT = utf8(MLDSA87_IDENTIFIER);
+
+function u64(n: number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(n));
+  return out;
+}
+
+function short(b: Uint8Array, what: string): Uint8Array {
+  if (b.length < 1 || b.length > 255) throw new TlogError('malformed_checkpoint', `${what} must be 1 to 255 bytes`);
+  return concatBytes(new Uint8Array([b.length]), b);
+}
+
+/** The subtree/v1 cosigned_message for a checkpoint (start 0, end = size). */
+export function subtreeMessage(cosigner: string, timestamp: number, text: string): Uint8Array {
+  const c = parseCheckpoint(text);
+  return concatBytes(SUBTREE_LABEL, short(utf8(cosigner), 'cosigner name'), u64(timestamp), short(utf8(c.origin), 'origin'), u64(0), u64(c.size), c.root);
+}
+
+/** The cosignature/v1 message: header, time line, then the whole note text. */
+export function cosignatureV1Message(timestamp: number, text: string): Uint8Array {
+  return utf8(`cosignature/v1\ntime ${timestamp}\n${text}`);
+}
+
+/** The bytes `type` signs for a key named `name`, at `timestamp` for the timestamped types. */
+export function signedMessage(type: SignatureType, name: string, text: string, timestamp: number): Uint8Array {
+  switch (type) {
+    case 'ed25519':
+      return utf8(text);
+    case 'cosignature/v1':
+      return cosignatureV1Message(timestamp, text);
+    case 'subtree/v1':
+    case 'mldsa87-subtree':
+      return subtreeMessage(name, timestamp, text);
+  }
+}
+
+/** Largest timestamp accepted: 2^53 - 1 seconds (the spec's bound is 2^63 - 1; later is not a date). */
+function readTimestamp(sig: Uint8Array): number | null {
+  const t = new DataView(sig.buffer, sig.byteOffset, 8).getBigUint64(0);
+  return t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : null;
+}
+
+/** Check one signature proper; never throws (a malformed input is a failed check). */
+export function checkSignature(
+  type: SignatureType,
+  name: string,
+  publicKey: Uint8Array,
+  text: string,
+  signature: Uint8Array,
+): { ok: true; timestamp?: number } | { ok: false } {
+  const spec = SIGNATURE_TYPES[type];
+  if (signature.length !== spec.signatureLength || publicKey.length !== spec.publicKeyLength) return { ok: false };
+  try {
+    let timestamp: number | undefined;
+    let sig = signature;
+    if (spec.timestamped) {
+      const t = readTimestamp(signature);
+      if (t === null) return { ok: false };
+      timestamp = t;
+      sig = signature.subarray(8);
+    }
+    const msg = signedMessage(type, name, text, timestamp ?? 0);
+    let ok: boolean;
+    if (type === 'ed25519' || type === 'cosignature/v1') ok = ed25519.verify(sig, msg, publicKey, { zip215: false });
+    else if (type === 'subtree/v1') ok = ml_dsa44.verify(sig, msg, publicKey);
+    else ok = ml_dsa87.verify(sig, msg, publicKey, { context: MLDSA87_CONTEXT });
+    return ok === true ? (timestamp === undefined ? { ok: true } : { ok: true, timestamp }) : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Sign (deterministically: the same key, text and time give the same bytes on every instance). */
+export function makeSignature(type: SignatureType, name: string, secretKey: Uint8Array, text: string, timestamp = 0): Uint8Array {
+  const spec = SIGNATURE_TYPES[type];
+  if (spec.timestamped && (!Number.isSafeInteger(timestamp) || timestamp < 0)) throw new RangeError('timestamp must be a non-negative integer');
+  const msg = signedMessage(type, name, text, timestamp);
+  let sig: Uint8Array;
+  if (type === 'ed25519' || type === 'cosignature/v1') sig = ed25519.sign(msg, secretKey);
+  else if (type === 'subtree/v1') sig = ml_dsa44.sign(msg, secretKey, { extraEntropy: false });
+  else sig = ml_dsa87.sign(msg, secretKey, { context: MLDSA87_CONTEXT, extraEntropy: false });
+  return spec.timestamped ? concatBytes(u64(timestamp), sig) : sig;
+}
+
+export interface LogKeyPair {
+  type: SignatureType;
+  publicKey: Uint8Array;
+  /** Ed25519: the 32-byte seed; ML-DSA: the expanded secret key. */
+  secretKey: Uint8Array;
+}
+
+/** Derive a key pair of `type` from a 32-byte seed. */
+export function logKeygen(type: SignatureType, seed: Uint8Array): LogKeyPair {
+  if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new RangeError('a 32-byte seed');
+  if (type === 'ed25519' || type === 'cosignature/v1') return { type, publicKey: ed25519.getPublicKey(seed), secretKey: seed.slice() };
+  const k = (type === 'subtree/v1' ? ml_dsa44 : ml_dsa87).keygen(seed);
+  return { type, publicKey: k.publicKey, secretKey: k.secretKey };
+}
