@@ -115,9 +115,11 @@ export function formatVkey(name: string, type: Uint8Array, publicKey: Uint8Array
 
 export function splitVkey(vkey: unknown): VkeyParts {
   if (typeof vkey !== 'string' || vkey.length > 16_384) throw new TlogError('malformed_vkey', 'a vkey is a string');
-  const parts = vkey.split('+');
-  if (parts.length !== 3) throw new TlogError('malformed_vkey', 'a vkey has three parts separated by +');
-  const [name, idHex, b64] = parts as [string, string, string];
+  // Split at the first two '+' only: base64 has '+' of its own.
+  const a = vkey.indexOf('+');
+  const b = a < 0 ? -1 : vkey.indexOf('+', a + 1);
+  if (b < 0) throw new TlogError('malformed_vkey', 'a vkey has three parts separated by +');
+  const [name, idHex, b64] = [vkey.slice(0, a), vkey.slice(a + 1, b), vkey.slice(b + 1)];
   if (!isKeyName(name)) throw new TlogError('malformed_vkey', 'invalid key name');
   if (!/^[0-9a-f]{8}$/.test(idHex)) throw new TlogError('malformed_vkey', 'key ID must be 8 lowercase hex digits');
   const material = fromBase64(b64);
