@@ -1,6 +1,7 @@
 // The HTTP application as a plain function from AppRequest to AppResponse: routing, CORS, rate
 // limits, caching headers and error mapping. No socket code lives here.
 import { checkOrg, parseDocument, type Names } from '@svc/core';
+import { parseTilePath } from '@svc/core/tlog';
 import { HttpError, refusalOf } from './http/errors.js';
 import type { Config } from './config.js';
 import type { Keyring } from './keys/keyring.js';
@@ -48,8 +49,15 @@ const CORS = {
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CYCLONEDX_TYPE = 'application/vnd.cyclonedx+json';
 const NO_STORE = { 'cache-control': 'no-store' };
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const HOUR_CACHE = 'public, max-age=3600';
+/** Tile paths are relative to the log's prefix (tlog-tiles): `tile/...` under it. */
+const TLOG_PREFIX = '/api/transparency/tlog/';
 /** Paths with a CORS preflight: those the route table gives one. */
-const PREFLIGHT = new Set<string>(ROUTES.filter((r) => 'preflight' in r).map((r) => r.path));
+const PREFLIGHT = new Set<string>(
+  (ROUTES as readonly RouteSpec[]).filter((r) => r.preflight).map((r) => (r.rest ? r.path.slice(0, r.path.lastIndexOf('{')) : r.path)),
+);
 
 function intParam(q: URLSearchParams, name: string, required: boolean): number | undefined {
   const v = q.get(name);
@@ -77,6 +85,11 @@ export function createApp(d: AppDeps) {
     };
   };
   const ledger = () => d.ledger;
+  // The tiled log exists only with the ledger: without it there is nothing to serve (404).
+  const tlog = (): LedgerApi => {
+    if (!d.ledger) throw new HttpError('not_found', 'the ledger is off on this server');
+    return d.ledger;
+  };
   // A proof has no {enabled:false} form (interface.md gives it to the head and history only): with
   // the ledger off, proof requests are 503.
   const on = (): LedgerApi => {
@@ -144,6 +157,15 @@ export function createApp(d: AppDeps) {
       if (v !== null && v !== '1') throw new HttpError('invalid_request', 'verifiable takes only the value 1');
       return json(200, (await ledger()?.history(v === '1')) ?? disabled);
     },
+    getCheckpoint: async () => ({ status: 200, body: await tlog().checkpoint(), headers: { 'content-type': TEXT_TYPE } }),
+    getLogVkeys: async () => ({ status: 200, body: tlog().vkeys(), headers: { 'content-type': TEXT_TYPE } }),
+    getTile: async (req) => {
+      const id = parseTilePath(req.path.slice(TLOG_PREFIX.length));
+      if (!id) throw new HttpError('not_found', 'not a tile path (tlog-tiles: <L>/<N>[.p/<W>] or entries/<N>[.p/<W>])');
+      const body = await tlog().tile(id);
+      // A full tile never changes; a partial one is replaced by longer ones as the log grows.
+      return { status: 200, body, headers: { 'content-type': 'application/octet-stream', 'cache-control': id.width === 256 ? IMMUTABLE : HOUR_CACHE } };
+    },
     getOpenApi: async () => json(200, openApi(), { 'content-type': JSON_TYPE }),
     getPage: async () => {
       const html = d.page?.() ?? null;
@@ -152,19 +174,25 @@ export function createApp(d: AppDeps) {
     },
   };
   const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {};
+  // Routes whose last parameter takes the rest of the path, matched by the prefix before it.
+  const restRoutes: string[] = [];
   for (const r of [...ROUTES, ...UNDOCUMENTED] as readonly RouteSpec[]) {
-    routes[r.path] ??= {};
-    routes[r.path]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
+    const key = r.rest ? r.path.slice(0, r.path.lastIndexOf('{')) : r.path;
+    if (r.rest) restRoutes.push(key);
+    routes[key] ??= {};
+    routes[key]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
   }
+  const routeKey = (path: string): string => (routes[path] ? path : (restRoutes.find((p) => path.startsWith(p) && path.length > p.length) ?? path));
 
   function limitFor(group: Group): number {
-    return group === 'verify' ? d.cfg.rate.verify : group === 'read' ? d.cfg.rate.read : group === 'modelKeys' ? d.cfg.rate.modelKeys : 0;
+    return group === 'none' ? 0 : (d.cfg.rate[group] ?? 0);
   }
 
   async function dispatch(req: AppRequest): Promise<AppResponse> {
-    const entry = routes[req.path];
+    const key = routeKey(req.path);
+    const entry = routes[key];
     if (!entry) throw new HttpError('not_found', `no such endpoint: ${req.path}`);
-    if (req.method === 'OPTIONS' && PREFLIGHT.has(req.path)) return { status: 204 };
+    if (req.method === 'OPTIONS' && PREFLIGHT.has(key)) return { status: 204 };
     // RFC 9110 s.9.3.2: HEAD is allowed wherever GET is, and answers GET's headers without a body.
     const allowed = Object.keys(entry).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
     const route = entry[(req.method === 'HEAD' ? 'GET' : req.method) as 'GET' | 'POST'];
@@ -173,7 +201,7 @@ export function createApp(d: AppDeps) {
       return {
         status: 405,
         body: e.toJSON(),
-        headers: { allow: [...allowed, ...(PREFLIGHT.has(req.path) ? ['OPTIONS'] : [])].join(', ') },
+        headers: { allow: [...allowed, ...(PREFLIGHT.has(key) ? ['OPTIONS'] : [])].join(', ') },
       };
     }
     // One value per query key: with repeats, which one counts would depend on who reads it.
@@ -214,9 +242,9 @@ export function createApp(d: AppDeps) {
     }
     const headers: Record<string, string> = { ...CORS, ...(res.headers ?? {}) };
     if (req.method === 'HEAD' && res.body !== undefined) {
-      const text = typeof res.body === 'string' ? res.body : JSON.stringify(res.body);
+      const bytes = res.body instanceof Uint8Array ? res.body : new TextEncoder().encode(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
       headers['content-type'] ??= JSON_TYPE;
-      headers['content-length'] = String(new TextEncoder().encode(text).length);
+      headers['content-length'] = String(bytes.length);
       return { status: res.status, headers };
     }
     return { ...res, headers };

@@ -2,13 +2,21 @@
 // embedded default so `npm start` works on a fresh clone with no external service.
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_SERVICE, isValidServiceName } from '@svc/core';
+import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
+import { isKeyName } from '@svc/core/tlog';
+
+/** An origin is also the log keys' name: a key name of at most 255 bytes (subtree/v1 encodes it in one). */
+export function isLogOrigin(s: string): boolean {
+  return isKeyName(s) && utf8(s).length <= 255;
+}
 
 export interface RateLimits {
   /** Requests per minute per client IP; 0 disables the limit. */
   verify: number;
   read: number;
   modelKeys: number;
+  /** Tiles, entry bundles and checkpoints: mirrors and monitors read many at once. */
+  tiles: number;
 }
 
 export interface Config {
@@ -20,6 +28,10 @@ export interface Config {
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. Empty: use the socket. */
   trustedProxies: string[];
   ledger: boolean;
+  /** The checkpoint origin line (and the log keys' name); default kept in the keys folder (keys/log-origin). */
+  logOrigin?: string;
+  /** Whether checkpoints carry the Ed25519 line (classical, for the public witness network). */
+  logEd25519: boolean;
   /** PostgreSQL URL of a ledger shared by several instances; absent: the SQLite file in dataDir. */
   databaseUrl?: string;
   /** How long appends gather before one signed head seals them (ms). */
@@ -89,6 +101,8 @@ function validate(c: Config): Config {
     if (!u || !['postgres:', 'postgresql:'].includes(u.protocol))
       throw new Error('SVC_DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
+  if (c.logOrigin !== undefined && !isLogOrigin(c.logOrigin))
+    throw new Error(`SVC_LOG_ORIGIN must be 1 to 255 bytes with no spaces, '+' or control characters (e.g. example.com/log), got ${JSON.stringify(c.logOrigin)}`);
   for (const p of c.trustedProxies)
     if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;
@@ -107,12 +121,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       verify: int(env.SVC_RATE_VERIFY, 40, 'SVC_RATE_VERIFY'),
       read: int(env.SVC_RATE_READ, 120, 'SVC_RATE_READ'),
       modelKeys: int(env.SVC_RATE_MODEL_KEYS, 120, 'SVC_RATE_MODEL_KEYS'),
+      tiles: int(env.SVC_RATE_TILES, 6000, 'SVC_RATE_TILES'),
     },
     trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
+    ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
+    logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
     ledgerAuditMs: seconds(env.SVC_LEDGER_AUDIT_SECONDS, 300_000, 'SVC_LEDGER_AUDIT_SECONDS'),

@@ -3,7 +3,7 @@
 // from it and must give a handler for every operation id; the OpenAPI document (openapi.ts) is
 // built from it. Adding an endpoint is one entry here and one handler there.
 
-export type Group = 'verify' | 'read' | 'modelKeys' | 'none';
+export type Group = 'verify' | 'read' | 'modelKeys' | 'tiles' | 'none';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
@@ -26,6 +26,8 @@ export interface RouteSpec {
   path: string;
   operationId: string;
   group: Group;
+  /** The path ends in one `{parameter}` that takes the rest of the path, slashes included. */
+  rest?: true;
   /** Cache-Control of the 200 answer (the app sets it unless the handler does). */
   cache?: string;
   /** Operation id of its CORS preflight (OPTIONS): every API route has one, as every answer advertises OPTIONS. */
@@ -35,6 +37,9 @@ export interface RouteSpec {
 }
 
 const HOUR = 'public, max-age=3600';
+/** tlog-tiles: the checkpoint is mutable, so caches keep it a few seconds at most. */
+const CHECKPOINT = 'public, max-age=2';
+const text = (description: string) => ({ description, content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } });
 const NO_STORE = 'no-store';
 
 // WF-ROUTES
@@ -236,6 +241,64 @@ export const ROUTES = [
       summary: 'Recent signed tree heads and the self-audit',
       parameters: [{ name: 'verifiable', in: 'query', required: false, schema: { type: 'string', enum: ['1'] } }],
       responses: { '200': jsonBody('LedgerHistory', 'History.'), '429': rateLimited, '503': unavailable },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/tlog/checkpoint',
+    operationId: 'getCheckpoint',
+    preflight: 'checkpointPreflight',
+    group: 'tiles',
+    cache: CHECKPOINT,
+    doc: {
+      summary: 'The latest signed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint)',
+      responses: {
+        '200': text('A signed note: origin, tree size, base64 root; ML-DSA-44 subtree/v1, ML-DSA-87 and (by default) Ed25519 lines.'),
+        '404': err('The ledger is off.'),
+        '429': rateLimited,
+        '503': err('No checkpoint is signed while the ledger is withheld (same reason as sth_withheld), or the ledger is unavailable.'),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/tlog/vkeys',
+    operationId: 'getLogVkeys',
+    preflight: 'vkeysPreflight',
+    group: 'tiles',
+    cache: HOUR,
+    doc: {
+      summary: "The log's verifier keys (c2sp.org/signed-note vkeys), one per line, current first",
+      responses: { '200': text('One vkey per line.'), '404': err('The ledger is off.'), '429': rateLimited },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/transparency/tlog/tile/{tile}',
+    rest: true,
+    operationId: 'getTile',
+    preflight: 'tilePreflight',
+    group: 'tiles',
+    doc: {
+      summary: 'A Merkle tree tile or entry bundle (c2sp.org/tlog-tiles)',
+      parameters: [
+        {
+          name: 'tile',
+          in: 'path',
+          required: true,
+          description: '<L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N in x-prefixed 3-digit groups (e.g. 0/x001/234.p/7).',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'Full tiles are 8,192 bytes and immutable; entry bundles hold uint16-length-prefixed 32-byte leaves.',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '404': err('Not a tile path, a tile beyond the tree, or the ledger is off.'),
+        '429': rateLimited,
+        '503': unavailable,
+      },
     },
   },
   {

@@ -62,6 +62,7 @@ const LEDGER_STATUS: Record<LedgerErrorCode, HttpErrorCode> = {
   unavailable: 'unavailable',
   invalid_request: 'invalid_request',
   out_of_range: 'out_of_range',
+  not_found: 'not_found',
 };
 
 /** The HTTP refusal an error stands for, or undefined for anything that is not a refusal (a bug). */

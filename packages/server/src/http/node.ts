@@ -63,9 +63,9 @@ const BAD_TARGET: AppResponse = { status: 400, body: new HttpError('invalid_requ
 export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: AdapterOptions) {
   const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean): void => {
     const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', ...(out.headers ?? {}) };
-    let payload: string | undefined;
+    let payload: string | Uint8Array | undefined;
     if (out.body !== undefined) {
-      payload = typeof out.body === 'string' ? out.body : JSON.stringify(out.body);
+      payload = typeof out.body === 'string' || out.body instanceof Uint8Array ? out.body : JSON.stringify(out.body);
       headers['content-type'] ??= 'application/json; charset=utf-8';
       headers['content-length'] = String(Buffer.byteLength(payload));
     }

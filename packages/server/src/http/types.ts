@@ -14,7 +14,7 @@ export interface AppRequest {
 export interface AppResponse {
   status: number;
   headers?: Record<string, string>;
-  /** JSON-serialised unless it is a string (sent as is) or absent (no body). */
+  /** JSON-serialised unless it is a string or bytes (sent as is) or absent (no body). */
   body?: unknown;
 }
 

@@ -15,6 +15,10 @@ import {
   type AlgorithmName,
   type KeyPair,
 } from '@svc/core';
+import { logKeygen, type LogKeyPair, type SignatureType } from '@svc/core/tlog';
+
+/** Algorithms of the keyring: the receipt algorithms, and the two only checkpoints use. */
+export type KeyAlg = AlgorithmName | 'ML-DSA-44' | 'Ed25519';
 
 export const ROLES = {
   answer: ML_DSA_87,
@@ -26,13 +30,25 @@ export const ROLES = {
   'evidence-mldsa': ML_DSA_87,
   'evidence-slh': SLH_DSA_SHA2_256F,
   'slh-diversity': SLH_DSA_SHA2_256F,
-} as const satisfies Record<string, AlgorithmName>;
+  // Checkpoint signatures (c2sp.org/tlog-checkpoint): each its own key, named by the log's origin.
+  'log-mldsa44': 'ML-DSA-44',
+  'log-mldsa87': ML_DSA_87,
+  'log-ed25519': 'Ed25519',
+} as const satisfies Record<string, KeyAlg>;
 
 export type Role = keyof typeof ROLES;
+export type LogRole = 'log-mldsa44' | 'log-mldsa87' | 'log-ed25519';
+/** The note signature type each log key signs checkpoints with. */
+export const LOG_KEY_TYPES: Record<LogRole, SignatureType> = {
+  'log-mldsa44': 'subtree/v1',
+  'log-mldsa87': 'mldsa87-subtree',
+  'log-ed25519': 'ed25519',
+};
+const isLogRole = (r: Role): r is LogRole => r in LOG_KEY_TYPES;
 
 interface PublicFile {
   role: Role;
-  alg: AlgorithmName;
+  alg: KeyAlg;
   key_id: string;
   public_key_hex: string;
   created: string;
@@ -41,20 +57,27 @@ interface PublicFile {
 
 export interface RetiredKey {
   role: Role;
-  alg: AlgorithmName;
+  alg: KeyAlg;
   publicKey: Uint8Array;
 }
 
 export class Keyring {
-  private readonly current = new Map<Role, KeyPair>();
+  private readonly current = new Map<Role, { alg: KeyAlg; publicKey: Uint8Array; secretKey: Uint8Array }>();
   private readonly retired: RetiredKey[] = [];
 
   constructor(readonly dir: string) {}
 
-  get(role: Role): KeyPair {
+  get(role: Exclude<Role, LogRole> | 'log-mldsa87'): KeyPair {
     const k = this.current.get(role);
     if (!k) throw new Error(`no ${role} key in ${this.dir}`);
-    return k;
+    return k as KeyPair;
+  }
+
+  /** A checkpoint key, typed for the note signature it makes. */
+  logKey(role: LogRole): LogKeyPair {
+    const k = this.current.get(role);
+    if (!k) throw new Error(`no ${role} key in ${this.dir}`);
+    return { type: LOG_KEY_TYPES[role], publicKey: k.publicKey, secretKey: k.secretKey };
   }
 
   has(role: Role): boolean {
@@ -119,9 +142,11 @@ export class Keyring {
         );
         renameSync(secPath, join(dir, 'retired', `${role}-${old.key_id.slice(0, 16)}.secret.retired`));
       }
-      const alg = ROLES[role];
-      const seedLen = alg === ML_DSA_87 ? 32 : alg === FALCON_1024 ? 48 : 96;
-      const kp = keygen(alg, opts.seed ? opts.seed(role, seedLen) : new Uint8Array(randomBytes(seedLen)));
+      const alg: KeyAlg = ROLES[role];
+      const seedLen = alg === FALCON_1024 ? 48 : alg === SLH_DSA_SHA2_256F ? 96 : 32;
+      const seed = opts.seed ? opts.seed(role, seedLen) : new Uint8Array(randomBytes(seedLen));
+      // Ed25519 keeps its 32-byte seed as the secret (RFC 8032); the others their expanded key.
+      const kp = isLogRole(role) && role !== 'log-mldsa87' ? logKeygen(LOG_KEY_TYPES[role], seed) : keygen(alg as AlgorithmName, seed);
       const pub: PublicFile = {
         role,
         alg,

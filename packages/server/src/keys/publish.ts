@@ -73,7 +73,7 @@ export function modelPlaneKeys(ring: Keyring, names: Names, bridge: boolean) {
 }
 
 export function evidenceSigner(ring: Keyring, names: Names) {
-  const entry = (role: Role) => {
+  const entry = (role: `evidence-${string}` & Role) => {
     const pk = ring.get(role).publicKey;
     return { publicKeyHex: toHex(pk), fingerprint: sha256Hex(pk) };
   };

@@ -1,6 +1,7 @@
 // What the HTTP layer needs from a ledger, typed from the core's response schemas. Every call
 // rejects only with LedgerError (ledger/errors.ts), which the HTTP edge maps to 422 or 503.
 import type { ConsistencyBundle, ConsistencyResponse, InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
+import type { TileId } from '@svc/core/tlog';
 import type { Static } from 'typebox';
 
 export type LedgerSthBody = Static<typeof LedgerSth>;
@@ -15,5 +16,11 @@ export interface LedgerApi {
   /** The proof, or a ConsistencyBundle when `signed`. */
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody>;
   history(verifiable: boolean): Promise<HistoryBody>;
+  /** The latest head as a signed checkpoint note (c2sp.org/tlog-checkpoint); withheld like the head. */
+  checkpoint(): Promise<string>;
+  /** A tile or entry bundle at the current size; LedgerError('not_found') beyond the tree. */
+  tile(id: TileId): Promise<Uint8Array>;
+  /** The log's verifier keys, one per line. */
+  vkeys(): string;
   close(): Promise<void>;
 }

@@ -8,7 +8,8 @@
 // | `unavailable`   | the store cannot be opened or read now                                | 503  | exit 3    |
 // | `invalid_request` | a malformed inclusion request                                       | 422  | -         |
 // | `out_of_range`  | a size outside the tree, or one with no signed head                   | 422  | -         |
-export type LedgerErrorCode = 'withheld' | 'unavailable' | 'invalid_request' | 'out_of_range';
+// | `not_found`     | a tile beyond the tree, or one the ledger cannot serve                | 404  | -         |
+export type LedgerErrorCode = 'withheld' | 'unavailable' | 'invalid_request' | 'out_of_range' | 'not_found';
 
 export class LedgerError extends Error {
   constructor(

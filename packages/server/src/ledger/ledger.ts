@@ -21,7 +21,9 @@ import {
 import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { ConsistencyBody, HistoryBody, InclusionBody, LedgerApi, LedgerSthBody } from './api.js';
 import { Auditor, validHead, type Withheld } from './audit.js';
-import { readTree, rootAt } from './reads.js';
+import type { TileId } from '@svc/core/tlog';
+import type { Checkpointer } from '../tlog/checkpoints.js';
+import { readTile, readTree, rootAt } from './reads.js';
 import { Sequencer, type Appended } from './sequencer.js';
 import type { HeadRow, LedgerStore, NewHead } from './store.js';
 import { MemoryWitness, type Witness } from './witness.js';
@@ -38,6 +40,8 @@ export interface LedgerOptions {
   sthKey: KeyPair;
   /** Whether a tree-head public key is still published (current or historic). */
   isPublished: (publicKeyHex: string) => boolean;
+  /** Signs checkpoints of the heads (c2sp.org/tlog-checkpoint); without it there are none (404). */
+  checkpoints?: Checkpointer;
   /** The largest head ever signed, kept outside the store; in memory when not given. */
   witness?: Witness;
   now?: () => number;
@@ -375,6 +379,33 @@ export class Ledger implements LedgerApi {
       }
       out.note = 'Newest checkpoints first. consistent:null means the checks against the live log could not run yet, which is not a pass.';
       return out;
+    });
+  }
+
+  // S2 for checkpoints: none is signed while the log is withheld, and the reason is the head's.
+  checkpoint(): Promise<string> {
+    const c = this.o.checkpoints;
+    if (!c) return Promise.reject(new LedgerError('not_found', 'this ledger publishes no checkpoints'));
+    return guard(async () => {
+      const w = await this.checked();
+      if (w) throw new LedgerError('withheld', `the checkpoint is withheld (${w}); see /api/transparency/ledger/history`);
+      const latest = (await this.o.store.latestHeads(1))[0];
+      if (!latest) throw ledgerUnavailable('checkpoint');
+      return c.sign(latest);
+    });
+  }
+
+  vkeys(): string {
+    return this.o.checkpoints?.vkeys() ?? '';
+  }
+
+  /** Tiles are data, not statements: served at the current size whatever the audit says, like proofs. */
+  tile(id: TileId): Promise<Uint8Array> {
+    return guard(async () => {
+      const store = this.o.store;
+      const bytes = await store.snapshot(async (r) => readTile(r, id, await r.size()));
+      if (!bytes) throw new LedgerError('not_found', 'the tree does not hold this tile (yet)');
+      return bytes;
     });
   }
 

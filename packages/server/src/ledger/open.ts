@@ -16,6 +16,7 @@ import { SqliteStore } from './sqlite/store.js';
 import type { LedgerStore } from './store.js';
 import { FileWitness, witnessFile } from './witness.js';
 import { nativeCrypto } from '../crypto/node.js';
+import { checkpointer, logOrigin, logRoles } from '../tlog/checkpoints.js';
 
 export function ledgerFile(cfg: Config): string {
   return join(cfg.dataDir, 'ledger.sqlite');
@@ -63,6 +64,7 @@ export async function openLedger(
       // remembers the largest head it has seen, so a database restored from an old copy reads as
       // a rollback on every instance that saw more.
       witness: new FileWitness(witnessFile(cfg.dataDir)),
+      checkpoints: checkpointer(ring, logOrigin(cfg, names), logRoles(cfg)),
       batchMs: opts.batchMs ?? cfg.ledgerBatchMs,
       ...(opts.background !== false ? { auditMs: cfg.ledgerAuditMs } : {}),
       ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
@@ -118,6 +120,7 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
     }
     throw ledgerUnavailable();
   };
+  const vkeys = checkpointer(ring, logOrigin(cfg, names), logRoles(cfg)).vkeys();
   // Logged in tryOpen; verification and the other endpoints start anyway.
   await tryOpen();
   return {
@@ -125,6 +128,10 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
     inclusion: async (r) => (await get()).inclusion(r),
     consistency: async (a, b, s) => (await get()).consistency(a, b, s),
     history: async (v) => (await get()).history(v),
+    checkpoint: async () => (await get()).checkpoint(),
+    tile: async (id) => (await get()).tile(id),
+    // The keys are known without the store: the checkpointer is made from the keyring alone.
+    vkeys: () => vkeys,
     close: async () => {
       await opening?.catch(() => undefined);
       await (ledger as Ledger | null)?.close();

@@ -1,5 +1,6 @@
 // Merkle computations over a store: plan the subtrees, fetch them in one round trip, assemble.
 import { NodeSet, planReads, treeRoot, type TreeReader } from '@svc/core';
+import { encodeEntryBundle, encodeTile, tileNodes, tileWidth, type TileId } from '@svc/core/tlog';
 import type { LedgerReads } from './store.js';
 
 /** Run a proof or root computation against the store with one batched read of what it needs. */
@@ -10,4 +11,17 @@ export async function readTree<T>(store: Pick<LedgerReads, 'nodes'>, run: (t: Tr
 
 export function rootAt(store: Pick<LedgerReads, 'nodes'>, size: number): Promise<Uint8Array> {
   return readTree(store, (t) => treeRoot(t, size));
+}
+
+/**
+ * A tile or entry bundle (c2sp.org/tlog-tiles) of the tree at `size`, or null when the tree does
+ * not hold that many of its hashes yet (a partial tile is never served as full, nor one beyond).
+ */
+export async function readTile(store: Pick<LedgerReads, 'nodes' | 'leaves'>, id: TileId, size: number): Promise<Uint8Array | null> {
+  if (tileWidth(id.level === 'entries' ? 0 : id.level, id.index, size) < id.width) return null;
+  if (id.level === 'entries') {
+    const start = id.index * 256;
+    return encodeEntryBundle((await store.leaves(start, start + id.width)).map((l) => l.data));
+  }
+  return encodeTile(await store.nodes(tileNodes(id.level, id.index, id.width)));
 }
