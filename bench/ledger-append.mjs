@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, MemoryWitness, PgStore, SqliteStore, nativeCrypto } from '../packages/server/dist/internal.js';
+import { Ledger, MemoryHighWater, PgStore, SqliteStore, nativeCrypto } from '../packages/server/dist/internal.js';
 
 const [location, tag, secondsArg, batchArg, rateArg] = process.argv.slice(2);
 const seconds = Number(secondsArg);
@@ -21,7 +21,7 @@ const ledger = new Ledger({
   log: 'svc-ledger',
   sthKey: K.sth,
   isPublished: () => true,
-  witness: new MemoryWitness(),
+  highWater: new MemoryHighWater(),
   batchMs: Number(batchArg ?? 1000),
   maxBatch: 1_000_000,
   ...(nativeCrypto() ? { crypto: nativeCrypto() } : {}),

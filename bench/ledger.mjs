@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { leafHash, nodeHash, namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, MemoryWitness, PgStore, ProcessStore, SqliteStore } from '../packages/server/dist/internal.js';
+import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../packages/server/dist/internal.js';
 import { startPostgres } from '../scripts/postgres.mjs';
 import { line, percentiles } from './util.mjs';
 
@@ -180,7 +180,7 @@ export async function proofBench(label, store, n) {
     log: 'svc-ledger',
     sthKey: K.sth,
     isPublished: () => true,
-    witness: new MemoryWitness(),
+    highWater: new MemoryHighWater(),
   });
   await ledger.init();
   const size = await store.size();

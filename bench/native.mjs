@@ -11,7 +11,7 @@ import {
   Issuer,
   Keyring,
   Ledger,
-  MemoryWitness,
+  MemoryHighWater,
   SqliteStore,
   ensureKeys,
   loadConfig,
@@ -91,7 +91,7 @@ try {
       log: 'svc-ledger',
       sthKey: ring.get('sth'),
       isPublished: () => true,
-      witness: new MemoryWitness(),
+      highWater: new MemoryHighWater(),
       ...(crypto ? { crypto } : {}),
     });
     await ledger.init();

@@ -19,7 +19,7 @@ export { Sequencer, type Appended } from './ledger/sequencer.js';
 export { readTree, rootAt } from './ledger/reads.js';
 export { Auditor, type Withheld } from './ledger/audit.js';
 export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './ledger/open.js';
-export { FileWitness, MemoryWitness, witnessFile, type Witness, type WitnessHead } from './ledger/witness.js';
+export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
 export type { LedgerApi } from './ledger/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { backendReport } from './crypto/node.js';

@@ -12,7 +12,7 @@ import {
   Issuer,
   Keyring,
   Ledger,
-  MemoryWitness,
+  MemoryHighWater,
   SqliteStore,
   createApp,
   ensureKeys,
@@ -50,7 +50,7 @@ beforeAll(async () => {
     log: 'svc-ledger',
     sthKey: ring.get('sth'),
     isPublished: () => true,
-    witness: new MemoryWitness(),
+    highWater: new MemoryHighWater(),
     now: () => now,
   });
   await ledger.init();

@@ -251,7 +251,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
     t += 4_999;
     await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
     t += 1;
-    // The witness remembers 2 answers, so the new empty file is a rollback, served as a 200 view.
+    // The high-water mark remembers 2 answers, so the new empty file is a rollback, served as a 200 view.
     expect(await l.head()).toMatchObject({ enabled: true, sth_withheld: 'rollback' });
     expect(events).toEqual(['ledger_unavailable', 'ledger_opened']);
   });

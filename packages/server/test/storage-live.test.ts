@@ -81,9 +81,17 @@ describe('the running server reports what a fresh start reports (rule 1)', () =>
     ['one leaf row deleted', (dir: string) => raw(dir, 'DELETE FROM leaves WHERE idx = 4')],
     [
       'the high-water file replaced by a larger fake head',
-      (dir: string) => writeFileSync(join(dir, 'keys', 'sth-witness.json'), JSON.stringify({ tree_size: 99, root_hash: 'ab'.repeat(32) })),
+      (dir: string) => writeFileSync(join(dir, 'keys', 'high-water.json'), JSON.stringify({ tree_size: 99, root_hash: 'ab'.repeat(32) })),
     ],
-    ['the high-water file replaced by garbage', (dir: string) => writeFileSync(join(dir, 'keys', 'sth-witness.json'), 'not json')],
+    ['the high-water file replaced by garbage', (dir: string) => writeFileSync(join(dir, 'keys', 'high-water.json'), 'not json')],
+    [
+      // Folders made before the rename keep it as sth-witness.json: read while high-water.json is absent.
+      'the high-water file under its former name claiming a larger head',
+      (dir: string) => {
+        rmSync(join(dir, 'keys', 'high-water.json'), { force: true });
+        writeFileSync(join(dir, 'keys', 'sth-witness.json'), JSON.stringify({ tree_size: 99, root_hash: 'ab'.repeat(32) }));
+      },
+    ],
     [
       'the ledger file unlinked',
       (dir: string) => {
@@ -131,7 +139,7 @@ describe('the running server reports what a fresh start reports (rule 1)', () =>
     ['empty', ''],
   ])('a high-water file that is %s: a 200 withheld as unverifiable, not a 503 forever', async (_what, text) => {
     const dir = await dataDir(2);
-    writeFileSync(join(dir, 'keys', 'sth-witness.json'), text);
+    writeFileSync(join(dir, 'keys', 'high-water.json'), text);
     const s = await settled((await serve(dir)).url);
     expect(s).toMatchObject({ head: 200, withheld: 'unverifiable', size: 2 });
   });

@@ -1,5 +1,5 @@
 // The ledger's self-audit. What it reports is a function of the stored state alone (rule 1): the
-// same leaves, subtrees, heads and witness give the same answer however the process got there.
+// same leaves, subtrees, heads and high-water mark give the same answer however the process got there.
 // Cheap checks run on every read, incrementally (only heads and leaves not seen before); a change
 // that is not an append (a shorter log, fewer heads) makes them start over. A full recheck of every
 // leaf against its data, every stored subtree against the leaves, and every head against its
@@ -12,7 +12,7 @@ import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';
 import { serially } from './serial.js';
-import type { Witness } from './witness.js';
+import type { HighWater } from './high-water.js';
 
 export type Withheld = 'rollback' | 'fork' | 'unverifiable';
 
@@ -77,12 +77,12 @@ class Findings {
   fullCheckDone = false;
   private scan: ScanState = { next: 0, stack: [] };
 
-  /** The witness cannot be read: what was signed before cannot be compared. */
-  witnessUnreadable = false;
+  /** The high-water mark cannot be read: what was signed before cannot be compared. */
+  highWaterUnreadable = false;
 
   constructor(
     private readonly store: LedgerStore,
-    private readonly witness: Witness | null = null,
+    private readonly highWater: HighWater | null = null,
   ) {}
 
   /** Head sizes found inconsistent with the log, by either check, ascending. */
@@ -122,16 +122,16 @@ class Findings {
       if (live < this.lastLive || count < this.seenHeads) this.resetHeads();
       this.lastLive = live;
       if (!this.damagedHead) await this.readNewHeads(r, live);
-      let witness = null;
+      let highWater = null;
       try {
-        witness = this.witness?.read() ?? null;
-        this.witnessUnreadable = false;
+        highWater = this.highWater?.read() ?? null;
+        this.highWaterUnreadable = false;
       } catch {
-        this.witnessUnreadable = true;
+        this.highWaterUnreadable = true;
       }
       const maxHead = await r.maxHeadSize();
-      this.rollback = maxHead > live || (witness !== null && (witness.tree_size > live || witness.tree_size > maxHead));
-      if (witness && !this.rollback) await this.checkRoot(r, witness.tree_size, witness.root_hash, live);
+      this.rollback = maxHead > live || (highWater !== null && (highWater.tree_size > live || highWater.tree_size > maxHead));
+      if (highWater && !this.rollback) await this.checkRoot(r, highWater.tree_size, highWater.root_hash, live);
       this.historyUnreadable = this.damagedHead;
     } catch (e) {
       if (!isDamage(e)) throw e;
@@ -309,7 +309,7 @@ class Findings {
   }
 
   withheld(): Withheld | null {
-    if (this.historyUnreadable || this.witnessUnreadable) return 'unverifiable';
+    if (this.historyUnreadable || this.highWaterUnreadable) return 'unverifiable';
     if (this.rollback) return 'rollback';
     if (this.forked.size > 0 || this.storedMismatch.size > 0 || this.dataMismatch.size > 0 || this.leafMismatch) return 'fork';
     // A log whose leaves cannot all be read (a missing row, a damaged page) cannot be checked.
@@ -336,10 +336,10 @@ export class Auditor {
 
   constructor(
     private readonly store: LedgerStore,
-    private readonly witness: Witness | null = null,
+    private readonly highWater: HighWater | null = null,
     private readonly now: () => number = Date.now,
   ) {
-    this.cur = new Findings(store, witness);
+    this.cur = new Findings(store, highWater);
   }
 
   get fullCheckDone(): boolean {
@@ -394,7 +394,7 @@ export class Auditor {
       const started = this.now();
       let failed = true;
       try {
-        const next = new Findings(this.store, this.witness);
+        const next = new Findings(this.store, this.highWater);
         await run(next);
         await this.oneAtATime(async () => {
           await next.refresh();

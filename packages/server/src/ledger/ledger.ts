@@ -26,7 +26,7 @@ import type { Checkpointer } from '../tlog/checkpoints.js';
 import { readTile, readTree, rootAt } from './reads.js';
 import { Sequencer, type Appended } from './sequencer.js';
 import type { HeadRow, LedgerStore, NewHead } from './store.js';
-import { MemoryWitness, type Witness } from './witness.js';
+import { MemoryHighWater, type HighWater } from './high-water.js';
 
 export const LEAF_HASHING =
   'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
@@ -43,7 +43,7 @@ export interface LedgerOptions {
   /** Signs checkpoints of the heads (c2sp.org/tlog-checkpoint); without it there are none (404). */
   checkpoints?: Checkpointer;
   /** The largest head ever signed, kept outside the store; in memory when not given. */
-  witness?: Witness;
+  highWater?: HighWater;
   now?: () => number;
   /** Signs tree heads natively where present; noble otherwise. Must be synchronous. */
   crypto?: CryptoBackend;
@@ -72,34 +72,34 @@ export class Ledger implements LedgerApi {
   readonly audit: Auditor;
   readonly store: LedgerStore;
   private readonly now: () => number;
-  private readonly witness: Witness;
+  private readonly highWater: HighWater;
   private readonly sequencer: Sequencer;
 
   constructor(private readonly o: LedgerOptions) {
     this.store = o.store;
-    this.witness = o.witness ?? new MemoryWitness();
+    this.highWater = o.highWater ?? new MemoryHighWater();
     this.now = o.now ?? Date.now;
-    this.audit = new Auditor(o.store, this.witness, this.now);
+    this.audit = new Auditor(o.store, this.highWater, this.now);
     this.sequencer = new Sequencer((batch) => this.integrate(batch), { batchMs: o.batchMs ?? 0, maxBatch: o.maxBatch });
   }
 
   /**
    * Sign the empty tree once, so a fresh log publishes a head from the start. A log with heads but
-   * no witness yet (made before witnesses existed) records its latest head as the witness.
+   * no high-water mark yet (made before high-water files existed) records its latest head as the high-water mark.
    */
   async init(): Promise<void> {
     await guard(async () => {
       const store = this.o.store;
-      // A damaged witness is a finding of the audit (unverifiable), not a reason to stop serving.
-      let witnessed: unknown = 'damaged';
+      // A damaged high-water mark is a finding of the audit (unverifiable), not a reason to stop serving.
+      let recorded: unknown = 'damaged';
       try {
-        witnessed = this.witness.read();
+        recorded = this.highWater.read();
       } catch {
         // reported by the audit
       }
-      if (witnessed === null && (await store.headCount()) > 0) {
+      if (recorded === null && (await store.headCount()) > 0) {
         const latest = (await store.latestHeads(1))[0]!;
-        this.witness.advance({ tree_size: latest.tree_size, root_hash: latest.root_hash });
+        this.highWater.advance({ tree_size: latest.tree_size, root_hash: latest.root_hash });
       }
       if ((await this.checked()) === null && (await store.headCount()) === 0 && (await store.size()) === 0) {
         const signed = this.append([]);
@@ -113,12 +113,12 @@ export class Ledger implements LedgerApi {
   private rootCache: { size: number; version: string; root: string } | null = null;
 
   /**
-   * Run the incremental audit, skipped when neither the store nor the witness has changed since the
+   * Run the incremental audit, skipped when neither the store nor the high-water mark has changed since the
    * last run; start the periodic full recheck when it is due.
    */
   private async checked(): Promise<Withheld | null> {
     try {
-      const v = `${await this.o.store.version()}|${this.witness.version?.() ?? ''}`;
+      const v = `${await this.o.store.version()}|${this.highWater.version?.() ?? ''}`;
       if (v !== this.seen) {
         await this.audit.refresh();
         this.seen = v;
@@ -212,9 +212,9 @@ export class Ledger implements LedgerApi {
     const done = await guard(() => this.o.store.sequence(batch, seal));
     this.audit.wrote(done.firstIndex, batch.length, done.frontier);
     try {
-      this.witness.advance({ tree_size: done.head.tree_size, root_hash: done.head.root_hash });
+      this.highWater.advance({ tree_size: done.head.tree_size, root_hash: done.head.root_hash });
     } catch {
-      // The head is committed; a witness that could not be written only lags behind it.
+      // The head is committed; a high-water mark that could not be written only lags behind it.
     }
     return { firstIndex: done.firstIndex, head: done.head };
   }

@@ -14,7 +14,7 @@ import { PgStore, redactUrl } from './postgres.js';
 import { ProcessStore } from './sqlite/process.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { LedgerStore } from './store.js';
-import { FileWitness, witnessFile } from './witness.js';
+import { FileHighWater, highWaterFile, legacyHighWaterFile } from './high-water.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { checkpointer, logOrigin, logRoles } from '../tlog/checkpoints.js';
 
@@ -60,10 +60,10 @@ export async function openLedger(
       log: logName(names),
       sthKey: ring.get('sth'),
       isPublished: (hex) => ring.publicKeys('sth').some((pk) => toHex(pk) === hex),
-      // The witness stays in the data folder (with the keys) whatever the store: each instance
+      // The high-water mark stays in the data folder (with the keys) whatever the store: each instance
       // remembers the largest head it has seen, so a database restored from an old copy reads as
       // a rollback on every instance that saw more.
-      witness: new FileWitness(witnessFile(cfg.dataDir)),
+      highWater: new FileHighWater(highWaterFile(cfg.dataDir), legacyHighWaterFile(cfg.dataDir)),
       checkpoints: checkpointer(ring, logOrigin(cfg, names), logRoles(cfg)),
       batchMs: opts.batchMs ?? cfg.ledgerBatchMs,
       ...(opts.background !== false ? { auditMs: cfg.ledgerAuditMs } : {}),

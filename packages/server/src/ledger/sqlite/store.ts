@@ -31,7 +31,7 @@ export class SqliteStore extends StoreReads implements LedgerStore {
     super();
     this.db = open(location);
     // A missing table is made again (empty), so lost history reads as a rollback against the
-    // witness; a table that exists but is damaged is left alone for the audit to report, and a
+    // high-water mark; a table that exists but is damaged is left alone for the audit to report, and a
     // statement it breaks does not stop the store from opening.
     for (const stmt of SCHEMA.split(';')
       .map((x) => x.trim())
