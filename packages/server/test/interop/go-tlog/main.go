@@ -48,8 +48,9 @@ func c2spPath(t tlog.Tile) string {
 }
 
 type reader struct {
-	prefix string
+	prefix  string
 	fetched int
+	cache   map[string][]byte
 }
 
 func (r *reader) Height() int { return 8 }
@@ -57,7 +58,13 @@ func (r *reader) Height() int { return 8 }
 func (r *reader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
 	out := make([][]byte, len(tiles))
 	for i, t := range tiles {
-		out[i] = get(r.prefix + c2spPath(t))
+		p := c2spPath(t)
+		if b, ok := r.cache[p]; ok {
+			out[i] = b
+			continue
+		}
+		out[i] = get(r.prefix + p)
+		r.cache[p] = out[i]
 		r.fetched++
 	}
 	return out, nil
@@ -94,7 +101,7 @@ func main() {
 	var root tlog.Hash
 	copy(root[:], rootBytes)
 	tree := tlog.Tree{N: size, Hash: root}
-	r := &reader{prefix: prefix}
+	r := &reader{prefix: prefix, cache: map[string][]byte{}}
 	hr := tlog.TileHashReader(tree, r)
 	if size > 0 {
 		th, err := tlog.TreeHash(size, hr)
