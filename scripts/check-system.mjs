@@ -17,6 +17,14 @@ if (!postgresBinDir())
     what: 'PostgreSQL server binaries, initdb and pg_ctl (the ledger suite runs against a real PostgreSQL it starts itself)',
     fix: 'apt-get update && apt-get install -y postgresql   (or set PG_BINDIR to the folder holding initdb)',
   });
+{
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('go', ['version']).status !== 0 || !existsSync('/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog'))
+    missing.push({
+      what: "Go with golang.org/x/mod's sumdb/tlog and sumdb/note (an independent reader of the tiled log and its notes)",
+      fix: 'apt-get update && apt-get install -y golang-go golang-golang-x-mod-dev',
+    });
+}
 if (process.getuid?.() === 0 && postgresBinDir()) {
   // As root the binaries run as the postgres user, which the Debian package creates.
   const { spawnSync } = await import('node:child_process');

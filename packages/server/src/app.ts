@@ -1,7 +1,7 @@
 // The HTTP application as a plain function from AppRequest to AppResponse: routing, CORS, rate
 // limits, caching headers and error mapping. No socket code lives here.
-import { checkOrg, parseDocument, type Names } from '@svc/core';
-import { parseTilePath } from '@svc/core/tlog';
+import { checkOrg, parseDocument, toHex, type Names } from '@svc/core';
+import { parseTilePath, parseVkey } from '@svc/core/tlog';
 import { HttpError, refusalOf } from './http/errors.js';
 import type { Config } from './config.js';
 import type { Keyring } from './keys/keyring.js';
@@ -96,14 +96,29 @@ export function createApp(d: AppDeps) {
     if (!d.ledger) throw new HttpError('unavailable', 'the ledger is off on this server');
     return d.ledger;
   };
+  // The log's keys are listed with their vkeys (what C2SP clients are configured with).
+  const vkeyOf = new Map(
+    (d.ledger?.vkeys() ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => [toHex(parseVkey(line).publicKey), line] as const),
+  );
+  const logRole = (role: Role): boolean => role.startsWith('log-');
   const cbomKeys = (): CbomKey[] =>
-    (Object.keys(ROLES) as Role[]).flatMap((role) =>
-      d.ring
-        .publicKeys(role)
-        .map(
-          (publicKey, i) => ({ role, alg: ROLES[role], publicKey, state: i === 0 && d.ring.has(role) ? 'active' : 'retired' }) as CbomKey,
-        ),
-    );
+    (Object.keys(ROLES) as Role[])
+      .filter((role) => !logRole(role) || (d.ledger && (role !== 'log-ed25519' || d.cfg.logEd25519)))
+      .flatMap((role) =>
+        d.ring.publicKeys(role).map((publicKey, i) => {
+          const vkey = logRole(role) ? vkeyOf.get(toHex(publicKey)) : undefined;
+          return {
+            role,
+            alg: ROLES[role],
+            publicKey,
+            state: i === 0 && d.ring.has(role) ? 'active' : 'retired',
+            ...(vkey ? { vkey } : {}),
+          } as CbomKey;
+        }),
+      );
   const disabled = { enabled: false };
   let openApiText: string | undefined;
   const openApi = (): string => {
@@ -164,7 +179,11 @@ export function createApp(d: AppDeps) {
       if (!id) throw new HttpError('not_found', 'not a tile path (tlog-tiles: <L>/<N>[.p/<W>] or entries/<N>[.p/<W>])');
       const body = await tlog().tile(id);
       // A full tile never changes; a partial one is replaced by longer ones as the log grows.
-      return { status: 200, body, headers: { 'content-type': 'application/octet-stream', 'cache-control': id.width === 256 ? IMMUTABLE : HOUR_CACHE } };
+      return {
+        status: 200,
+        body,
+        headers: { 'content-type': 'application/octet-stream', 'cache-control': id.width === 256 ? IMMUTABLE : HOUR_CACHE },
+      };
     },
     getOpenApi: async () => json(200, openApi(), { 'content-type': JSON_TYPE }),
     getPage: async () => {
@@ -182,7 +201,8 @@ export function createApp(d: AppDeps) {
     routes[key] ??= {};
     routes[key]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
   }
-  const routeKey = (path: string): string => (routes[path] ? path : (restRoutes.find((p) => path.startsWith(p) && path.length > p.length) ?? path));
+  const routeKey = (path: string): string =>
+    routes[path] ? path : (restRoutes.find((p) => path.startsWith(p) && path.length > p.length) ?? path);
 
   function limitFor(group: Group): number {
     return group === 'none' ? 0 : (d.cfg.rate[group] ?? 0);
@@ -242,7 +262,10 @@ export function createApp(d: AppDeps) {
     }
     const headers: Record<string, string> = { ...CORS, ...(res.headers ?? {}) };
     if (req.method === 'HEAD' && res.body !== undefined) {
-      const bytes = res.body instanceof Uint8Array ? res.body : new TextEncoder().encode(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
+      const bytes =
+        res.body instanceof Uint8Array
+          ? res.body
+          : new TextEncoder().encode(typeof res.body === 'string' ? res.body : JSON.stringify(res.body));
       headers['content-type'] ??= JSON_TYPE;
       headers['content-length'] = String(bytes.length);
       return { status: res.status, headers };

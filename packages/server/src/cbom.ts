@@ -13,6 +13,8 @@ export interface CbomKey {
   alg: string;
   publicKey: Uint8Array;
   state: 'active' | 'retired';
+  /** A transparency-log key's verifier key (c2sp.org/signed-note). */
+  vkey?: string;
 }
 
 export interface CbomFacts {
@@ -40,7 +42,8 @@ export const CBOM_DISCLAIMER =
   'Transparency document, not a certification. Algorithm names denote the public standards the ' +
   'primitives follow (FIPS 204, FIPS 205, FIPS 206 forthcoming, FIPS 180-4); they are not FIPS 140 ' +
   'or CMVP validations. ML-DSA-87 is the sole load-bearing signature; Falcon-1024 and SLH-DSA are ' +
-  'non-authoritative diversity signatures.';
+  'non-authoritative diversity signatures; ML-DSA-44 and Ed25519 sign transparency-log checkpoints ' +
+  'for C2SP clients only, and Ed25519 is classical.';
 
 function assets(cfg: Config): Asset[] {
   const list: Asset[] = [
@@ -48,7 +51,7 @@ function assets(cfg: Config): Asset[] {
       name: 'ML-DSA-87',
       standard: 'FIPS 204',
       type: 'signature',
-      role: 'answer receipts, run and export receipts, signed tree heads, model-plane primary, evidence signer',
+      role: 'answer receipts, run and export receipts, signed tree heads and checkpoints, model-plane primary, evidence signer',
       status: 'load-bearing',
       primitive: 'signature',
       parameterSetIdentifier: '87',
@@ -84,6 +87,34 @@ function assets(cfg: Config): Asset[] {
       classicalSecurityLevel: 256,
     },
   ];
+  if (cfg.ledger) {
+    list.push({
+      name: 'ML-DSA-44',
+      standard: 'FIPS 204',
+      type: 'signature',
+      role: 'transparency-log checkpoints (C2SP tlog-cosignature subtree/v1, the line standard clients verify)',
+      status: 'interoperability (checkpoints)',
+      primitive: 'signature',
+      parameterSetIdentifier: '44',
+      functions: ['keygen', 'sign', 'verify'],
+      oid: '2.16.840.1.101.3.4.3.17',
+      nistQuantumSecurityLevel: 2,
+      classicalSecurityLevel: 128,
+    });
+    if (cfg.logEd25519)
+      list.push({
+        name: 'Ed25519',
+        standard: 'RFC 8032',
+        type: 'signature',
+        role: 'transparency-log checkpoints, for the public witness network (C2SP signed-note 0x01); SVC_LOG_ED25519=off removes it',
+        status: 'classical, interoperability only (not quantum-safe)',
+        primitive: 'signature',
+        functions: ['keygen', 'sign', 'verify'],
+        oid: '1.3.101.112',
+        nistQuantumSecurityLevel: 0,
+        classicalSecurityLevel: 128,
+      });
+  }
   if (cfg.bridge) {
     list.push({
       name: 'Falcon-1024',
@@ -106,8 +137,9 @@ const coreDeps = (createRequire(import.meta.url)('@svc/core/package.json') as { 
 const LIBRARIES: Record<string, { version: string; computes: (alg: string, backends: Record<string, string>) => boolean }> = {
   '@noble/post-quantum': {
     version: coreDeps['@noble/post-quantum']!,
-    computes: (alg, b) => alg !== 'SHA-256' && (b[alg] ?? 'noble') === 'noble',
+    computes: (alg, b) => alg !== 'SHA-256' && alg !== 'Ed25519' && (b[alg] ?? 'noble') === 'noble',
   },
+  '@noble/curves': { version: coreDeps['@noble/curves']!, computes: (alg) => alg === 'Ed25519' },
   '@noble/hashes': { version: coreDeps['@noble/hashes']!, computes: (alg) => alg === 'SHA-256' },
   OpenSSL: { version: process.versions.openssl ?? 'unknown', computes: (alg, b) => b[alg] === 'node:crypto' },
 };
@@ -158,6 +190,7 @@ function cyclonedxCore(cfg: Config, version: string, serial: string, timestamp: 
             type: 'cryptographic-asset',
             'bom-ref': `crypto/key/${k.role}/${id}`,
             name: `${k.role} public key ${id.slice(0, 16)}`,
+            ...(k.vkey ? { properties: [{ name: 'svc:vkey', value: k.vkey }] } : {}),
             description: `${k.state === 'active' ? 'current' : 'retired (still published so old signatures resolve)'} ${k.role} key`,
             cryptoProperties: {
               assetType: 'related-crypto-material',

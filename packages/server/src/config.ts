@@ -102,7 +102,9 @@ function validate(c: Config): Config {
       throw new Error('SVC_DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   if (c.logOrigin !== undefined && !isLogOrigin(c.logOrigin))
-    throw new Error(`SVC_LOG_ORIGIN must be 1 to 255 bytes with no spaces, '+' or control characters (e.g. example.com/log), got ${JSON.stringify(c.logOrigin)}`);
+    throw new Error(
+      `SVC_LOG_ORIGIN must be 1 to 255 bytes with no spaces, '+' or control characters (e.g. example.com/log), got ${JSON.stringify(c.logOrigin)}`,
+    );
   for (const p of c.trustedProxies)
     if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;

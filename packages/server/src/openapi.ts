@@ -32,7 +32,15 @@ function pathsOf(): Record<string, Record<string, Operation>> {
     paths[r.path] ??= {};
     const p = paths[r.path]!;
     p[r.method.toLowerCase()] = { ...structuredClone(r.doc), operationId: r.operationId } as Operation;
-    if (r.preflight) p.options = { summary: 'CORS preflight', operationId: r.preflight, responses: { '204': { description: 'No body.' } } };
+    // A preflight names the same path parameters as the operation it precedes.
+    const inPath = (r.doc.parameters ?? []).filter((x) => (x as { in?: string }).in === 'path');
+    if (r.preflight)
+      p.options = {
+        summary: 'CORS preflight',
+        operationId: r.preflight,
+        ...(inPath.length ? { parameters: structuredClone(inPath) } : {}),
+        responses: { '204': { description: 'No body.' } },
+      } as Operation;
   }
   return paths;
 }

@@ -39,7 +39,7 @@ export interface RouteSpec {
 const HOUR = 'public, max-age=3600';
 /** tlog-tiles: the checkpoint is mutable, so caches keep it a few seconds at most. */
 const CHECKPOINT = 'public, max-age=2';
-const text = (description: string) => ({ description, content: { 'text/plain; charset=utf-8': { schema: { type: 'string' } } } });
+const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
 const NO_STORE = 'no-store';
 
 // WF-ROUTES

@@ -30,14 +30,19 @@ describe('the route table', () => {
     try {
       for (const r of [...ROUTES, ...UNDOCUMENTED]) {
         const query = r.path.endsWith('/consistency') ? '?first=1' : '';
-        const res = await fetch(s.url + r.path + query, {
+        // A rest-of-path parameter gets a value of its form: the fresh log's tree is empty, so the
+        // tile is one the tree does not hold (404 from the handler, not from routing).
+        const path = r.path.replace('{tile}', '0/000.p/1');
+        const res = await fetch(s.url + path + query, {
           method: r.method,
           ...(r.method === 'POST' ? { body: JSON.stringify({ answer: 'x' }), headers: { 'content-type': 'application/json' } } : {}),
         });
-        await res.arrayBuffer();
-        expect([404, 405], `${r.method} ${r.path}`).not.toContain(res.status);
+        const text = await res.text();
+        expect(res.status, `${r.method} ${r.path}`).not.toBe(405);
+        if (res.status === 404) expect(text, `${r.method} ${r.path}`).not.toContain('no such endpoint');
+        if ('rest' in r) expect(res.status).toBe(404);
         if (res.status === 200 && 'cache' in r) expect(res.headers.get('cache-control'), r.path).toBe(r.cache);
-        const pre = await fetch(s.url + r.path, { method: 'OPTIONS' });
+        const pre = await fetch(s.url + path, { method: 'OPTIONS' });
         expect(pre.status, `OPTIONS ${r.path}`).toBe('preflight' in r ? 204 : 405);
         if ('preflight' in r) expect(pre.headers.get('access-control-allow-methods')).toContain('OPTIONS');
       }

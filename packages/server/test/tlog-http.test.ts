@@ -63,6 +63,19 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     expect(origin).toMatch(/^svc-ledger\.invalid\/[0-9a-f]{16}$/);
   });
 
+  it('the CBOM lists each log key with its vkey, ML-DSA-44 and Ed25519 among the algorithms (Ed25519 as classical)', async () => {
+    const bom = (await call(s.url, '/api/cbom?format=cyclonedx')).body;
+    const listed = bom.components.flatMap((c: any) =>
+      (c.properties ?? []).filter((p: any) => p.name === 'svc:vkey').map((p: any) => p.value),
+    );
+    expect(listed.sort()).toEqual(vkeys.map((v) => v.vkey).sort());
+    const plain = (await call(s.url, '/api/cbom')).body;
+    const algs = Object.fromEntries(plain.cryptography.map((a: any) => [a.name, a.status]));
+    expect(algs['ML-DSA-44']).toContain('interoperability');
+    expect(algs.Ed25519).toMatch(/^classical, interoperability only/);
+    expect(plain.posture.loadBearingSignature).toBe('ML-DSA-87');
+  });
+
   it('the checkpoint is the JSON head as a note every log key signed, dated with the head', async () => {
     const r = await fetch(`${prefix}checkpoint`);
     expect(r.status).toBe(200);
@@ -151,7 +164,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     expect(report).toMatchObject({ origin: vkeys[0]!.name, size: N, entries: N, older: 300 });
   }, 120_000);
 
-  it('the Go reader fails on a stranger\'s key, and on one changed byte of a tile or entry bundle behind a proxy', async () => {
+  it("the Go reader fails on a stranger's key, and on one changed byte of a tile or entry bundle behind a proxy", async () => {
     const stranger = noteVerifier(vkeys[0]!.name, 'ed25519', new Uint8Array(32).fill(9)).vkey;
     await expect(goCheck(prefix, stranger)).rejects.toThrow(/note.Open/);
     for (const target of ['tile/0/001', 'tile/entries/002', 'tile/1/000.p/3']) {
@@ -186,11 +199,33 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
   });
 });
 
-describe('without the ledger', () => {
-  it('the tlog endpoints are 404', async () => {
+describe('without the ledger, or without Ed25519', () => {
+  it('the tlog endpoints are 404 with the ledger off, and the CBOM lists no log key', async () => {
     const s = await boot({ ledger: false });
     try {
       for (const p of ['checkpoint', 'vkeys', 'tile/0/000']) expect((await call(s.url, `/api/transparency/tlog/${p}`)).status, p).toBe(404);
+      const algs = (await call(s.url, '/api/cbom')).body.cryptography.map((a: any) => a.name);
+      expect(algs).not.toContain('ML-DSA-44');
+      expect(algs).not.toContain('Ed25519');
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('SVC_LOG_ED25519=off: no Ed25519 line, vkey or CBOM entry', async () => {
+    const s = await boot({ logEd25519: false });
+    try {
+      const vk = (await (await fetch(`${s.url}/api/transparency/tlog/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
+      expect(vk.map((v) => v.type)).toEqual(['subtree/v1', 'mldsa87-subtree']);
+      const note = await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text();
+      expect(openNote(note, vk).verified).toHaveLength(2);
+      expect(
+        note
+          .trimEnd()
+          .split('\n')
+          .filter((l) => l.startsWith('\u2014')),
+      ).toHaveLength(2);
+      expect((await call(s.url, '/api/cbom')).body.cryptography.map((a: any) => a.name)).not.toContain('Ed25519');
     } finally {
       await s.stop();
     }

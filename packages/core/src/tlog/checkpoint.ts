@@ -15,7 +15,8 @@ export function formatCheckpoint(c: Checkpoint): string {
   if (!c.origin || c.origin.includes('\n')) throw new TlogError('malformed_checkpoint', 'invalid origin');
   if (!Number.isSafeInteger(c.size) || c.size < 0) throw new TlogError('malformed_checkpoint', 'invalid tree size');
   if (c.root.length !== 32) throw new TlogError('malformed_checkpoint', 'root hash must be 32 bytes');
-  for (const e of c.extensions) if (!e || e.includes('\n')) throw new TlogError('malformed_checkpoint', 'extension lines are non-empty single lines');
+  for (const e of c.extensions)
+    if (!e || e.includes('\n')) throw new TlogError('malformed_checkpoint', 'extension lines are non-empty single lines');
   return `${c.origin}\n${c.size}\n${toBase64(c.root)}\n${c.extensions.map((e) => `${e}\n`).join('')}`;
 }
 
@@ -29,7 +30,7 @@ export function parseCheckpoint(text: string): Checkpoint {
   if (!/^(0|[1-9][0-9]{0,15})$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText)))
     throw new TlogError('malformed_checkpoint', 'tree size must be a decimal integer without leading zeros');
   const root = fromBase64(rootText);
-  if (!root || root.length !== 32) throw new TlogError('malformed_checkpoint', 'root hash must be the base64 of 32 bytes');
+  if (root?.length !== 32) throw new TlogError('malformed_checkpoint', 'root hash must be the base64 of 32 bytes');
   if (extensions.some((e) => e === '')) throw new TlogError('malformed_checkpoint', 'extension lines must be non-empty');
   return { origin, size: Number(sizeText), root, extensions };
 }

@@ -40,7 +40,8 @@ function typeOf(material: Uint8Array): { type: SignatureType; publicKey: Uint8Ar
 /** A verifier for `name`'s public key of `type`. */
 export function noteVerifier(name: string, type: SignatureType, publicKey: Uint8Array): NoteVerifier {
   const spec = SIGNATURE_TYPES[type];
-  if (publicKey.length !== spec.publicKeyLength) throw new TlogError('malformed_vkey', `a ${type} public key is ${spec.publicKeyLength} bytes`);
+  if (publicKey.length !== spec.publicKeyLength)
+    throw new TlogError('malformed_vkey', `a ${type} public key is ${spec.publicKeyLength} bytes`);
   return { name, id: keyId(name, spec.bytes, publicKey), type, publicKey, vkey: formatVkey(name, spec.bytes, publicKey) };
 }
 

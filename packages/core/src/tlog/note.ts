@@ -34,7 +34,11 @@ export function isKeyName(name: unknown): name is string {
 
 function hasControl(s: string): boolean {
   // signed-note "Format": no ASCII control character (below U+0020) other than newline.
-  return /[\u0000-\u0009\u000b-\u001f]/.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 && c !== 0x0a) return true;
+  }
+  return false;
 }
 
 /** key ID = SHA-256(name || 0x0A || type || public key)[:4], big-endian (signed-note "Signatures"). */

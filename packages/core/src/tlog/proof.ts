@@ -49,7 +49,7 @@ export function parseTlogProof(input: string): TlogProof & { note: Note; parsed:
   if (proofLines.length > MAX_PROOF_HASHES) throw new TlogError('malformed_proof', `more than ${MAX_PROOF_HASHES} proof hashes`);
   const proof = proofLines.map((l) => {
     const h = fromBase64(l);
-    if (!h || h.length !== 32) throw new TlogError('malformed_proof', 'each proof line is the base64 of a 32-byte hash');
+    if (h?.length !== 32) throw new TlogError('malformed_proof', 'each proof line is the base64 of a 32-byte hash');
     return h;
   });
   let note: Note;
@@ -84,7 +84,8 @@ export function verifyTlogProof(
   opts: { origin: string; logKeys: readonly NoteVerifier[]; cosigners?: readonly NoteVerifier[] },
 ): TlogProofResult {
   const p = parseTlogProof(input);
-  if (p.parsed.origin !== opts.origin) throw new TlogError('unverified', `checkpoint origin ${JSON.stringify(p.parsed.origin)} is not the log's`);
+  if (p.parsed.origin !== opts.origin)
+    throw new TlogError('unverified', `checkpoint origin ${JSON.stringify(p.parsed.origin)} is not the log's`);
   const logKeys = opts.logKeys.filter((k) => k.name === opts.origin);
   const opened = openNote(p.note, [...logKeys, ...(opts.cosigners ?? [])]);
   const isLog = (v: VerifiedSignature) => logKeys.some((k) => k.vkey === v.vkey);
@@ -93,5 +94,11 @@ export function verifyTlogProof(
   const c = p.parsed;
   const root = leafHash.length === 32 && p.index < c.size ? rootFromInclusionProof(p.index, c.size, leafHash, p.proof) : null;
   if (!root || !bytesEqual(root, c.root)) throw new TlogError('proof_failed', `entry ${p.index} is not included under the checkpoint root`);
-  return { index: p.index, checkpoint: c, log, cosigners: opened.verified.filter((v) => !isLog(v)), ...(p.extra ? { extra: p.extra } : {}) };
+  return {
+    index: p.index,
+    checkpoint: c,
+    log,
+    cosigners: opened.verified.filter((v) => !isLog(v)),
+    ...(p.extra ? { extra: p.extra } : {}),
+  };
 }

@@ -77,7 +77,8 @@ export class TileReader {
     if (!Number.isSafeInteger(index) || index < 0 || index >= this.head.size) throw new RangeError('index outside the tree');
     const [proof, fromTile] = await this.read((t) => [inclusionProof(t, index, this.head.size), t.subtree(0, index)] as const);
     const r = rootFromInclusionProof(index, this.head.size, leaf ?? fromTile, proof);
-    if (!r || !bytesEqual(r, this.head.root)) throw new TlogError('proof_failed', `leaf ${index} is not included under the checkpoint root`);
+    if (!r || !bytesEqual(r, this.head.root))
+      throw new TlogError('proof_failed', `leaf ${index} is not included under the checkpoint root`);
     return proof;
   }
 
@@ -86,7 +87,8 @@ export class TileReader {
     if (!Number.isSafeInteger(old.size) || old.size < 0 || old.size > this.head.size)
       throw new TlogError('inconsistent', `a tree of ${old.size} leaves cannot precede one of ${this.head.size}`);
     if (old.size === 0 || old.size === this.head.size) {
-      if (old.size === this.head.size && !bytesEqual(old.root, this.head.root)) throw new TlogError('inconsistent', 'two roots for one tree size');
+      if (old.size === this.head.size && !bytesEqual(old.root, this.head.root))
+        throw new TlogError('inconsistent', 'two roots for one tree size');
       return [];
     }
     const proof = await this.read((t) => consistencyProof(t, old.size, this.head.size));
@@ -150,7 +152,8 @@ export class TileReader {
       const hi = Math.min(end, n * TILE_WIDTH + width) - n * TILE_WIDTH;
       for (let i = lo; i < hi; i++) {
         const want = leaves[n * TILE_WIDTH + i - start]!;
-        if (!bytesEqual(leafHash(bundle[i]!), want)) throw new TlogError('proof_failed', `entry ${n * TILE_WIDTH + i} does not hash to its leaf`);
+        if (!bytesEqual(leafHash(bundle[i]!), want))
+          throw new TlogError('proof_failed', `entry ${n * TILE_WIDTH + i} does not hash to its leaf`);
         out.push(bundle[i]!);
       }
     }

@@ -52,7 +52,15 @@ function short(b: Uint8Array, what: string): Uint8Array {
 /** The subtree/v1 cosigned_message for a checkpoint (start 0, end = size). */
 export function subtreeMessage(cosigner: string, timestamp: number, text: string): Uint8Array {
   const c = parseCheckpoint(text);
-  return concatBytes(SUBTREE_LABEL, short(utf8(cosigner), 'cosigner name'), u64(timestamp), short(utf8(c.origin), 'origin'), u64(0), u64(c.size), c.root);
+  return concatBytes(
+    SUBTREE_LABEL,
+    short(utf8(cosigner), 'cosigner name'),
+    u64(timestamp),
+    short(utf8(c.origin), 'origin'),
+    u64(0),
+    u64(c.size),
+    c.root,
+  );
 }
 
 /** The cosignature/v1 message: header, time line, then the whole note text. */
@@ -112,7 +120,8 @@ export function checkSignature(
 /** Sign (deterministically: the same key, text and time give the same bytes on every instance). */
 export function makeSignature(type: SignatureType, name: string, secretKey: Uint8Array, text: string, timestamp = 0): Uint8Array {
   const spec = SIGNATURE_TYPES[type];
-  if (spec.timestamped && (!Number.isSafeInteger(timestamp) || timestamp < 0)) throw new RangeError('timestamp must be a non-negative integer');
+  if (spec.timestamped && (!Number.isSafeInteger(timestamp) || timestamp < 0))
+    throw new RangeError('timestamp must be a non-negative integer');
   const msg = signedMessage(type, name, text, timestamp);
   let sig: Uint8Array;
   if (type === 'ed25519' || type === 'cosignature/v1') sig = ed25519.sign(msg, secretKey);

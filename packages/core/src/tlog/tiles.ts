@@ -99,7 +99,8 @@ export function decodeEntryBundle(bytes: Uint8Array, width: number): Uint8Array[
     out.push(bytes.slice(o + 2, o + 2 + n));
     o += 2 + n;
   }
-  if (out.length !== width) throw new TlogError('malformed_tile', `an entry bundle of width ${width} holds ${width} entries, not ${out.length}`);
+  if (out.length !== width)
+    throw new TlogError('malformed_tile', `an entry bundle of width ${width} holds ${width} entries, not ${out.length}`);
   return out;
 }
 

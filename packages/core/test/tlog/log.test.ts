@@ -237,7 +237,18 @@ describe('tlog-proof', () => {
 
   it('paths: only the canonical spelling of a tile path parses', () => {
     for (const p of ['tile/0/000', 'tile/63/x999/999.p/255', 'tile/entries/x001/000.p/1']) expect(tilePath(parseTilePath(p)!)).toBe(p);
-    for (const p of ['tile/00/000', 'tile/64/000', 'tile/0/x000/001', 'tile/0/1', 'tile/0/000.p/256', 'tile/0/000.p/0', 'tile/0/000.p/01', 'tile/0/000/', '/tile/0/000', 'tile/-1/000'])
+    for (const p of [
+      'tile/00/000',
+      'tile/64/000',
+      'tile/0/x000/001',
+      'tile/0/1',
+      'tile/0/000.p/256',
+      'tile/0/000.p/0',
+      'tile/0/000.p/01',
+      'tile/0/000/',
+      '/tile/0/000',
+      'tile/-1/000',
+    ])
       expect(parseTilePath(p)).toBeNull();
   });
 });

@@ -55,7 +55,12 @@ export function logRoles(cfg: Pick<Config, 'logEd25519'>): LogRole[] {
 
 export function checkpointer(ring: Keyring, origin: string, roles: readonly LogRole[]): Checkpointer {
   const signers: NoteSigner[] = roles.map((r) => noteSigner(origin, ring.logKey(r)));
-  const retired = roles.flatMap((r) => ring.publicKeys(r).slice(1).map((pk) => noteVerifier(origin, LOG_KEY_TYPES[r], pk).vkey));
+  const retired = roles.flatMap((r) =>
+    ring
+      .publicKeys(r)
+      .slice(1)
+      .map((pk) => noteVerifier(origin, LOG_KEY_TYPES[r], pk).vkey),
+  );
   const vkeys = `${[...signers.map((s) => s.vkey), ...retired].join('\n')}\n`;
   let last: { key: string; note: string } | null = null;
   return {

@@ -198,6 +198,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/tlog/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest signed tree head as a C2SP checkpoint (c2sp.org/tlog-checkpoint) */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["checkpointPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/tlog/vkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The log's verifier keys (c2sp.org/signed-note vkeys), one per line, current first */
+        get: operations["getLogVkeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["vkeysPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/tlog/tile/{tile}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A Merkle tree tile or entry bundle (c2sp.org/tlog-tiles) */
+        get: operations["getTile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["tilePreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1836,6 +1890,306 @@ export interface operations {
             query?: never;
             header?: never;
             path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A signed note: origin, tree size, base64 root; ML-DSA-44 subtree/v1, ML-DSA-87 and (by default) Ed25519 lines. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=2";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The ledger is off. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No checkpoint is signed while the ledger is withheld (same reason as sth_withheld), or the ledger is unavailable. */
+            503: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait, on an overloaded queue. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkpointPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLogVkeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One vkey per line. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=3600";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The ledger is off. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    vkeysPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description <L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N in x-prefixed 3-digit groups (e.g. 0/x001/234.p/7). */
+                tile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Full tiles are 8,192 bytes and immutable; entry bundles hold uint16-length-prefixed 32-byte leaves. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a tile path, a tile beyond the tree, or the ledger is off. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Ledger or history temporarily unavailable. */
+            503: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait, on an overloaded queue. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tilePreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description <L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N in x-prefixed 3-digit groups (e.g. 0/x001/234.p/7). */
+                tile: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

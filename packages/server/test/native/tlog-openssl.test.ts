@@ -1,0 +1,59 @@
+// Run under Node 24 (scripts/test-runtimes.mjs): OpenSSL (node:crypto) checks the checkpoint lines
+// the core signs (ML-DSA-44 subtree/v1, the ML-DSA-87 type under its context, Ed25519), and the
+// core checks subtree/v1 signatures OpenSSL makes: two implementations, one message format.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { sha256, utf8 } from '@svc/core';
+import {
+  MLDSA87_IDENTIFIER,
+  checkSignature,
+  formatCheckpoint,
+  logKeygen,
+  noteSigner,
+  noteVerifier,
+  signedMessage,
+  type SignatureType,
+} from '@svc/core/tlog';
+
+const ORIGIN = 'example.test/openssl';
+const text = formatCheckpoint({ origin: ORIGIN, size: 424242, root: sha256(utf8('root')), extensions: [] });
+const TS = 1_767_225_600;
+const ED25519_SPKI = Buffer.from('302a300506032b6570032100', 'hex');
+
+function opensslKey(type: SignatureType, pk: Uint8Array) {
+  if (type === 'ed25519') return createPublicKey({ key: Buffer.concat([ED25519_SPKI, pk]), format: 'der', type: 'spki' });
+  return createPublicKey({ key: pk, format: 'raw-public', asymmetricKeyType: type === 'subtree/v1' ? 'ml-dsa-44' : 'ml-dsa-87' } as never);
+}
+
+describe('checkpoint signatures under OpenSSL', () => {
+  for (const [i, type] of (['subtree/v1', 'mldsa87-subtree', 'ed25519'] as const).entries()) {
+    it(`${type}: the core's line verifies with OpenSSL, and fails there for another text`, () => {
+      const key = logKeygen(type, sha256(new Uint8Array([i])));
+      const s = noteSigner(ORIGIN, key);
+      const line = s.sign(text, TS);
+      const timestamped = type !== 'ed25519';
+      const sig = timestamped ? line.signature.subarray(8) : line.signature;
+      const msg = signedMessage(type, ORIGIN, text, timestamped ? TS : 0);
+      const ctx = type === 'mldsa87-subtree' ? { context: utf8(MLDSA87_IDENTIFIER) } : {};
+      const pub = opensslKey(type, key.publicKey);
+      expect(verify(null, msg, { key: pub, ...ctx } as never, sig)).toBe(true);
+      const other = signedMessage(type, ORIGIN, text.replace('424242', '424243'), timestamped ? TS : 0);
+      expect(verify(null, other, { key: pub, ...ctx } as never, sig)).toBe(false);
+    });
+  }
+
+  it('subtree/v1 lines OpenSSL signs (hedged) verify in the core', () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ml-dsa-44' as never);
+    const raw = new Uint8Array(publicKey.export({ format: 'raw-public' } as never) as unknown as Buffer);
+    expect(raw.length).toBe(1312);
+    const v = noteVerifier('witness.example/w1', 'subtree/v1', raw);
+    const msg = signedMessage('subtree/v1', v.name, text, TS);
+    const sig = sign(null, msg, createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })));
+    const ts = new Uint8Array(8);
+    new DataView(ts.buffer).setBigUint64(0, BigInt(TS));
+    const full = new Uint8Array([...ts, ...sig]);
+    expect(checkSignature('subtree/v1', v.name, raw, text, full)).toEqual({ ok: true, timestamp: TS });
+    // The cosigner's name is signed: under another name the same bytes do not verify.
+    expect(checkSignature('subtree/v1', 'witness.example/w2', raw, text, full)).toEqual({ ok: false });
+  });
+});
