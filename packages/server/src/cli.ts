@@ -16,6 +16,7 @@ import { openLedger } from './ledger/open.js';
 import { CliError, readInput } from './cli/common.js';
 import { recordCommand, verifyCommand } from './cli/verify.js';
 import { auditCommand, proveCommand } from './cli/ledger.js';
+import { monitorCommand, tilesCommand, tlogProofCommand } from './cli/tlog.js';
 
 const HELP: Record<string, string> = {
   main: `svc: reference server and tools for post-quantum-signed answer proofs
@@ -28,7 +29,7 @@ Commands:
   issue     sign an answer, append it to the ledger, print the ProofBundle
   verify    verify any bundle offline (exit 0 ok, 1 fails, 2 unreadable)
   record    make an AI Provenance Record from a bundle, offline
-  ledger    prove inclusion against, or audit, a server's transparency log
+  ledger    prove inclusion, audit, export tiles of, or monitor a transparency log
 
 Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR] [--database-url postgres://...]
@@ -60,12 +61,21 @@ cannot be read or is not a recognised bundle.`,
 
 Prints an AI Provenance Record made offline from a proof bundle or run evidence pack. A record is
 evidence of origin and integrity, never a declaration of conformity.`,
-  ledger: `svc ledger prove --url BASE --answer TEXT [--keys FILE]
+  ledger: `svc ledger prove --url BASE (--answer TEXT | --answer-sha256 HEX | --leaf HEX) [--keys FILE]
+svc ledger prove --url BASE (--answer ... | ...) --tlog-proof [--vkey VKEY]...
 svc ledger audit --url BASE [--state FILE] [--keys FILE]
+svc ledger tiles --out DIR [--data-dir DIR] [--database-url URL]
+svc ledger monitor --tiles URL|DIR --vkey VKEY --state FILE
 
 prove: fetches the signed tree head and an inclusion proof, and verifies the path against the
-signed root. audit: verifies the signed head and its consistency with the last head seen (kept in
-the state file); exits 3 with a report on rollback, fork or a bad signature.`,
+signed root; with --tlog-proof, prints a c2sp.org/tlog-proof@v1 against the served checkpoint.
+audit: verifies the signed head and its consistency with the last head seen (kept in the state
+file); exits 3 with a report on rollback, fork or a bad signature.
+tiles: writes this data folder's (or database's) log as a static tiled log (checkpoint, tiles,
+entry bundles) that any web server can serve; incremental, the checkpoint replaced last.
+monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static copy), checks each
+new checkpoint is consistent with the last (state file) and every new entry against its leaf;
+exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature.`,
 };
 
 // A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
@@ -225,19 +235,58 @@ async function main(argv: string[]): Promise<number> {
       const { values, positionals } = parse({
         url: { type: 'string' },
         answer: { type: 'string' },
+        'answer-sha256': { type: 'string' },
+        leaf: { type: 'string' },
+        'tlog-proof': { type: 'boolean' },
+        vkey: { type: 'string', multiple: true },
         state: { type: 'string' },
         keys: { type: 'string' },
+        out: { type: 'string' },
+        tiles: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
       });
       const sub = positionals[0];
-      if (sub !== 'prove' && sub !== 'audit')
+      if (sub !== 'prove' && sub !== 'audit' && sub !== 'tiles' && sub !== 'monitor')
         throw new CliError(
           `${sub === undefined ? 'a ledger subcommand is required' : `unknown subcommand ledger ${sub}`}\n\n${HELP.ledger}`,
           2,
         );
+      if (sub === 'tiles') {
+        if (!values.out) throw new CliError(`--out is required\n\n${HELP.ledger}`, 2);
+        const cfg = loadConfig(process.env, {
+          ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+          ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
+          log: false,
+        });
+        const names = namesFor(cfg.service);
+        const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
+        let ledger: Ledger;
+        try {
+          ledger = await openLedger(cfg, names, ring, jsonLogger(false), { background: false, batchMs: 0 });
+        } catch (e) {
+          throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
+        }
+        try {
+          const code = await tilesCommand(ledger, values.out as string, out, progress);
+          clearProgress();
+          return code;
+        } finally {
+          await ledger.close();
+        }
+      }
+      if (sub === 'monitor') {
+        if (!values.tiles || !values.vkey?.length || !values.state)
+          throw new CliError(`--tiles, --vkey and --state are required\n\n${HELP.ledger}`, 2);
+        if (values.vkey.length > 1) throw new CliError('give one --vkey: the log key the checkpoints must be signed with', 2);
+        const code = await monitorCommand({ tiles: values.tiles, vkey: values.vkey[0]!, state: values.state }, out, progress);
+        clearProgress();
+        return code;
+      }
       if (!values.url) throw new CliError(`--url is required\n\n${HELP.ledger}`, 2);
       if (sub === 'prove') {
-        if (values.answer === undefined) throw new CliError('--answer is required', 2);
-        return proveCommand({ ...values, url: values.url, answer: values.answer }, out);
+        if (values['tlog-proof']) return tlogProofCommand({ ...values, url: values.url }, out, note);
+        return proveCommand({ ...values, url: values.url }, out);
       }
       if (sub === 'audit') {
         const code = await auditCommand({ ...values, url: values.url }, out, progress);

@@ -29,7 +29,25 @@ async function checkHead(sth: unknown, keys: ReceiptKey[]) {
   return { ok: v.verdict.overallOk && !!body, recognized: v.signerRecognized, body };
 }
 
-export async function proveCommand(opts: { url: string; answer: string; keys?: string }, out: (s: string) => void): Promise<number> {
+/** What `prove` looks up: the JSON request member, and the RFC 6962 leaf hash it stands for. */
+export function proveTarget(o: { answer?: string; 'answer-sha256'?: string; leaf?: string }): {
+  body: Record<string, string>;
+  leaf: Uint8Array;
+} {
+  const given = (['answer', 'answer-sha256', 'leaf'] as const).filter((k) => o[k] !== undefined);
+  if (given.length !== 1) throw new CliError('give exactly one of --answer, --answer-sha256 or --leaf', 2);
+  if (o.answer !== undefined) return { body: { answer: o.answer }, leaf: leafHash(sha256(utf8(o.answer))) };
+  const hex = (o['answer-sha256'] ?? o.leaf)!;
+  const bytes = fromHex(hex, 32);
+  if (!bytes) throw new CliError(`--${given[0]} must be 64 lowercase hex characters`, 2);
+  return o.leaf !== undefined ? { body: { leaf: hex }, leaf: bytes } : { body: { answer_sha256: hex }, leaf: leafHash(bytes) };
+}
+
+export async function proveCommand(
+  opts: { url: string; answer?: string; 'answer-sha256'?: string; leaf?: string; keys?: string },
+  out: (s: string) => void,
+): Promise<number> {
+  const target = proveTarget(opts);
   const keys = opts.keys ? loadKeysFile(opts.keys) : await fetchKeys(opts.url);
   const head = await signedHead(opts.url, keys);
   if (!head.sth) throw new CliError(`the server withholds its signed tree head (${head.withheld ?? 'unknown'})`, 1);
@@ -41,14 +59,14 @@ export async function proveCommand(opts: { url: string; answer: string; keys?: s
   const r = await fetchJson(`${base(opts.url)}/api/transparency/ledger/inclusion`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ answer: opts.answer, tree_size: h.body.tree_size }),
+    body: JSON.stringify({ ...target.body, tree_size: h.body.tree_size }),
   });
   if (r.status !== 200) throw new CliError(`inclusion answered ${r.status}: ${r.body?.error ?? ''}`, 2);
   if (!r.body.found) {
     out(`Not found in the log at signed size ${h.body.tree_size}.`);
     return 1;
   }
-  const leaf = leafHash(sha256(utf8(opts.answer)));
+  const leaf = target.leaf;
   const proof = Array.isArray(r.body.proof) ? r.body.proof.map((x: unknown) => fromHex(x, 32)) : [];
   const ok =
     proof.every((x: Uint8Array | null) => x !== null) &&

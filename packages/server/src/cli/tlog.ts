@@ -1,0 +1,165 @@
+// `svc ledger tiles`, `svc ledger monitor` and `svc ledger prove --tlog-proof`: the C2SP side of
+// the ledger from the command line. Exit 3 when the log is found at fault (a fork, a rollback,
+// tiles that do not hash to the signed root, a checkpoint the key did not sign).
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { bytesEqual, fromHex } from '@svc/core';
+import {
+  TlogError,
+  formatTlogProof,
+  openNote,
+  parseCheckpoint,
+  parseVkey,
+  verifyTlogProof,
+  type FetchTile,
+  type NoteVerifier,
+} from '@svc/core/tlog';
+import { LedgerError } from '../ledger/errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { exportTiles } from '../tlog/export.js';
+import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
+import { baseUrl, CliError, fetchJson, networkCause } from './common.js';
+import { proveTarget } from './ledger.js';
+
+const TLOG = '/api/transparency/tlog/';
+
+/** Fetch paths under a tiled log's prefix: an http(s) URL, or a folder (a static export on disk). */
+export function tileFetcher(where: string): FetchTile {
+  if (!/^https?:\/\//.test(where)) {
+    const dir = resolve(where);
+    return async (path) => {
+      try {
+        return new Uint8Array(readFileSync(join(dir, path)));
+      } catch {
+        throw new CliError(`${join(dir, path)} cannot be read`, 2);
+      }
+    };
+  }
+  const prefix = where.endsWith('/') ? where : `${where}/`;
+  return async (path) => {
+    let res: Response;
+    try {
+      res = await fetch(prefix + path, { signal: AbortSignal.timeout(30_000) });
+    } catch (e) {
+      throw new CliError(`cannot reach ${prefix + path}: ${networkCause(e)}`, 2);
+    }
+    if (res.status !== 200) throw new CliError(`${prefix + path} answered ${res.status}`, 2);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+}
+
+function vkeyArg(v: string, flag = '--vkey'): NoteVerifier {
+  try {
+    return parseVkey(v.trim());
+  } catch (e) {
+    throw new CliError(`${flag} is not a verifier key: ${(e as Error).message}`, 2);
+  }
+}
+
+/** `svc ledger tiles --out DIR`: the ledger of this data folder (or database) as a static mirror. */
+export async function tilesCommand(ledger: Ledger, dir: string, out: (s: string) => void, progress: (s: string) => void): Promise<number> {
+  let checkpoint: string;
+  try {
+    await ledger.audit.fullCheck();
+    checkpoint = await ledger.checkpoint();
+  } catch (e) {
+    if (e instanceof LedgerError) throw new CliError(e.message, 3);
+    throw e;
+  }
+  try {
+    const r = await exportTiles(ledger.store, checkpoint, dir, (done, total) => {
+      if (done % 64 === 0 || done === total) progress(`writing tiles ${done}/${total}`);
+    });
+    out(
+      r.written === 0
+        ? `Nothing new: ${dir} already holds the checkpoint of ${r.to} leaves.`
+        : `Exported ${r.to} leaves to ${dir} (${r.from === r.to ? 'checkpoint' : `from ${r.from}`}: ${r.written} files written, the checkpoint last).`,
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof LedgerError) throw new CliError(e.message, e.code === 'invalid_request' ? 2 : 3);
+    throw e;
+  }
+}
+
+/** `svc ledger monitor --tiles URL --vkey VKEY --state FILE`. */
+export async function monitorCommand(
+  opts: { tiles: string; vkey: string; state: string },
+  out: (s: string) => void,
+  progress: (s: string) => void,
+): Promise<number> {
+  const vkey = vkeyArg(opts.vkey);
+  let state: ReturnType<typeof readMonitorState>;
+  try {
+    state = readMonitorState(opts.state);
+  } catch (e) {
+    throw new CliError(`--state ${opts.state} is not a monitor state: ${(e as Error).message}`, 2);
+  }
+  try {
+    const { result, state: next } = await monitorOnce(tileFetcher(opts.tiles), vkey, state, (done, total) =>
+      progress(`checking entries ${done}/${total}`),
+    );
+    writeMonitorState(opts.state, next);
+    out(
+      `MONITOR OK: ${result.origin} size ${result.to}${state ? `, consistent with size ${result.from}` : ' (first run: state recorded)'}; ${result.entries} new entries checked against their leaves.`,
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof TlogError && e.code !== 'malformed_tile') {
+      out(`MONITOR FAILED for ${opts.tiles}\n- ${e.message}`);
+      return 3;
+    }
+    if (e instanceof TlogError) throw new CliError(e.message, 3);
+    throw e;
+  }
+}
+
+/** `svc ledger prove --tlog-proof`: a c2sp.org/tlog-proof@v1 for the entry, checked before it is printed. */
+export async function tlogProofCommand(
+  opts: { url: string; vkey?: string[]; answer?: string; 'answer-sha256'?: string; leaf?: string },
+  out: (s: string) => void,
+  note: (s: string) => void,
+): Promise<number> {
+  const target = proveTarget(opts);
+  const base = baseUrl(opts.url);
+  const fetchTile = tileFetcher(base + TLOG);
+  let keys: NoteVerifier[];
+  if (opts.vkey?.length) keys = opts.vkey.map((v) => vkeyArg(v));
+  else {
+    keys = new TextDecoder()
+      .decode(await fetchTile('vkeys'))
+      .split('\n')
+      .filter(Boolean)
+      .map((v) => vkeyArg(v, 'a served vkey'));
+    note(`checkpoint keys fetched from ${base}${TLOG}vkeys, not pinned (pass --vkey to pin them)`);
+  }
+  const checkpoint = new TextDecoder().decode(await fetchTile('checkpoint'));
+  let c: ReturnType<typeof parseCheckpoint>;
+  try {
+    c = parseCheckpoint(openNote(checkpoint, keys).note.text);
+  } catch (e) {
+    out(`The checkpoint does not verify: ${(e as Error).message}`);
+    return 1;
+  }
+  const r = await fetchJson(`${base}/api/transparency/ledger/inclusion`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ...target.body, tree_size: c.size }),
+  });
+  if (r.status !== 200) throw new CliError(`inclusion answered ${r.status}: ${r.body?.error ?? ''}`, 2);
+  if (!r.body.found) {
+    out(`Not found in the log at checkpoint size ${c.size}.`);
+    return 1;
+  }
+  const proof = (Array.isArray(r.body.proof) ? r.body.proof : []).map((x: unknown) => fromHex(x, 32) ?? new Uint8Array());
+  const text = formatTlogProof({ index: r.body.index, proof, checkpoint });
+  try {
+    const v = verifyTlogProof(text, target.leaf, { origin: c.origin, logKeys: keys.filter((k) => k.name === c.origin) });
+    if (!bytesEqual(v.checkpoint.root, c.root)) throw new Error('root');
+  } catch (e) {
+    out(`The inclusion path does NOT lead to the checkpoint root: ${(e as Error).message}`);
+    return 1;
+  }
+  process.stdout.write(text);
+  return 0;
+}
