@@ -10,27 +10,14 @@ import { issueProof, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { baseUrl, SqliteStore } from '../dist/internal.js';
 import { boot, call, type Booted } from './harness.js';
+import { CLI, runSvc } from './svc-cli.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const K = testKeys('cli-tests');
 let s: Booted;
 let work: string;
 
-/** Async on purpose: the server under test runs in this process, so a blocking spawn would stall it. */
-function svc(
-  args: string[],
-  opts: { input?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, SVC_DATA_DIR: s.dir, ...opts.env } });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
-    child.on('close', (code) => resolve({ code, out, err }));
-    child.stdin.end(opts.input ?? '');
-  });
-}
+const svc = (args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  runSvc(args, { ...opts, env: { SVC_DATA_DIR: s.dir, ...opts.env } });
 
 beforeAll(async () => {
   s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
