@@ -3,10 +3,10 @@
 // fails the full check; history loss is a rollback, never a fresh start; the same stored state
 // reports the same findings whether the server saw it happen or started on it.
 import { describe, expect, it } from 'vitest';
+import { CLI, runSvc } from './svc-cli.js';
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
@@ -16,7 +16,6 @@ import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-damage-');
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const names = namesFor('svc');
 const quiet = () => {};
 const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('damage').answer });
@@ -58,19 +57,20 @@ async function views(url: string) {
   const cons = await call(url, '/api/transparency/ledger/consistency?first=1');
   const incl = await call(url, '/api/transparency/ledger/inclusion', { json: { answer: 'answer 0' } });
   const verify = await call(url, '/api/v1/verify', { json: plain });
-  for (const r of [hist, head, cons, incl, verify]) expect(r.status === 503 || r.status < 500, `status ${r.status}`).toBe(true);
-  return { hist, head, cons, incl, verify };
+  const checkpoint = await call(url, '/api/transparency/tlog/checkpoint');
+  for (const r of [hist, head, cons, incl, verify, checkpoint]) expect(r.status === 503 || r.status < 500, `status ${r.status}`).toBe(true);
+  // Rule 2 for checkpoints, in every state this suite makes: none is signed unless the JSON head
+  // is, and a withheld one gives the head's reason.
+  const withheld = head.status === 200 ? head.body.sth_withheld : 'unavailable';
+  if (withheld) {
+    expect(checkpoint.status).toBe(503);
+    if (head.status === 200) expect(checkpoint.body.error).toContain(`(${withheld})`);
+  } else expect(checkpoint.status === 200 || (checkpoint.status === 503 && head.body.signed_tree_head === null)).toBe(true);
+  return { hist, head, cons, incl, verify, checkpoint };
 }
 
-function issue(dir: string, answer = 'one more answer'): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const c = spawn(process.execPath, [CLI, 'issue', '--answer', answer, '--data-dir', dir], { env: { ...process.env, SVC_LOG: '0' } });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err += d));
-    c.on('close', (code) => resolve({ code, out, err }));
-  });
+function issue(dir: string, answer = 'one more answer') {
+  return runSvc(['issue', '--answer', answer, '--data-dir', dir], { env: { SVC_LOG: '0' } });
 }
 
 function headCount(dir: string): number {
