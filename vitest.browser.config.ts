@@ -13,6 +13,7 @@ export default defineConfig({
       '@noble/post-quantum/slh-dsa.js',
       '@noble/post-quantum/falcon.js',
       '@noble/hashes/sha2.js',
+      '@noble/curves/ed25519.js',
       'typebox',
     ],
   },

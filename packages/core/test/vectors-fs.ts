@@ -17,4 +17,6 @@ const jcsOutputs = import.meta.glob('../../../../shared/vectors/jcs/output/*.jso
 }) as Record<string, string>;
 const ourVectors = import.meta.glob('../../../test-vectors/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
 
-export { rfc6962, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors };
+const tlogVectors = import.meta.glob('../../../test-vectors/tlog/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
+
+export { rfc6962, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };

@@ -1,0 +1,97 @@
+// Replays test-vectors/tlog/: each case's declared intent (valid or not, which keys verify, which
+// refusal), checked against this implementation; the tiles are read back through the
+// authenticating reader, so they are judged by the checkpoint root, not by recorded bytes.
+import { describe, expect, it } from 'vitest';
+import { fromHex, leafHash, toHex } from '../../src/index.js';
+import { TileReader, TlogError, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '../../src/tlog/index.js';
+import { tlogVectors } from '../vectors-fs.js';
+
+const file = (name: string) => {
+  const v = Object.entries(tlogVectors).find(([p]) => p.endsWith(`/${name}`));
+  if (!v) throw new Error(`test-vectors/tlog/${name} is missing`);
+  return v[1] as any;
+};
+
+function outcome<T>(f: () => T): { ok: true; value: T } | { ok: false; code: string } {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    if (!(e instanceof TlogError)) throw e;
+    return { ok: false, code: e.code };
+  }
+}
+
+describe('test-vectors/tlog/notes.json', () => {
+  const v = file('notes.json');
+  it('has vkeys and notes, valid and not', () => {
+    expect(v.vkeys.length).toBeGreaterThan(5);
+    expect(v.notes.length).toBeGreaterThan(8);
+    expect(v.notes.some((c: any) => c.intent.opens) && v.notes.some((c: any) => !c.intent.opens)).toBe(true);
+  });
+  it('every vkey parses or is refused as its intent says', () => {
+    for (const c of v.vkeys) {
+      const r = outcome(() => parseVkey(c.vkey));
+      if (c.intent.valid) {
+        expect(r.ok, c.description).toBe(true);
+        if (r.ok) expect({ type: r.value.type, name: r.value.name }, c.description).toEqual({ type: c.intent.type, name: c.intent.name });
+      } else expect(r, c.description).toEqual({ ok: false, code: c.intent.code });
+    }
+  });
+  it('every note opens with exactly the intended keys, or is refused with the intended code', () => {
+    for (const c of v.notes) {
+      const r = outcome(() => openNote(c.note, c.vkeys.map(parseVkey)));
+      if (c.intent.opens) {
+        expect(r.ok, c.description).toBe(true);
+        if (r.ok)
+          expect(
+            r.value.verified.map((x) => x.vkey),
+            c.description,
+          ).toEqual(c.intent.verified);
+      } else expect(r, c.description).toEqual({ ok: false, code: c.intent.code });
+    }
+  });
+});
+
+describe('test-vectors/tlog/tiles.json', () => {
+  const v = file('tiles.json');
+  it('the tiles authenticate against the checkpoint and the entries are the leaves', async () => {
+    const c = parseCheckpoint(openNote(v.checkpoint, v.vkeys.map(parseVkey)).note.text);
+    const reader = new TileReader(async (p) => {
+      const hex = v.tiles[p];
+      if (hex === undefined) throw new Error(`404 ${p}`);
+      return fromHex(hex)!;
+    }, c);
+    await reader.checkRoot();
+    expect(await reader.entries(0, c.size)).toEqual(v.leaves.map((h: string) => fromHex(h)));
+  });
+  it('one changed byte in any tile makes the reader fail', async () => {
+    const c = parseCheckpoint(openNote(v.checkpoint, v.vkeys.map(parseVkey)).note.text);
+    for (const path of Object.keys(v.tiles)) {
+      const bad = fromHex(v.tiles[path])!;
+      bad[bad.length - 1]! ^= 1;
+      const reader = new TileReader(async (p) => (p === path ? bad : fromHex(v.tiles[p])!), c);
+      await expect(
+        (async () => {
+          await reader.checkRoot();
+          await reader.entries(0, c.size);
+        })(),
+        path,
+      ).rejects.toThrow();
+    }
+  });
+});
+
+describe('test-vectors/tlog/tlog-proof.json', () => {
+  const v = file('tlog-proof.json');
+  it('every proof verifies for the leaf, or fails with the intended code', () => {
+    expect(v.cases.length).toBeGreaterThan(5);
+    for (const c of v.cases) {
+      const r = outcome(() => verifyTlogProof(c.proof, fromHex(v.leaf_hash)!, { origin: v.origin, logKeys: v.vkeys.map(parseVkey) }));
+      if (c.intent.valid) expect(r.ok && r.value.index, c.description).toBe(c.intent.index);
+      else expect(r, c.description).toEqual({ ok: false, code: c.intent.code });
+    }
+  });
+  it('the proof is for the leaf hash of entry 123 of tiles.json', () => {
+    expect(v.leaf_hash).toBe(toHex(leafHash(fromHex(file('tiles.json').leaves[123])!)));
+  });
+});

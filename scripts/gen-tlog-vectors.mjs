@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// Generates test-vectors/tlog/*.json deterministically (fixed seeds, deterministic signatures) with
+// the built @svc/core/tlog: verifier keys, signed notes and checkpoints with every signature type
+// this project reads, a small tiled log, and tlog-proofs with single mutations. Each case declares
+// its intent; a case whose computed answer contradicts its intent stops the generator.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MemoryTree, inclusionProof, leafHash, sha256, toHex, treeRoot, utf8 } from '@svc/core';
+import * as t from '@svc/core/tlog';
+
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-vectors', 'tlog');
+mkdirSync(out, { recursive: true });
+const seed = (s) => sha256(utf8(`svc-tlog-vectors/${s}`));
+const ORIGIN = 'example.test/svc-vectors';
+const TS = 1_767_225_600; // 2026-01-01T00:00:00Z
+const log = {
+  mldsa44: t.noteSigner(ORIGIN, t.logKeygen('subtree/v1', seed('log-mldsa44'))),
+  mldsa87: t.noteSigner(ORIGIN, t.logKeygen('mldsa87-subtree', seed('log-mldsa87'))),
+  ed25519: t.noteSigner(ORIGIN, t.logKeygen('ed25519', seed('log-ed25519'))),
+};
+const witness = {
+  mldsa44: t.noteSigner('witness.example.test/w1', t.logKeygen('subtree/v1', seed('w1'))),
+  ed25519: t.noteSigner('witness.example.test/w2', t.logKeygen('cosignature/v1', seed('w2'))),
+};
+const b64 = (b) => Buffer.from(b).toString('base64');
+
+function check(cond, what) {
+  if (!cond) throw new Error(`vector contradicts its intent: ${what}`);
+}
+
+function opens(note, vkeys) {
+  try {
+    return { opens: true, verified: t.openNote(note, vkeys.map(t.parseVkey)).verified.map((v) => v.vkey) };
+  } catch (e) {
+    if (!(e instanceof t.TlogError)) throw e;
+    return { opens: false, code: e.code };
+  }
+}
+
+/** The note with the last character before its final '=' padding changed to set a padding bit. */
+function nonCanonical(note) {
+  const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const i = note.lastIndexOf('=') - 1;
+  check(note[i + 1] === '=' && note[i + 2] === '\n', 'the Ed25519 line ends in one padding character');
+  return note.slice(0, i) + A[A.indexOf(note[i]) ^ 1] + note.slice(i + 1);
+}
+
+// --- vkeys ---
+const vkeyCases = [
+  ...Object.values(log).map((s) => ({
+    description: `log key, ${s.type}`,
+    vkey: s.vkey,
+    intent: { valid: true, type: s.type, name: ORIGIN },
+  })),
+  ...Object.values(witness).map((s) => ({
+    description: `witness key, ${s.type}`,
+    vkey: s.vkey,
+    intent: { valid: true, type: s.type, name: s.name },
+  })),
+  {
+    description: 'key ID that is not the hash of name, type and key',
+    vkey: log.ed25519.vkey.replace(/\+[0-9a-f]{8}\+/, '+00000000+'),
+    intent: { valid: false, code: 'malformed_vkey' },
+  },
+  {
+    description: 'unknown signature type 0x02 (ECDSA) is not read here',
+    vkey: `${ORIGIN}+12345678+${b64(new Uint8Array([2, ...new Uint8Array(32)]))}`,
+    intent: { valid: false, code: 'malformed_vkey' },
+  },
+  {
+    description: 'Ed25519 key of 31 bytes',
+    vkey: `${ORIGIN}+12345678+${b64(new Uint8Array([1, ...new Uint8Array(31)]))}`,
+    intent: { valid: false, code: 'malformed_vkey' },
+  },
+  {
+    description: 'a name with a space',
+    vkey: log.ed25519.vkey.replace(ORIGIN, 'bad name'),
+    intent: { valid: false, code: 'malformed_vkey' },
+  },
+];
+for (const c of vkeyCases) {
+  let got;
+  try {
+    const v = t.parseVkey(c.vkey);
+    got = { valid: true, type: v.type, name: v.name };
+  } catch (e) {
+    got = { valid: false, code: e.code };
+  }
+  check(JSON.stringify(got) === JSON.stringify(c.intent), c.description);
+}
+
+// --- notes and checkpoints ---
+const text = t.formatCheckpoint({ origin: ORIGIN, size: 300, root: sha256(utf8('vector root')), extensions: [] });
+const all = [log.mldsa44, log.mldsa87, log.ed25519];
+const signed = t.signNote(text, all, TS);
+const cosigned = signed + t.signNote(text, [witness.mldsa44, witness.ed25519], TS + 60).slice(text.length + 1);
+const sigLines = signed.slice(text.length + 1);
+const allVkeys = [...all, ...Object.values(witness)].map((s) => s.vkey);
+const noteCases = [
+  {
+    description: 'checkpoint signed by the three log keys, opened with all three',
+    note: signed,
+    vkeys: all.map((s) => s.vkey),
+    intent: { opens: true, verified: all.map((s) => s.vkey) },
+  },
+  {
+    description: 'opened with the ML-DSA-44 key alone (what a standard client holds)',
+    note: signed,
+    vkeys: [log.mldsa44.vkey],
+    intent: { opens: true, verified: [log.mldsa44.vkey] },
+  },
+  {
+    description: 'cosigned by two witnesses (subtree/v1 and cosignature/v1, one minute later)',
+    note: cosigned,
+    vkeys: allVkeys,
+    intent: { opens: true, verified: allVkeys },
+  },
+  {
+    description: 'only unknown keys: no signature by a known key',
+    note: signed,
+    vkeys: Object.values(witness).map((s) => s.vkey),
+    intent: { opens: false, code: 'unverified' },
+  },
+  {
+    description: 'tree size changed after signing',
+    note: signed.replace('\n300\n', '\n301\n'),
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'unverified' },
+  },
+  {
+    description: 'an extension line added: Ed25519 signs it (fails), subtree/v1 does not (still verifies)',
+    note: signed.replace(text, `${text}ext\n`),
+    vkeys: [log.mldsa44.vkey],
+    intent: { opens: true, verified: [log.mldsa44.vkey] },
+  },
+  {
+    description: 'an extension line added, opened with the Ed25519 key',
+    note: signed.replace(text, `${text}ext\n`),
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'unverified' },
+  },
+  {
+    description: 'no blank line before the signatures',
+    note: text + sigLines,
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'malformed_note' },
+  },
+  {
+    description: 'a tab (control character) in the text',
+    note: signed.replace(ORIGIN, `${ORIGIN}\t`),
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'malformed_note' },
+  },
+  {
+    description: 'no final newline',
+    note: signed.slice(0, -1),
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'malformed_note' },
+  },
+  {
+    description: 'signature base64 not canonical (a padding bit set)',
+    note: nonCanonical(signed),
+    vkeys: [log.ed25519.vkey],
+    intent: { opens: false, code: 'malformed_note' },
+  },
+];
+for (const c of noteCases) {
+  const got = opens(c.note, c.vkeys);
+  check(got.opens === c.intent.opens, `${c.description}: opens`);
+  if (c.intent.verified) check(JSON.stringify(got.verified) === JSON.stringify(c.intent.verified), `${c.description}: verified`);
+  if (c.intent.code) check(got.code === c.intent.code, `${c.description}: ${got.code}`);
+}
+writeFileSync(
+  join(out, 'notes.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'Verifier keys and signed notes (c2sp.org/signed-note, tlog-checkpoint, tlog-cosignature). The ML-DSA-87 type is 0xff || "svc-mldsa87-subtree/v1\\n" (docs/wire-format.md). Timestamps are POSIX seconds.',
+      vkeys: vkeyCases,
+      notes: noteCases,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+// --- tiles ---
+const SIZE = 300;
+const leaves = Array.from({ length: SIZE }, (_, i) => sha256(utf8(`vector leaf ${i}`)));
+const tree = new MemoryTree();
+for (const l of leaves) tree.appendData(l);
+const tiles = {};
+for (const id of [
+  { level: 0, index: 0, width: 256 },
+  { level: 0, index: 1, width: 44 },
+  { level: 1, index: 0, width: 1 },
+]) {
+  tiles[t.tilePath(id)] = toHex(t.encodeTile(t.tileNodes(id.level, id.index, id.width).map((n) => tree.subtree(n.level, n.index))));
+}
+tiles['tile/entries/000'] = toHex(t.encodeEntryBundle(leaves.slice(0, 256)));
+tiles['tile/entries/001.p/44'] = toHex(t.encodeEntryBundle(leaves.slice(256)));
+const root = treeRoot(tree, SIZE);
+const tileCheckpoint = t.signNote(t.formatCheckpoint({ origin: ORIGIN, size: SIZE, root, extensions: [] }), all, TS);
+writeFileSync(
+  join(out, 'tiles.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'A tiled log of 300 leaves (c2sp.org/tlog-tiles): every tile and entry bundle a reader needs, hex-encoded, and the signed checkpoint they must authenticate against. Leaves are 32-byte SHA-256 answer hashes; entry bundles prefix each with its big-endian uint16 length.',
+      intent: 'every tile hashes to the checkpoint root; every entry hashes (RFC 6962 leaf hash) to its level-0 tile hash',
+      checkpoint: tileCheckpoint,
+      vkeys: all.map((s) => s.vkey),
+      leaves: leaves.map(toHex),
+      tiles,
+    },
+    null,
+    2,
+  )}\n`,
+);
+
+// --- tlog-proofs ---
+const INDEX = 123;
+const proofText = t.formatTlogProof({ index: INDEX, proof: inclusionProof(tree, INDEX, SIZE), checkpoint: tileCheckpoint });
+const leaf = toHex(leafHash(leaves[INDEX]));
+const lines = proofText.split('\n');
+const swap = (i, v) => lines.map((l, j) => (j === i ? v : l)).join('\n');
+const proofCases = [
+  { description: 'entry 123 of 300, checkpoint with three log signatures', proof: proofText, intent: { valid: true, index: INDEX } },
+  {
+    description: 'with an extra line (not authenticated, kept)',
+    proof: proofText.replace('\nindex ', `\nextra ${b64(utf8('context'))}\nindex `),
+    intent: { valid: true, index: INDEX },
+  },
+  {
+    description: 'index changed to 122',
+    proof: proofText.replace(`index ${INDEX}`, 'index 122'),
+    intent: { valid: false, code: 'proof_failed' },
+  },
+  { description: 'first path hash changed', proof: swap(2, b64(sha256(utf8('x')))), intent: { valid: false, code: 'proof_failed' } },
+  { description: 'a path hash removed', proof: lines.filter((_, j) => j !== 3).join('\n'), intent: { valid: false, code: 'proof_failed' } },
+  {
+    description: 'checkpoint size changed',
+    proof: proofText.replace(`\n${SIZE}\n`, `\n${SIZE + 1}\n`),
+    intent: { valid: false, code: 'unverified' },
+  },
+  {
+    description: 'first header line wrong',
+    proof: proofText.replace('c2sp.org/tlog-proof@v1', 'c2sp.org/tlog-proof@v2'),
+    intent: { valid: false, code: 'malformed_proof' },
+  },
+  {
+    description: 'index with a leading zero',
+    proof: proofText.replace(`index ${INDEX}`, `index 0${INDEX}`),
+    intent: { valid: false, code: 'malformed_proof' },
+  },
+];
+for (const c of proofCases) {
+  let got;
+  try {
+    got = { valid: true, index: t.verifyTlogProof(c.proof, leafHash(leaves[INDEX]), { origin: ORIGIN, logKeys: all }).index };
+  } catch (e) {
+    got = { valid: false, code: e.code };
+  }
+  check(JSON.stringify(got) === JSON.stringify(c.intent), `${c.description}: ${JSON.stringify(got)}`);
+}
+writeFileSync(
+  join(out, 'tlog-proof.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'c2sp.org/tlog-proof@v1 for entry 123 of the tiles.json log, and single mutations. Verify with the leaf hash, the origin and the log vkeys.',
+      origin: ORIGIN,
+      leaf_hash: leaf,
+      vkeys: all.map((s) => s.vkey),
+      cases: proofCases,
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(
+  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs`,
+);
