@@ -42,7 +42,15 @@ sh(
 const vectors = readdirSync(join(root, 'test-vectors'))
   .filter((f) => f.endsWith('.json'))
   .flatMap((f) => JSON.parse(readFileSync(join(root, 'test-vectors', f), 'utf8')).cases);
-writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\n`);
+// The C2SP vectors (notes, tiles, tlog-proofs) through @svc/core/tlog, in every runtime too.
+const tlog = Object.fromEntries(
+  readdirSync(join(root, 'test-vectors', 'tlog')).map((f) => [
+    f.replace('.json', ''),
+    JSON.parse(readFileSync(join(root, 'test-vectors', 'tlog', f), 'utf8')),
+  ]),
+);
+const tlogCount = tlog.notes.vkeys.length + tlog.notes.notes.length + tlog['tlog-proof'].cases.length + 1;
+writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\nexport const tlog = ${JSON.stringify(tlog)};\n`);
 for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs'])
   writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
 
@@ -57,7 +65,7 @@ if (!RUNTIMES.every((r) => existsSync(bin(r.split('@')[0])))) {
 const results = [];
 function parse(label, out) {
   const line = out.split('\n').find((l) => l.startsWith('SMOKE ')) ?? (out.trim().startsWith('{') ? `SMOKE ${out.trim()}` : null);
-  const r = line ? JSON.parse(line.slice(6)) : { passed: 0, total: vectors.length, error: out.slice(-1500) };
+  const r = line ? JSON.parse(line.slice(6)) : { passed: 0, total: vectors.length + tlogCount, error: out.slice(-1500) };
   results.push({ runtime: label, ...r });
 }
 function runCli(label, cmd, args) {
@@ -147,7 +155,12 @@ if (existsSync(chromium)) {
     server.close();
   }
 } else {
-  results.push({ runtime: 'Chromium', passed: 0, total: vectors.length, error: `${chromium} missing (apt-get install -y chromium)` });
+  results.push({
+    runtime: 'Chromium',
+    passed: 0,
+    total: vectors.length + tlogCount,
+    error: `${chromium} missing (apt-get install -y chromium)`,
+  });
 }
 
 // 3. The packages as a stranger uses them: what the tarballs hold, the CLI, CommonJS, TypeScript.

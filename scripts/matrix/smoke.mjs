@@ -1,8 +1,54 @@
 // Runs in every runtime of the matrix against the packed @svc/core: replays every test vector and
 // times verification, printing one JSON line. `vectors` is injected by the caller (a module next
 // to this one), so the same file works in Node, Bun, Deno, workerd and a browser.
-import { defaultCrypto, nobleBackend, verifyBundle, SvcError } from '@svc/core';
-import vectors from './vectors.mjs';
+import { defaultCrypto, fromHex, nobleBackend, verifyBundle, SvcError } from '@svc/core';
+import { TileReader, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '@svc/core/tlog';
+import vectors, { tlog } from './vectors.mjs';
+
+/** The C2SP vectors: each case's declared intent against @svc/core/tlog; returns [passed, failed descriptions]. */
+async function tlogCases() {
+  const failed = [];
+  let passed = 0;
+  const judge = (description, f, intendedOk, code) => {
+    let ok;
+    let got;
+    try {
+      f();
+      ok = true;
+    } catch (e) {
+      ok = false;
+      got = e.code;
+    }
+    if (ok === intendedOk && (ok || got === code)) passed++;
+    else failed.push(description);
+  };
+  for (const c of tlog.notes.vkeys) judge(c.description, () => parseVkey(c.vkey), c.intent.valid, c.intent.code);
+  for (const c of tlog.notes.notes) judge(c.description, () => openNote(c.note, c.vkeys.map(parseVkey)), c.intent.opens, c.intent.code);
+  const p = tlog['tlog-proof'];
+  for (const c of p.cases)
+    judge(
+      c.description,
+      () => verifyTlogProof(c.proof, fromHex(p.leaf_hash), { origin: p.origin, logKeys: p.vkeys.map(parseVkey) }),
+      c.intent.valid,
+      c.intent.code,
+    );
+  try {
+    const t = tlog.tiles;
+    const cp = parseCheckpoint(openNote(t.checkpoint, t.vkeys.map(parseVkey)).note.text);
+    const r = new TileReader(async (path) => fromHex(t.tiles[path]), cp);
+    await r.checkRoot();
+    const entries = await r.entries(0, cp.size);
+    if (
+      entries.length === t.leaves.length &&
+      entries.every((e, i) => t.leaves[i] === Array.from(e, (b) => b.toString(16).padStart(2, '0')).join(''))
+    )
+      passed++;
+    else failed.push('tiles: entries');
+  } catch (e) {
+    failed.push(`tiles: ${e}`);
+  }
+  return [passed, failed];
+}
 
 const canon = (v) =>
   Array.isArray(v)
@@ -35,6 +81,9 @@ export async function smoke(now = () => performance.now()) {
     if (canon(got) === canon(c.expected)) passed++;
     else failed.push(c.description);
   }
+  const [tlogPassed, tlogFailed] = await tlogCases();
+  passed += tlogPassed;
+  failed.push(...tlogFailed);
   // Timing: one plain proof bundle, default backend against noble, same run.
   const plain = vectors.find((c) => c.description === 'plain answer, pinned key: passes and is recognised') ?? vectors[0];
   const time = async (crypto, n) => {
@@ -48,7 +97,7 @@ export async function smoke(now = () => performance.now()) {
   return {
     backend: backend.name,
     passed,
-    total: vectors.length,
+    total: vectors.length + tlog.notes.vkeys.length + tlog.notes.notes.length + tlog['tlog-proof'].cases.length + 1,
     failed: failed.slice(0, 5),
     msPerVerify: { [backend.name]: +msDefault.toFixed(3), noble: +msNoble.toFixed(3) },
   };
