@@ -2,7 +2,7 @@
 // `npm run fuzz`). What must hold for every input: a verdict or the typed refusal, never another
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
-import { fuzzCorpus, fuzzVerify, mutate, prng } from '../src/testing/index.js';
+import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/index.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
 
@@ -41,4 +41,15 @@ describe('core fuzzer (bounded slice)', () => {
   it('every corpus document verifies before it is mutated', async () => {
     for (const { kind, doc } of fuzzCorpus(3)) expect((await verifyBundle(doc, trusted)).verdict.overallOk, kind).toBe(true);
   });
+});
+
+describe('C2SP formats fuzzer (bounded slice)', () => {
+  it('mutated checkpoints, tlog-proofs, tiles and vkeys: only TlogError, no slow call, nothing changed accepted', async () => {
+    const stats = await fuzzTlog({ seed: 20261123, inputs: INPUTS, now: () => performance.now() });
+    expect(stats.findings).toEqual([]);
+    expect(stats.inputs).toBe(INPUTS);
+    // Mutations that leave the input meaning the same (a changed unknown line, padding) are accepted.
+    expect(stats.accepted).toBeGreaterThan(0);
+    expect(Object.keys(stats.refusals).length).toBeGreaterThanOrEqual(4);
+  }, 300_000);
 });

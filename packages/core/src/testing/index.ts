@@ -16,3 +16,4 @@ export {
   type Mutation,
 } from './arbitraries.js';
 export { fuzzVerify, fuzzCorpus, mutate, prng, type FuzzFinding, type FuzzStats, type FuzzOptions, type Mutant } from './fuzz.js';
+export { fuzzTlog, type TlogFuzzStats } from './fuzz-tlog.js';
