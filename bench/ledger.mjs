@@ -16,6 +16,7 @@ import { testKeys } from '@svc/core/testing';
 import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../packages/server/dist/internal.js';
 import { startPostgres } from '../scripts/postgres.mjs';
 import { line, percentiles } from './util.mjs';
+import { benchCheckpoints, exportBench, tileBench } from './tlog.mjs';
 
 const K = testKeys('bench-2026');
 const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));
@@ -181,6 +182,7 @@ export async function proofBench(label, store, n) {
     sthKey: K.sth,
     isPublished: () => true,
     highWater: new MemoryHighWater(),
+    checkpoints: benchCheckpoints,
   });
   await ledger.init();
   const size = await store.size();
@@ -230,9 +232,12 @@ async function sqliteProofs(dir, n) {
   if (h.consistent !== true) throw new Error('history not consistent');
   line(`full leaf recheck at ${n.toExponential(0)} leaves (background, once)`, `${fullS.toFixed(1)} s`);
   line(`history check for one new checkpoint (+1,000 leaves) at ${n.toExponential(0)}`, `${oneMs.toFixed(2)} ms`);
+  await tileBench('SQLite', store, n);
+  await exportBench(ledger, n, () => ledger.append(Array.from({ length: 1000 }, (_, j) => data(2 * n + j))));
   await ledger.close();
   // The same file as `svc serve` reads it: through its storage process (one IPC round trip a read).
   const viaProcess = await proofBench('SQLite via the storage process', await ProcessStore.open(file), n);
+  await tileBench('SQLite via the storage process', viaProcess.store, n);
   await viaProcess.close();
 }
 
@@ -241,6 +246,7 @@ async function pgProofs(url, n) {
   await bulkPg(url, n);
   line(`PostgreSQL store of ${rate(n)} leaves built in`, `${((performance.now() - t) / 1000).toFixed(1)} s`);
   const ledger = await proofBench('PostgreSQL', await PgStore.open(url), n);
+  await tileBench('PostgreSQL', ledger.store, n);
   await ledger.close();
 }
 

@@ -59,3 +59,26 @@ describe('strict encodings', () => {
     expect(fromHex(`${big.slice(0, -1)}G`)).toBeNull();
   });
 });
+
+describe('fromBase64 is canonical (property)', () => {
+  it('decodes exactly what toBase64 writes, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (b) => {
+        expect(fromBase64(toBase64(b))).toEqual(b);
+      }),
+    );
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=';
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 16 }), (chars) => {
+        const s = chars.join('');
+        const d = fromBase64(s);
+        if (d !== null) expect(toBase64(d)).toBe(s);
+      }),
+      { numRuns: 3000 },
+    );
+    // Padding bits set: the same bytes, spelled otherwise; refused.
+    expect(fromBase64('AB==')).toBeNull();
+    expect(fromBase64('AAB=')).toBeNull();
+    expect(fromBase64('AA==')).toEqual(new Uint8Array([0]));
+  });
+});

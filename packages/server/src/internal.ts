@@ -26,3 +26,7 @@ export { backendReport } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';
 export { baseUrl } from './cli/common.js';
 export { ROUTES, UNDOCUMENTED, type RouteSpec, type OperationId } from './routes.js';
+export { exportTiles, changedTiles } from './tlog/export.js';
+export { checkpointer, logOrigin, logRoles, type Checkpointer } from './tlog/checkpoints.js';
+export { monitorOnce } from './tlog/monitor.js';
+export { readTile } from './ledger/reads.js';

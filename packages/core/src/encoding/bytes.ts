@@ -83,23 +83,26 @@ export function toBase64(b: Uint8Array): string {
   return out;
 }
 
+const B64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
+
 /** Canonical padded base64 only (the re-encoding must round-trip), else null. */
 export function fromBase64(s: unknown): Uint8Array | null {
   if (typeof s !== 'string' || !B64_RE.test(s)) return null;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);
+  const v = (i: number) => B64_VALUE[s.charCodeAt(i)]!;
   let o = 0;
   for (let i = 0; i < s.length; i += 4) {
-    const n =
-      (B64.indexOf(s[i]!) << 18) |
-      (B64.indexOf(s[i + 1]!) << 12) |
-      ((s[i + 2] === '=' ? 0 : B64.indexOf(s[i + 2]!)) << 6) |
-      (s[i + 3] === '=' ? 0 : B64.indexOf(s[i + 3]!));
+    const n = (v(i) << 18) | (v(i + 1) << 12) | ((s[i + 2] === '=' ? 0 : v(i + 2)) << 6) | (s[i + 3] === '=' ? 0 : v(i + 3));
     if (o < out.length) out[o++] = (n >> 16) & 255;
     if (o < out.length) out[o++] = (n >> 8) & 255;
     if (o < out.length) out[o++] = n & 255;
   }
-  return toBase64(out) === s ? out : null;
+  // Canonical: the bits the padding leaves unused are zero (what re-encoding would give back).
+  if (pad === 1 && (v(s.length - 2) & 3) !== 0) return null;
+  if (pad === 2 && (v(s.length - 3) & 15) !== 0) return null;
+  return out;
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {

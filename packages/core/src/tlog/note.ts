@@ -96,12 +96,46 @@ export function parseNote(input: Uint8Array | string): Note {
     const sp = rest.indexOf(' ');
     const name = rest.slice(0, sp);
     if (sp < 0 || !isKeyName(name)) throw new TlogError('malformed_note', `signature line ${i + 1} has no valid key name`);
-    const b = fromBase64(rest.slice(sp + 1));
-    if (!b || b.length < 5) throw new TlogError('malformed_note', `signature line ${i + 1} has no valid base64 signature`);
-    const id = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
-    return { name, id, signature: b.slice(4) };
+    const b64 = rest.slice(sp + 1);
+    if (!isSignatureBase64(b64)) throw new TlogError('malformed_note', `signature line ${i + 1} has no valid base64 signature`);
+    const head = fromBase64(b64.slice(0, 8))!;
+    const id = ((head[0]! << 24) | (head[1]! << 16) | (head[2]! << 8) | head[3]!) >>> 0;
+    return lazySignature(name, id, b64);
   });
   return { text, signatures };
+}
+
+const B64_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') B64_CHAR[c.charCodeAt(0)] = 1;
+
+/** Canonical base64 of at least 5 bytes (a key ID and a signature), checked without decoding it all. */
+function isSignatureBase64(b64: string): boolean {
+  if (b64.length < 8 || b64.length % 4 !== 0) return false;
+  // Alphabet characters, then at most two '=' at the very end (a table loop: these lines run to 6 KB).
+  const end = b64.length - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+  for (let i = 0; i < end; i++) {
+    const c = b64.charCodeAt(i);
+    if (c > 127 || B64_CHAR[c] === 0) return false;
+  }
+  // The last quantum decides canonical padding: decoding it alone checks the unused bits are zero.
+  const pad = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
+  return (b64.length / 4) * 3 - pad >= 5 && fromBase64(b64.slice(-4)) !== null;
+}
+
+/**
+ * A signature line whose bytes are decoded when first read: a note's lines of unknown keys (a
+ * 6 KB ML-DSA-87 line, witnesses a client does not follow) are validated but never decoded.
+ */
+function lazySignature(name: string, id: number, b64: string): NoteSignature {
+  let bytes: Uint8Array | undefined;
+  return {
+    name,
+    id,
+    get signature(): Uint8Array {
+      bytes ??= fromBase64(b64)!.subarray(4);
+      return bytes;
+    },
+  };
 }
 
 /** A verifier key's parts: `<name>+<hex key ID>+base64(type || public key)`. */
