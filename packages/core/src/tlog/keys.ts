@@ -75,6 +75,7 @@ export interface OpenedNote {
   unknown: NoteSignature[];
 }
 
+// WF-NOTE
 /**
  * Open a signed note: every line whose name and key ID match a given verifier must verify, and at
  * least one must. Throws TlogError('unverified') otherwise, and 'malformed_note' for non-notes.

@@ -17,6 +17,7 @@ export interface TreeHead {
   root: Uint8Array;
 }
 
+// WF-TILE-READER
 export class TileReader {
   private readonly tiles = new Map<string, Promise<Uint8Array[]>>();
 

@@ -13,6 +13,7 @@ export function rootAt(store: Pick<LedgerReads, 'nodes'>, size: number): Promise
   return readTree(store, (t) => treeRoot(t, size));
 }
 
+// WF-TILES
 /**
  * A tile or entry bundle (c2sp.org/tlog-tiles) of the tree at `size`, or null when the tree does
  * not hold that many of its hashes yet (a partial tile is never served as full, nor one beyond).

@@ -53,6 +53,7 @@ export function logRoles(cfg: Pick<Config, 'logEd25519'>): LogRole[] {
   return cfg.logEd25519 ? ['log-mldsa44', 'log-mldsa87', 'log-ed25519'] : ['log-mldsa44', 'log-mldsa87'];
 }
 
+// WF-CHECKPOINT
 export function checkpointer(ring: Keyring, origin: string, roles: readonly LogRole[]): Checkpointer {
   const signers: NoteSigner[] = roles.map((r) => noteSigner(origin, ring.logKey(r)));
   const retired = roles.flatMap((r) =>

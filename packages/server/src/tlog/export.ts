@@ -56,6 +56,7 @@ export function changedTiles(from: number, to: number): TileId[] {
   return out;
 }
 
+// WF-MIRROR
 /**
  * Export the tree at `checkpoint` (a signed note of this store's latest head) into `dir`.
  * `progress` is told how many of the changed files are done.
