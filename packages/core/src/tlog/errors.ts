@@ -12,6 +12,8 @@
  * | `malformed_proof`     | not a c2sp.org/tlog-proof@v1 text                                    |
  * | `proof_failed`        | a proof that does not lead to the signed root                        |
  * | `inconsistent`        | two checkpoints that cannot both be views of one append-only log     |
+ * | `malformed_policy`    | not a c2sp.org/tlog-policy file                                      |
+ * | `malformed_request`   | not a tlog-witness add-checkpoint body                               |
  */
 export type TlogErrorCode =
   | 'malformed_note'
@@ -21,7 +23,9 @@ export type TlogErrorCode =
   | 'malformed_tile'
   | 'malformed_proof'
   | 'proof_failed'
-  | 'inconsistent';
+  | 'inconsistent'
+  | 'malformed_policy'
+  | 'malformed_request';
 
 export class TlogError extends Error {
   readonly code: TlogErrorCode;

@@ -51,3 +51,13 @@ export {
 } from './tiles.js';
 export { TileReader, type FetchTile, type TreeHead } from './reader.js';
 export { formatTlogProof, parseTlogProof, verifyTlogProof, TLOG_PROOF_HEADER, type TlogProof, type TlogProofResult } from './proof.js';
+export { parsePolicy, quorumMet, witnessKeys, MAX_POLICY_ENTRIES, type Policy, type PolicyEntry } from './policy.js';
+export {
+  parseAddCheckpoint,
+  formatAddCheckpoint,
+  decideAddCheckpoint,
+  MAX_ADD_CHECKPOINT_BYTES,
+  type AddCheckpointRequest,
+  type WitnessState,
+  type WitnessAnswer,
+} from './witness.js';

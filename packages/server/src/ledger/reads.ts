@@ -20,9 +20,9 @@ export function rootAt(store: Pick<LedgerReads, 'nodes'>, size: number): Promise
  */
 export async function readTile(store: Pick<LedgerReads, 'nodes' | 'leaves'>, id: TileId, size: number): Promise<Uint8Array | null> {
   if (tileWidth(id.level === 'entries' ? 0 : id.level, id.index, size) < id.width) return null;
-  if (id.level === 'entries') {
-    const start = id.index * 256;
-    return encodeEntryBundle((await store.leaves(start, start + id.width)).map((l) => l.data));
-  }
+  const start = id.index * 256;
+  if (id.level === 'entries') return encodeEntryBundle((await store.leaves(start, start + id.width)).map((l) => l.data));
+  // Level 0 is a range of leaf rows: one index range scan, where a list of 256 ids is 256 lookups.
+  if (id.level === 0) return encodeTile((await store.leaves(start, start + id.width)).map((l) => l.hash));
   return encodeTile(await store.nodes(tileNodes(id.level, id.index, id.width)));
 }
