@@ -17,6 +17,8 @@ import { CliError, readInput } from './cli/common.js';
 import { recordCommand, verifyCommand } from './cli/verify.js';
 import { auditCommand, proveCommand } from './cli/ledger.js';
 import { monitorCommand, tilesCommand, tlogProofCommand } from './cli/tlog.js';
+import { TlogError } from '@svc/core/tlog';
+import { startWitness } from './witness/serve.js';
 
 const HELP: Record<string, string> = {
   main: `svc: reference server and tools for post-quantum-signed answer proofs
@@ -30,6 +32,7 @@ Commands:
   verify    verify any bundle offline (exit 0 ok, 1 fails, 2 unreadable)
   record    make an AI Provenance Record from a bundle, offline
   ledger    prove inclusion, audit, export tiles of, or monitor a transparency log
+  witness   run a transparency-log witness (c2sp.org/tlog-witness) for the logs of a policy
 
 Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR] [--database-url postgres://...]
@@ -77,6 +80,13 @@ entry bundles) that any web server can serve; incremental, the checkpoint replac
 monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static copy), checks each
 new checkpoint is consistent with the last (state file) and every new entry against its leaf;
 exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature.`,
+  witness: `svc witness serve --policy FILE [--data-dir DIR] [--port N] [--host H]
+
+Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when
+it is consistent with the last one cosigned for that log: POST /add-checkpoint, GET /vkeys, and
+GET /<sha256(origin) hex>/checkpoint for monitors. Keys (witness-mldsa44, witness-ed25519), the
+witness name (SVC_WITNESS_NAME, else kept in keys/witness-name) and witness.sqlite live in the
+data folder. PORT and HOST as for svc serve.`,
 };
 
 // A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
@@ -231,6 +241,33 @@ async function main(argv: string[]): Promise<number> {
       });
       if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);
       return recordCommand(positionals[0]!, values, out, note);
+    }
+    case 'witness': {
+      const { values, positionals } = parse({
+        policy: { type: 'string' },
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+      });
+      if (positionals[0] !== 'serve') throw new CliError(`a witness subcommand is required: serve\n\n${HELP.witness}`, 2);
+      if (!values.policy) throw new CliError(`--policy is required\n\n${HELP.witness}`, 2);
+      const cfg = loadConfig(process.env, {
+        ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
+        ...(values.host ? { host: values.host as string } : {}),
+        ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+      });
+      const policyText = readInput(values.policy as string, '--policy');
+      let running: Awaited<ReturnType<typeof startWitness>>;
+      try {
+        running = await startWitness(cfg, policyText, jsonLogger(cfg.log));
+      } catch (e) {
+        if (e instanceof TlogError) throw new CliError(`--policy ${values.policy}: ${e.message}`, 2);
+        throw e;
+      }
+      const stop = () => void running.close().then(() => process.exit(0));
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      return new Promise<number>(() => {});
     }
     case 'ledger': {
       const { values, positionals } = parse({

@@ -34,16 +34,23 @@ export const ROLES = {
   'log-mldsa44': 'ML-DSA-44',
   'log-mldsa87': ML_DSA_87,
   'log-ed25519': 'Ed25519',
+  // A witness's cosigning keys (c2sp.org/tlog-cosignature): made only for `svc witness`.
+  'witness-mldsa44': 'ML-DSA-44',
+  'witness-ed25519': 'Ed25519',
 } as const satisfies Record<string, KeyAlg>;
 
 export type Role = keyof typeof ROLES;
-export type LogRole = 'log-mldsa44' | 'log-mldsa87' | 'log-ed25519';
-/** The note signature type each log key signs checkpoints with. */
+export type LogRole = 'log-mldsa44' | 'log-mldsa87' | 'log-ed25519' | 'witness-mldsa44' | 'witness-ed25519';
+/** The note signature type each log or witness key signs with. */
 export const LOG_KEY_TYPES: Record<LogRole, SignatureType> = {
   'log-mldsa44': 'subtree/v1',
   'log-mldsa87': 'mldsa87-subtree',
   'log-ed25519': 'ed25519',
+  'witness-mldsa44': 'subtree/v1',
+  'witness-ed25519': 'cosignature/v1',
 };
+/** Roles made only on request (a server that witnesses nothing holds no witness keys). */
+export const WITNESS_ROLES = ['witness-mldsa44', 'witness-ed25519'] as const satisfies readonly Role[];
 const isLogRole = (r: Role): r is LogRole => r in LOG_KEY_TYPES;
 
 interface PublicFile {
@@ -127,7 +134,8 @@ export class Keyring {
   static generate(dir: string, opts: { roles?: Role[]; rotate?: boolean; seed?: (role: Role, len: number) => Uint8Array } = {}): Role[] {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const { missing } = Keyring.load(dir);
-    const roles = opts.roles ?? (opts.rotate ? (Object.keys(ROLES) as Role[]) : missing);
+    const roles =
+      opts.roles ?? (opts.rotate ? (Object.keys(ROLES) as Role[]) : missing).filter((r) => !(WITNESS_ROLES as readonly Role[]).includes(r));
     const written: Role[] = [];
     for (const role of roles) {
       const pubPath = join(dir, `${role}.json`);

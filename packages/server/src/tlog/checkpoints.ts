@@ -35,17 +35,23 @@ const ORIGIN_FILE = 'log-origin';
  * instance that shares them; `.invalid` says it is a name, not an address).
  */
 export function logOrigin(cfg: Config, names: Names): string {
-  if (cfg.logOrigin) return cfg.logOrigin;
-  const dir = join(cfg.dataDir, 'keys');
-  const file = join(dir, ORIGIN_FILE);
+  return cfg.logOrigin ?? keptName(cfg.dataDir, ORIGIN_FILE, `${names.service}-ledger.invalid`);
+}
+
+/**
+ * A name kept in the keys folder: read, or made once as `<prefix>/<16 random hex>` (refused when
+ * the file holds something that is not a key name).
+ */
+export function keptName(dataDir: string, fileName: string, prefix: string): string {
+  const dir = join(dataDir, 'keys');
+  const file = join(dir, fileName);
   if (existsSync(file)) {
     const o = readFileSync(file, 'utf8').trim();
-    if (!isLogOrigin(o)) throw new Error(`${file} does not hold a valid log origin`);
+    if (!isLogOrigin(o)) throw new Error(`${file} does not hold a valid ${fileName === ORIGIN_FILE ? 'log origin' : 'key name'}`);
     return o;
   }
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const o = `${names.service}-ledger.invalid/${toHex(new Uint8Array(randomBytes(8)))}`;
-  writeFileSync(file, `${o}\n`, { flag: 'wx' });
+  writeFileSync(file, `${prefix}/${toHex(new Uint8Array(randomBytes(8)))}\n`, { flag: 'wx' });
   return readFileSync(file, 'utf8').trim();
 }
 

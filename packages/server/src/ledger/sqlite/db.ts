@@ -11,7 +11,7 @@ import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../st
  * scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
  * aborts the process when a prepared statement is garbage collected.
  */
-function sqliteDriver(): typeof Database {
+export function sqliteDriver(): typeof Database {
   const require = createRequire(import.meta.url);
   return require(process.env.SVC_SQLITE_MODULE || 'better-sqlite3') as typeof Database;
 }

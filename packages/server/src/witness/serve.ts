@@ -1,0 +1,81 @@
+// Running a witness on its own: `svc witness serve --policy FILE --data-dir DIR` (PORT, HOST as for
+// svc serve; routes at /). Keys and the witness name are kept in the data folder's keys/, the
+// cosigned state in witness.sqlite beside them.
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePolicy } from '@svc/core/tlog';
+import type { Config } from '../config.js';
+import { BodyBudget } from '../http/body.js';
+import { HttpError } from '../http/errors.js';
+import { nodeHandler } from '../http/node.js';
+import type { AppRequest, AppResponse } from '../http/types.js';
+import { Keyring, WITNESS_ROLES } from '../keys/keyring.js';
+import type { Logger } from '../log.js';
+import { keptName } from '../tlog/checkpoints.js';
+import { WitnessStore } from './store.js';
+import { Witness, witnessRoutes } from './witness.js';
+
+export interface RunningWitness {
+  server: Server;
+  url: string;
+  witness: Witness;
+  close(): Promise<void>;
+}
+
+/** The witness of a data folder: its keys (made when missing), its name, its state. */
+export function openWitness(cfg: Config, policyText: string, log: Logger, now?: () => number): { witness: Witness; store: WitnessStore } {
+  const policy = parsePolicy(policyText);
+  const keys = join(cfg.dataDir, 'keys');
+  mkdirSync(keys, { recursive: true, mode: 0o700 });
+  Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
+  const name = process.env.SVC_WITNESS_NAME || keptName(cfg.dataDir, 'witness-name', `${cfg.service}-witness.invalid`);
+  const store = new WitnessStore(join(cfg.dataDir, 'witness.sqlite'));
+  const witness = new Witness({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
+  return { witness, store };
+}
+
+export async function startWitness(cfg: Config, policyText: string, log: Logger): Promise<RunningWitness> {
+  const { witness, store } = openWitness(cfg, policyText, log);
+  const route = witnessRoutes(witness, '/');
+  const handle = async (req: AppRequest): Promise<AppResponse> => {
+    try {
+      const r = route(req);
+      if (!r) throw new HttpError('not_found', `no such endpoint: ${req.path}`);
+      return await r;
+    } catch (e) {
+      const h = e instanceof HttpError ? e : null;
+      if (!h) log('internal_error', { path: req.path, error: e instanceof Error ? e.message : String(e) });
+      return h ? { status: h.status, body: h.toJSON() } : { status: 500, body: { error: 'internal error' } };
+    }
+  };
+  const server = createServer(
+    {
+      keepAliveTimeout: 5000,
+      requestTimeout: Math.max(1000, cfg.bodyMs),
+      headersTimeout: Math.max(1000, Math.min(cfg.bodyMs, 60_000)),
+      connectionsCheckingInterval: 1000,
+    },
+    nodeHandler(handle, { trustedProxies: cfg.trustedProxies, log, budget: new BodyBudget(cfg.bodyBudgetBytes) }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(cfg.port, cfg.host, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
+  const url = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}`;
+  log('witness_listening', { url, name: witness.signers[0]!.name, logs: witness.origins });
+  return {
+    server,
+    url,
+    witness,
+    close: async () => {
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
+      store.close();
+    },
+  };
+}

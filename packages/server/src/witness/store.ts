@@ -1,0 +1,56 @@
+// The witness's memory: the latest checkpoint it cosigned for each origin, in SQLite. A decision
+// and its write happen in one IMMEDIATE transaction, so two submissions for one origin (in this
+// process or another on the same file) can never both pass against the same old size: the race
+// c2sp.org/tlog-witness describes, where a smaller checkpoint would overwrite a larger one.
+import type Database from 'better-sqlite3';
+import type { WitnessState } from '@svc/core/tlog';
+import { sqliteDriver } from '../ledger/sqlite/db.js';
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS witnessed(
+  origin TEXT PRIMARY KEY, size INTEGER NOT NULL, root BLOB NOT NULL, checkpoint TEXT NOT NULL, updated INTEGER NOT NULL)`;
+
+export class WitnessStore {
+  private readonly db: Database.Database;
+  private readonly getQ: Database.Statement;
+  private readonly putQ: Database.Statement;
+
+  constructor(file: string) {
+    this.db = new (sqliteDriver())(file, { timeout: 10_000 });
+    this.db.pragma('journal_mode = WAL');
+    // FULL: a cosignature is answered only once its state survives power loss.
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('mmap_size = 0');
+    this.db.exec(SCHEMA);
+    this.getQ = this.db.prepare('SELECT size, root, checkpoint FROM witnessed WHERE origin = ?');
+    this.putQ = this.db.prepare(
+      'INSERT INTO witnessed(origin, size, root, checkpoint, updated) VALUES (?, ?, ?, ?, ?) ON CONFLICT(origin) DO UPDATE SET size = excluded.size, root = excluded.root, checkpoint = excluded.checkpoint, updated = excluded.updated',
+    );
+  }
+
+  get(origin: string): WitnessState | null {
+    const r = this.getQ.get(origin) as { size: number; root: Buffer; checkpoint: string } | undefined;
+    return r ? { size: r.size, root: new Uint8Array(r.root), checkpoint: r.checkpoint } : null;
+  }
+
+  /**
+   * Run `decide` against the stored states and persist the state it returns, atomically. `decide`
+   * is synchronous on purpose: nothing may interleave between the read and the write.
+   */
+  transact<T extends { origin?: string; state?: WitnessState }>(
+    decide: (read: (origin: string) => WitnessState | null) => T,
+    now: number,
+  ): T {
+    return this.db
+      .transaction(() => {
+        const answer = decide((o) => this.get(o));
+        if (answer.state && answer.origin !== undefined)
+          this.putQ.run(answer.origin, answer.state.size, Buffer.from(answer.state.root), answer.state.checkpoint, now);
+        return answer;
+      })
+      .immediate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
