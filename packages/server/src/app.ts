@@ -173,6 +173,10 @@ export function createApp(d: AppDeps) {
       return json(200, (await ledger()?.history(v === '1')) ?? disabled);
     },
     getCheckpoint: async () => ({ status: 200, body: await tlog().checkpoint(), headers: { 'content-type': TEXT_TYPE } }),
+    getWitnessing: async () => {
+      const status = tlog().witnessing?.();
+      return json(200, status ? { enabled: true, ...status } : { enabled: false });
+    },
     getLogVkeys: async () => ({ status: 200, body: tlog().vkeys(), headers: { 'content-type': TEXT_TYPE } }),
     getTile: async (req) => {
       const id = parseTilePath(req.path.slice(TLOG_PREFIX.length));

@@ -32,6 +32,10 @@ export interface Config {
   logOrigin?: string;
   /** Whether checkpoints carry the Ed25519 line (classical, for the public witness network). */
   logEd25519: boolean;
+  /** A c2sp.org/tlog-policy file: the witnesses asked to cosign each checkpoint, and the quorum published checkpoints need. */
+  witnessPolicy?: string;
+  /** How long the log waits for each witness's answer (ms). */
+  witnessTimeoutMs: number;
   /** PostgreSQL URL of a ledger shared by several instances; absent: the SQLite file in dataDir. */
   databaseUrl?: string;
   /** How long appends gather before one signed head seals them (ms). */
@@ -132,6 +136,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
+    ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
+    witnessTimeoutMs: seconds(env.SVC_WITNESS_TIMEOUT_SECONDS, 5_000, 'SVC_WITNESS_TIMEOUT_SECONDS'),
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
     ledgerAuditMs: seconds(env.SVC_LEDGER_AUDIT_SECONDS, 300_000, 'SVC_LEDGER_AUDIT_SECONDS'),

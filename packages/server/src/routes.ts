@@ -274,6 +274,40 @@ export const ROUTES = [
   },
   {
     method: 'GET',
+    path: '/api/transparency/tlog/witnessing',
+    operationId: 'getWitnessing',
+    preflight: 'witnessingPreflight',
+    group: 'tiles',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Where witnessing stands: the latest checkpoint, the last one published with a quorum, and the lag',
+      responses: {
+        '200': {
+          description: '{enabled:false} without SVC_WITNESS_POLICY.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  enabled: { type: 'boolean' },
+                  latestSize: { type: ['integer', 'null'] },
+                  publishedSize: { type: ['integer', 'null'] },
+                  lagMs: { type: 'integer', description: 'Milliseconds the latest checkpoint has waited for a quorum (0: published).' },
+                  cosigned: { type: 'integer' },
+                  witnesses: { type: 'integer' },
+                },
+                required: ['enabled'],
+              },
+            },
+          },
+        },
+        '404': err('The ledger is off.'),
+        '429': rateLimited,
+      },
+    },
+  },
+  {
+    method: 'GET',
     path: '/api/transparency/tlog/tile/{tile}',
     rest: true,
     operationId: 'getTile',

@@ -2,6 +2,8 @@
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import { parsePolicy } from '@svc/core/tlog';
+import { Witnessing } from './tlog/witnessing.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +22,9 @@ import { backendReport, nativeCrypto } from './crypto/node.js';
 
 /** The package's version, read from its package.json (one place for it). */
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+/** How often the log looks for a new checkpoint to ask its witnesses about. */
+const WITNESS_ROUND_MS = 250;
 
 export interface Running {
   server: Server;
@@ -71,9 +76,31 @@ export async function startServer(
   const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys }, cfg.pool, log);
   const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
   let ledger: LedgerApi | null = null;
+  let witnessing: Witnessing | null = null;
+  let witnessTimer: ReturnType<typeof setInterval> | undefined;
   if (cfg.ledger) {
     // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
     ledger = opts.ledger ? await opts.ledger(ring) : await (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
+    if (cfg.witnessPolicy && ledger) {
+      // Checkpoints are published only once the policy's quorum of witnesses has cosigned them.
+      const raw: LedgerApi = ledger;
+      witnessing = new Witnessing(raw, parsePolicy(readFileSync(cfg.witnessPolicy, 'utf8')), { log, timeoutMs: cfg.witnessTimeoutMs });
+      const w = witnessing;
+      ledger = {
+        head: () => raw.head(),
+        inclusion: (r) => raw.inclusion(r),
+        consistency: (a, b, signed) => raw.consistency(a, b, signed),
+        history: (v) => raw.history(v),
+        tile: (id) => raw.tile(id),
+        vkeys: () => raw.vkeys(),
+        close: () => raw.close(),
+        checkpoint: () => w.checkpoint(),
+        witnessing: () => w.status(),
+      };
+      witnessTimer = setInterval(() => void w.round(), WITNESS_ROUND_MS);
+      witnessTimer.unref();
+      void w.round();
+    }
   }
   const app = createApp({
     cfg,
@@ -132,6 +159,7 @@ export async function startServer(
         const started = performance.now();
         log('shutdown_started', { deadlineMs: cfg.shutdownMs });
         shuttingDown = true;
+        clearInterval(witnessTimer);
         const closed = new Promise<void>((r) => server.close(() => r()));
         // Idle keep-alive sockets go at once, and so does each one as its last answer is sent.
         server.closeIdleConnections();

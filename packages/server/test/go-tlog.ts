@@ -45,3 +45,12 @@ export async function goCheck(prefix: string, ed25519Vkey: string, older?: numbe
   });
   return JSON.parse(stdout) as GoReport;
 }
+
+/** Check the cosignature/v1 lines of `name` in a note with Go's crypto/ed25519. */
+export async function goCosig(publicKey: Uint8Array, noteFile: string, name: string): Promise<{ checked: number }> {
+  const { stdout } = await promisify(execFile)(goTlogChecker(), ['cosig', Buffer.from(publicKey).toString('base64'), noteFile, name], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as { checked: number };
+}

@@ -2,6 +2,7 @@
 // rejects only with LedgerError (ledger/errors.ts), which the HTTP edge maps to 422 or 503.
 import type { ConsistencyBundle, ConsistencyResponse, InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
 import type { TileId } from '@svc/core/tlog';
+import type { WitnessingStatus } from '../tlog/witnessing.js';
 import type { Static } from 'typebox';
 
 export type LedgerSthBody = Static<typeof LedgerSth>;
@@ -22,5 +23,7 @@ export interface LedgerApi {
   tile(id: TileId): Promise<Uint8Array>;
   /** The log's verifier keys, one per line. */
   vkeys(): string;
+  /** Where witnessing stands (SVC_WITNESS_POLICY); absent without a policy. */
+  witnessing?(): WitnessingStatus;
   close(): Promise<void>;
 }

@@ -8,7 +8,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -72,7 +74,51 @@ func (r *reader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
 
 func (r *reader) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
 
+// cosig <base64 Ed25519 public key> <note file> <cosigner name>: checks every cosignature/v1 line
+// of that name in the note with crypto/ed25519 over "cosignature/v1\ntime <t>\n" || note text.
+func cosig() {
+	pub, err := base64.StdEncoding.DecodeString(os.Args[2])
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		fail("public key: %v", err)
+	}
+	raw, err := os.ReadFile(os.Args[3])
+	if err != nil {
+		fail("note: %v", err)
+	}
+	s := string(raw)
+	i := strings.LastIndex(s, "\n\n")
+	if i < 0 {
+		fail("not a note")
+	}
+	text := s[:i+1]
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSuffix(s[i+2:], "\n"), "\n") {
+		parts := strings.SplitN(line, " ", 3)
+		if len(parts) != 3 || parts[1] != os.Args[4] {
+			continue
+		}
+		sig, err := base64.StdEncoding.DecodeString(parts[2])
+		if err != nil || len(sig) != 4+8+64 {
+			continue // another type under the same name (ML-DSA-44)
+		}
+		t := binary.BigEndian.Uint64(sig[4:12])
+		msg := fmt.Sprintf("cosignature/v1\ntime %d\n%s", t, text)
+		if !ed25519.Verify(ed25519.PublicKey(pub), []byte(msg), sig[12:]) {
+			fail("cosignature of %s does not verify", os.Args[4])
+		}
+		checked++
+	}
+	if checked == 0 {
+		fail("no cosignature/v1 line of %s", os.Args[4])
+	}
+	fmt.Printf("{\"checked\":%d}\n", checked)
+}
+
 func main() {
+	if len(os.Args) == 5 && os.Args[1] == "cosig" {
+		cosig()
+		return
+	}
 	if len(os.Args) < 3 {
 		fail("usage: check <prefix URL ending in /> <ed25519 vkey> [older size]")
 	}

@@ -1,0 +1,178 @@
+// The log asks its witnesses (SVC_WITNESS_POLICY): each new checkpoint goes to every witness of the
+// policy in parallel, with a consistency proof from the size that witness last cosigned (learnt
+// from its answers; a 409 says it, and the request is made once more from there). Cosignatures that
+// verify under the policy's witness keys are gathered; a checkpoint that meets the quorum is
+// published with them, and the last one that did stays published until a newer one does.
+import { fromHex } from '@svc/core';
+import {
+  formatAddCheckpoint,
+  openNote,
+  parseCheckpoint,
+  parseNote,
+  quorumMet,
+  witnessKeys,
+  type Policy,
+  type PolicyEntry,
+} from '@svc/core/tlog';
+import { LedgerError } from '../ledger/errors.js';
+import type { Logger } from '../log.js';
+
+export interface WitnessingLedger {
+  /** The latest checkpoint, signed by the log alone; throws while withheld. */
+  checkpoint(): Promise<string>;
+  /** Consistency proof between two sizes (1 <= first <= second), hex. */
+  consistency(first: number, second: number | undefined, signed: boolean): Promise<{ proof?: unknown }>;
+}
+
+export interface WitnessingStatus {
+  /** Size of the latest checkpoint the log signed, and of the last one published with a quorum. */
+  latestSize: number | null;
+  publishedSize: number | null;
+  /** Milliseconds since the latest checkpoint was first seen without being published; 0 when up to date. */
+  lagMs: number;
+  /** Cosignatures the last round gathered, of the witnesses the policy names. */
+  cosigned: number;
+  witnesses: number;
+}
+
+export class Witnessing {
+  private published: { size: number; note: string } | null = null;
+  private readonly sizes = new Map<string, number>();
+  private lastSubmitted = '';
+  private latestSize: number | null = null;
+  private behindSince: number | null = null;
+  private cosigned = 0;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly ledger: WitnessingLedger,
+    private readonly policy: Policy,
+    private readonly o: { log: Logger; timeoutMs: number; now?: () => number; fetch?: typeof fetch },
+  ) {}
+
+  private get now(): number {
+    return (this.o.now ?? Date.now)();
+  }
+
+  status(): WitnessingStatus {
+    return {
+      latestSize: this.latestSize,
+      publishedSize: this.published?.size ?? null,
+      lagMs: this.behindSince === null ? 0 : this.now - this.behindSince,
+      cosigned: this.cosigned,
+      witnesses: this.policy.witnesses.size,
+    };
+  }
+
+  /** The published checkpoint (log and witness lines), or why there is none (503). */
+  async checkpoint(): Promise<string> {
+    // Rule 2 first: a withheld log publishes nothing, witnessed or not.
+    await this.ledger.checkpoint();
+    if (!this.published) throw new LedgerError('unavailable', 'no checkpoint has met the witness quorum yet');
+    return this.published.note;
+  }
+
+  /** One round, unless one is running: submit the latest checkpoint if it is new. */
+  round(): Promise<void> {
+    this.running ??= this.submitLatest().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async submitLatest(): Promise<void> {
+    let note: string;
+    try {
+      note = await this.ledger.checkpoint();
+    } catch {
+      return; // withheld or unavailable: nothing to ask anyone to cosign
+    }
+    if (note === this.lastSubmitted) return;
+    const c = parseCheckpoint(parseNote(note).text);
+    this.latestSize = c.size;
+    if (this.behindSince === null && this.published?.size !== c.size) this.behindSince = this.now;
+    const entries = [...this.policy.witnesses.entries()];
+    const answers = await Promise.all(entries.map(([name, w]) => this.ask(name, w, note, c.size)));
+    const lines = answers.flat();
+    // Keep only lines that verify under the policy's witness keys, then judge the quorum.
+    const text = parseNote(note).text;
+    let verified: Set<string>;
+    try {
+      verified = new Set(openNote(`${text}\n${lines.join('')}`, witnessKeys(this.policy)).verified.map((v) => v.vkey));
+    } catch {
+      verified = new Set();
+    }
+    this.cosigned = verified.size;
+    this.lastSubmitted = note;
+    if (quorumMet(this.policy, verified)) {
+      this.published = { size: c.size, note: note + lines.join('') };
+      this.behindSince = null;
+      this.o.log('checkpoint_witnessed', { size: c.size, cosignatures: verified.size, witnesses: entries.length });
+    } else {
+      this.o.log('witness_quorum_missed', {
+        size: c.size,
+        cosignatures: verified.size,
+        witnesses: entries.length,
+        published_size: this.published?.size ?? null,
+        lag_ms: this.status().lagMs,
+      });
+      // Asked again on the next round: a witness may be back.
+      this.lastSubmitted = '';
+    }
+  }
+
+  /** The cosignature lines one witness gives (none when it refuses, fails or is away). */
+  private async ask(name: string, w: PolicyEntry, note: string, size: number): Promise<string[]> {
+    if (!w.url) return [];
+    const url = `${w.url.replace(/\/+$/, '')}/add-checkpoint`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const old = Math.min(this.sizes.get(name) ?? 0, size);
+      let proof: Uint8Array[] = [];
+      if (old > 0 && old < size) {
+        const r = await this.ledger.consistency(old, size, false);
+        proof = (Array.isArray(r.proof) ? r.proof : []).map((h: unknown) => fromHex(h, 32) ?? new Uint8Array());
+      }
+      let res: Response;
+      try {
+        res = await (this.o.fetch ?? fetch)(url, {
+          method: 'POST',
+          body: formatAddCheckpoint({ oldSize: old, proof, checkpoint: note }),
+          signal: AbortSignal.timeout(this.o.timeoutMs),
+        });
+      } catch (e) {
+        this.o.log('witness_unreachable', { witness: name, error: e instanceof Error ? e.message : String(e) });
+        return [];
+      }
+      const body = await res.text().catch(() => '');
+      if (res.status === 200) {
+        this.sizes.set(name, size);
+        return body
+          .split('\n')
+          .filter((l) => l.startsWith('\u2014 '))
+          .map((l) => `${l}\n`);
+      }
+      if (res.status === 409 && /^(0|[1-9][0-9]{0,15})\n$/.test(body)) {
+        const theirs = Number(body.trim());
+        this.sizes.set(name, theirs);
+        if (theirs > size) {
+          // The witness has cosigned more of this log than the log has: a rollback or another history.
+          this.o.log('witness_saw_larger_log', { witness: name, witness_size: theirs, size, note: 'possible split view or rollback' });
+          return [];
+        }
+        continue;
+      }
+      // 422: the witness holds a checkpoint this one is not consistent with. Loudly: a split view.
+      if (res.status === 422)
+        this.o.log('witness_refused_inconsistent', {
+          witness: name,
+          size,
+          old,
+          reason: body.trim().slice(0, 200),
+          note: 'possible split view',
+        });
+      else this.o.log('witness_refused', { witness: name, status: res.status, reason: body.trim().slice(0, 200) });
+      return [];
+    }
+    return [];
+  }
+}

@@ -1,0 +1,284 @@
+// Witnessing end to end: three `svc witness serve` processes with their own keys, and a log with a
+// 2-of-3 policy. Published checkpoints carry at least two cosignatures (checked with OpenSSL where
+// Node has ML-DSA-44, with noble here, and with Go's crypto/ed25519); one witness down changes
+// nothing; two down stop publication until one returns; a split view never reaches a quorum; a
+// witness under 100 concurrent submissions never rolls back.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryTree, consistencyProof, namesFor, sha256, treeRoot, utf8 } from '@svc/core';
+import {
+  formatAddCheckpoint,
+  formatCheckpoint,
+  logKeygen,
+  noteSigner,
+  openNote,
+  parseCheckpoint,
+  parseNote,
+  parseVkey,
+  signNote,
+  type NoteVerifier,
+} from '@svc/core/tlog';
+import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../dist/internal.js';
+import { goCosig } from './go-tlog.js';
+import { boot, call, type Booted } from './harness.js';
+import { CLI } from './svc-cli.js';
+
+const work = mkdtempSync(join(tmpdir(), 'svc-witnessing-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((ok) => srv.close(ok));
+  return port;
+}
+
+interface WitnessProc {
+  name: string;
+  dir: string;
+  port: number;
+  url: string;
+  vkeys: NoteVerifier[];
+  child: ChildProcess | null;
+  logs: string;
+}
+
+async function startWitness(w: WitnessProc, policy: string): Promise<void> {
+  const child = spawn(process.execPath, [CLI, 'witness', 'serve', '--policy', policy, '--data-dir', w.dir], {
+    env: { ...process.env, PORT: String(w.port), HOST: '127.0.0.1', SVC_WITNESS_NAME: w.name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  w.child = child;
+  w.logs = '';
+  child.stdout!.setEncoding('utf8').on('data', (d) => (w.logs += d));
+  child.stderr!.setEncoding('utf8').on('data', (d) => (w.logs += d));
+  for (let i = 0; i < 200 && !w.logs.includes('witness_listening'); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(w.logs, w.logs).toContain('witness_listening');
+  w.vkeys = (await (await fetch(`${w.url}/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
+}
+
+function stopWitness(w: WitnessProc): Promise<void> {
+  const c = w.child;
+  w.child = null;
+  if (!c || c.exitCode !== null) return Promise.resolve();
+  return new Promise((r) => {
+    c.once('exit', () => r());
+    c.kill('SIGKILL');
+  });
+}
+
+/** Until `f` holds (checked every 50 ms, at most `ms`). */
+async function until(f: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await f()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+let logDir: string;
+let logVkeys: string[];
+let origin: string;
+const witnesses: WitnessProc[] = [];
+let s: Booted;
+let appended = 0;
+
+async function append(dir: string, n: number, tag = 'w'): Promise<number> {
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+  const l = await openLedger(cfg, namesFor(), Keyring.load(join(dir, 'keys')).ring, () => undefined, { background: false, batchMs: 0 });
+  const p = l.append(Array.from({ length: n }, (_, i) => sha256(utf8(`${tag} ${Date.now()} ${i}`))));
+  await l.flush();
+  const done = await p;
+  await l.close();
+  return done.head.tree_size;
+}
+
+const status = async () => (await call(s.url, '/api/transparency/tlog/witnessing')).body;
+const published = (size: number) => until(async () => (await status()).publishedSize === size);
+
+beforeAll(async () => {
+  // The log's keys first: the witnesses' policy names them.
+  logDir = join(work, 'log');
+  mkdirSync(logDir);
+  const cfg = loadConfig({ SVC_DATA_DIR: logDir, SVC_LOG: '0' });
+  Keyring.generate(join(logDir, 'keys'));
+  origin = logOrigin(cfg, namesFor());
+  logVkeys = checkpointer(Keyring.load(join(logDir, 'keys')).ring, origin, logRoles(cfg))
+    .vkeys()
+    .trimEnd()
+    .split('\n');
+  const witnessPolicy = join(work, 'witness-policy.txt');
+  writeFileSync(witnessPolicy, `log ${logVkeys[0]}\nlog ${logVkeys[2]}\nquorum none\n`);
+  for (let i = 1; i <= 3; i++) {
+    const port = await freePort();
+    const w: WitnessProc = {
+      name: `w${i}.witness.test`,
+      dir: join(work, `w${i}`),
+      port,
+      url: `http://127.0.0.1:${port}`,
+      vkeys: [],
+      child: null,
+      logs: '',
+    };
+    witnesses.push(w);
+    await startWitness(w, witnessPolicy);
+  }
+  const policy = join(work, 'log-policy.txt');
+  writeFileSync(
+    policy,
+    [
+      `log ${logVkeys[0]}`,
+      ...witnesses.map((w, i) => `witness W${i + 1} ${w.vkeys[0]!.vkey} ${w.url}`),
+      'group G 2 W1 W2 W3',
+      'quorum G',
+      '',
+    ].join('\n'),
+  );
+  s = await boot({ dataDir: logDir, witnessPolicy: policy, witnessTimeoutMs: 2000 });
+  appended = await append(logDir, 50);
+}, 120_000);
+
+afterAll(async () => {
+  await s?.stop();
+  await Promise.all(witnesses.map(stopWitness));
+});
+
+describe('a log with a 2-of-3 witness policy', () => {
+  it('publishes the checkpoint with at least two witness cosignatures, which verify (noble and Go)', async () => {
+    expect(await published(appended)).toBe(true);
+    const note = await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text();
+    const c = parseCheckpoint(parseNote(note).text);
+    expect(c.size).toBe(appended);
+    const keys = witnesses.flatMap((w) => w.vkeys);
+    const opened = openNote(note, [...keys, parseVkey(logVkeys[0])]);
+    const cosigners = opened.verified.filter((v) => v.name !== origin);
+    expect(new Set(cosigners.filter((v) => v.type === 'subtree/v1').map((v) => v.name)).size).toBeGreaterThanOrEqual(2);
+    for (const v of cosigners) expect(v.timestamp).toBeGreaterThan(0);
+    // The Ed25519 cosignature/v1 lines the witnesses added, checked by Go's crypto/ed25519.
+    const file = join(work, 'published.note');
+    writeFileSync(file, note);
+    const withEd = witnesses.filter((w) => note.includes(`\u2014 ${w.name} `));
+    expect(withEd.length).toBeGreaterThanOrEqual(2);
+    for (const w of withEd) expect((await goCosig(w.vkeys[1]!.publicKey, file, w.name)).checked).toBe(1);
+    expect(await status()).toMatchObject({ enabled: true, latestSize: appended, publishedSize: appended, lagMs: 0, witnesses: 3 });
+  }, 60_000);
+
+  it('one witness down changes nothing; two down stop publication until one returns; nothing is lost', async () => {
+    await stopWitness(witnesses[0]!);
+    appended = await append(logDir, 10);
+    expect(await published(appended)).toBe(true);
+    await stopWitness(witnesses[1]!);
+    const before = appended;
+    appended = await append(logDir, 10);
+    // The quorum cannot be met: the last checkpoint that met it stays, and the lag shows.
+    expect(await until(async () => (await status()).latestSize === appended)).toBe(true);
+    await new Promise((r) => setTimeout(r, 600));
+    const st = await status();
+    expect(st.publishedSize).toBe(before);
+    expect(st.lagMs).toBeGreaterThan(0);
+    const served = parseCheckpoint(parseNote(await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text()).text);
+    expect(served.size).toBe(before);
+    // W2 returns (same keys, same state): the next round is published, covering every leaf appended.
+    await startWitness(witnesses[1]!, join(work, 'witness-policy.txt'));
+    expect(await published(appended)).toBe(true);
+    expect((await status()).lagMs).toBe(0);
+  }, 90_000);
+
+  it('a split view (a copy of the log with the same keys and another history) never reaches a quorum', async () => {
+    const forkDir = join(work, 'fork');
+    mkdirSync(forkDir);
+    cpSync(join(logDir, 'keys'), join(forkDir, 'keys'), { recursive: true });
+    rmSync(join(forkDir, 'keys', 'high-water.json'), { force: true });
+    const forkSize = await append(forkDir, appended + 7, 'other history');
+    const fork = await boot({ dataDir: forkDir, witnessPolicy: join(work, 'log-policy.txt'), witnessTimeoutMs: 2000 });
+    try {
+      expect(await until(async () => (await call(fork.url, '/api/transparency/tlog/witnessing')).body.latestSize === forkSize)).toBe(true);
+      await new Promise((r) => setTimeout(r, 1500));
+      const st = (await call(fork.url, '/api/transparency/tlog/witnessing')).body;
+      expect(st.publishedSize).toBeNull();
+      expect(st.cosigned).toBe(0);
+      expect((await call(fork.url, '/api/transparency/tlog/checkpoint')).status).toBe(503);
+      // The witnesses refused it as inconsistent with what they cosigned, and said so.
+      expect(witnesses.filter((w) => w.child).some((w) => w.logs.includes('witness_refused_inconsistent'))).toBe(true);
+      // The honest log is still published.
+      expect((await status()).publishedSize).toBe(appended);
+    } finally {
+      await fork.stop();
+    }
+  }, 90_000);
+});
+
+describe('a witness under concurrent submissions', () => {
+  it('100 concurrent add-checkpoints at random sizes: it ends at the largest cosigned size, and 200s never go back (property)', async () => {
+    const w = witnesses[2]!;
+    const logKey = noteSigner('concurrent.test/log', logKeygen('ed25519', sha256(utf8('concurrent'))));
+    const policy = join(work, 'concurrent-policy.txt');
+    writeFileSync(policy, `log ${logKey.vkey}\nquorum none\n`);
+    const c: WitnessProc = {
+      ...w,
+      name: 'c.witness.test',
+      dir: join(work, 'wc'),
+      port: await freePort(),
+      child: null,
+      logs: '',
+      vkeys: [],
+    };
+    c.url = `http://127.0.0.1:${c.port}`;
+    await startWitness(c, policy);
+    try {
+      const tree = new MemoryTree();
+      for (let i = 0; i < 500; i++) tree.appendData(sha256(utf8(`c ${i}`)));
+      const cp = (n: number) =>
+        signNote(formatCheckpoint({ origin: 'concurrent.test/log', size: n, root: treeRoot(tree, n), extensions: [] }), [logKey], 1);
+      let seed = 99;
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const order: number[] = [];
+      // Every client believes the witness is at size s0 (0 or one it saw), so most race and get 409.
+      const sizes = Array.from({ length: 100 }, () => 1 + Math.floor(rnd() * 500));
+      await Promise.all(
+        sizes.map(async (n) => {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            // A first try from size 0: a 200 (the witness was empty) counts; a 409 tells the size.
+            const probe = await fetch(`${c.url}/add-checkpoint`, {
+              method: 'POST',
+              body: formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: cp(n) }),
+            });
+            const said = await probe.text();
+            if (probe.status === 200) {
+              order.push(n);
+              return;
+            }
+            const cur = Number(said.trim());
+            if (cur > n) return;
+            const r = await fetch(`${c.url}/add-checkpoint`, {
+              method: 'POST',
+              body: formatAddCheckpoint({
+                oldSize: cur,
+                proof: cur > 0 && cur < n ? consistencyProof(tree, cur, n) : [],
+                checkpoint: cp(n),
+              }),
+            });
+            await r.text();
+            if (r.status === 200) {
+              order.push(n);
+              return;
+            }
+          }
+        }),
+      );
+      expect(order.length).toBeGreaterThan(0);
+      for (let i = 1; i < order.length; i++) expect(order[i]!).toBeGreaterThanOrEqual(order[i - 1]!);
+      const hash = Buffer.from(sha256(utf8('concurrent.test/log'))).toString('hex');
+      const stored = parseCheckpoint(parseNote(await (await fetch(`${c.url}/${hash}/checkpoint`)).text()).text);
+      expect(stored.size).toBe(Math.max(...order));
+    } finally {
+      await stopWitness(c);
+    }
+  }, 120_000);
+});
