@@ -214,6 +214,36 @@ describe('a log with a 2-of-3 witness policy', () => {
   }, 90_000);
 });
 
+describe('a witness under hostile input', () => {
+  it('answers malformed, huge, non-UTF-8 and misrouted requests with the documented 4xx, and keeps serving', async () => {
+    const w = witnesses[2]!;
+    const post = async (body: Uint8Array | string) => {
+      const r = await fetch(`${w.url}/add-checkpoint`, { method: 'POST', body });
+      return { status: r.status, text: await r.text() };
+    };
+    expect((await post('')).status).toBe(400);
+    expect((await post('garbage\n\ngarbage')).status).toBe(400);
+    expect((await post(new Uint8Array([0x6f, 0x6c, 0x64, 0x20, 0x30, 0x0a, 0x0a, 0xff, 0xfe]))).status).toBe(400);
+    expect((await post(`old 0\n${'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n'.repeat(64)}\nx\n`)).status).toBe(400);
+    // Over the witness's 1 MiB: 400; over the server's 2 MB body limit: 413.
+    expect((await post(`old 0\n\n${'a'.repeat(1.5 * 2 ** 20)}`)).status).toBe(400);
+    expect((await post(new Uint8Array(3 * 2 ** 20))).status).toBe(413);
+    // Unknown origin: 404; nothing cosigned for a hash: 404; wrong method: 405; other paths: 404.
+    const stranger = noteSigner('stranger.test/log', logKeygen('ed25519', sha256(utf8('stranger'))));
+    const t = new MemoryTree();
+    t.appendData(sha256(utf8('x')));
+    const note = signNote(formatCheckpoint({ origin: 'stranger.test/log', size: 1, root: treeRoot(t, 1), extensions: [] }), [stranger], 1);
+    expect((await post(formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: note }))).status).toBe(404);
+    expect((await fetch(`${w.url}/${'ab'.repeat(32)}/checkpoint`)).status).toBe(404);
+    expect((await fetch(`${w.url}/add-checkpoint`)).status).toBe(405);
+    expect((await fetch(`${w.url}/vkeys`, { method: 'POST', body: 'x' })).status).toBe(405);
+    for (const p of ['/', '/checkpoint', `/${'AB'.repeat(32)}/checkpoint`, '/add-checkpoint/x', '/vkeys/'])
+      expect((await fetch(`${w.url}${p}`)).status, p).toBeGreaterThanOrEqual(400);
+    // Still serving.
+    expect((await fetch(`${w.url}/vkeys`)).status).toBe(200);
+  }, 60_000);
+});
+
 describe('a witness under concurrent submissions', () => {
   it('100 concurrent add-checkpoints at random sizes: it ends at the largest cosigned size, and 200s never go back (property)', async () => {
     const w = witnesses[2]!;
