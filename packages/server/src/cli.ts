@@ -69,7 +69,7 @@ evidence of origin and integrity, never a declaration of conformity.`,
 svc ledger prove --url BASE (--answer ... | ...) --tlog-proof [--vkey VKEY]...
 svc ledger audit --url BASE [--state FILE] [--keys FILE]
 svc ledger tiles --out DIR [--data-dir DIR] [--database-url URL]
-svc ledger monitor --tiles URL|DIR --vkey VKEY --state FILE
+svc ledger monitor --tiles URL|DIR --vkey VKEY --state FILE [--policy FILE]
 
 prove: fetches the signed tree head and an inclusion proof, and verifies the path against the
 signed root; with --tlog-proof, prints a c2sp.org/tlog-proof@v1 against the served checkpoint.
@@ -79,7 +79,8 @@ tiles: writes this data folder's (or database's) log as a static tiled log (chec
 entry bundles) that any web server can serve; incremental, the checkpoint replaced last.
 monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static copy), checks each
 new checkpoint is consistent with the last (state file) and every new entry against its leaf;
-exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature.`,
+exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature; with
+--policy (c2sp.org/tlog-policy), also when the witness cosignatures do not meet its quorum.`,
   witness: `svc witness serve --policy FILE [--data-dir DIR] [--port N] [--host H]
 
 Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when
@@ -281,6 +282,7 @@ async function main(argv: string[]): Promise<number> {
         keys: { type: 'string' },
         out: { type: 'string' },
         tiles: { type: 'string' },
+        policy: { type: 'string' },
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
       });
@@ -317,7 +319,16 @@ async function main(argv: string[]): Promise<number> {
         if (!values.tiles || !values.vkey?.length || !values.state)
           throw new CliError(`--tiles, --vkey and --state are required\n\n${HELP.ledger}`, 2);
         if (values.vkey.length > 1) throw new CliError('give one --vkey: the log key the checkpoints must be signed with', 2);
-        const code = await monitorCommand({ tiles: values.tiles, vkey: values.vkey[0]!, state: values.state }, out, progress);
+        const code = await monitorCommand(
+          {
+            tiles: values.tiles,
+            vkey: values.vkey[0]!,
+            state: values.state,
+            ...(values.policy ? { policy: values.policy as string } : {}),
+          },
+          out,
+          progress,
+        );
         clearProgress();
         return code;
       }

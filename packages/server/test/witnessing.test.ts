@@ -25,7 +25,7 @@ import {
 import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../dist/internal.js';
 import { goCosig } from './go-tlog.js';
 import { boot, call, type Booted } from './harness.js';
-import { CLI } from './svc-cli.js';
+import { CLI, runSvc } from './svc-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-witnessing-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -212,6 +212,43 @@ describe('a log with a 2-of-3 witness policy', () => {
       await fork.stop();
     }
   }, 90_000);
+});
+
+describe('svc ledger monitor with a policy', () => {
+  it('passes while the quorum is met, and exits 3 under a policy the cosignatures do not meet', async () => {
+    const prefix = `${s.url}/api/transparency/tlog/`;
+    const args = (state: string, policy: string) => [
+      'ledger',
+      'monitor',
+      '--tiles',
+      prefix,
+      '--vkey',
+      logVkeys[0]!,
+      '--state',
+      state,
+      '--policy',
+      policy,
+    ];
+    const ok = await runSvc(args(join(work, 'm1.json'), join(work, 'log-policy.txt')));
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/witness quorum met \(\d cosignatures\)/);
+    // W1 is down: at most two cosign, so "all three" is not met.
+    const strict = join(work, 'all-policy.txt');
+    writeFileSync(
+      strict,
+      [
+        `log ${logVkeys[0]}`,
+        ...witnesses.map((w, i) => `witness W${i + 1} ${w.vkeys[0]!.vkey}`),
+        'group G all W1 W2 W3',
+        'quorum G',
+        '',
+      ].join('\n'),
+    );
+    const bad = await runSvc(args(join(work, 'm2.json'), strict));
+    expect(bad.code).toBe(3);
+    expect(bad.out).toMatch(/does not meet the policy's witness quorum/);
+    expect((await runSvc(args(join(work, 'm3.json'), join(work, 'nope.txt')))).code).toBe(2);
+  }, 60_000);
 });
 
 describe('a witness under hostile input', () => {

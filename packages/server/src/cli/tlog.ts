@@ -9,8 +9,10 @@ import {
   formatTlogProof,
   openNote,
   parseCheckpoint,
+  parsePolicy,
   parseVkey,
   verifyTlogProof,
+  type Policy,
   type FetchTile,
   type NoteVerifier,
 } from '@svc/core/tlog';
@@ -18,7 +20,7 @@ import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
-import { baseUrl, CliError, fetchJson, networkCause } from './common.js';
+import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
 import { proveTarget } from './ledger.js';
 
 const TLOG = '/api/transparency/tlog/';
@@ -82,9 +84,18 @@ export async function tilesCommand(ledger: Ledger, dir: string, out: (s: string)
   }
 }
 
-/** `svc ledger monitor --tiles URL --vkey VKEY --state FILE`. */
+function policyArg(file: string): Policy {
+  try {
+    return parsePolicy(readInput(file, '--policy'));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--policy ${file}: ${(e as Error).message}`, 2);
+  }
+}
+
+/** `svc ledger monitor --tiles URL --vkey VKEY --state FILE [--policy FILE]`. */
 export async function monitorCommand(
-  opts: { tiles: string; vkey: string; state: string },
+  opts: { tiles: string; vkey: string; state: string; policy?: string },
   out: (s: string) => void,
   progress: (s: string) => void,
 ): Promise<number> {
@@ -96,12 +107,17 @@ export async function monitorCommand(
     throw new CliError(`--state ${opts.state} is not a monitor state: ${(e as Error).message}`, 2);
   }
   try {
-    const { result, state: next } = await monitorOnce(tileFetcher(opts.tiles), vkey, state, (done, total) =>
-      progress(`checking entries ${done}/${total}`),
+    const policy = opts.policy ? policyArg(opts.policy) : undefined;
+    const { result, state: next } = await monitorOnce(
+      tileFetcher(opts.tiles),
+      vkey,
+      state,
+      (done, total) => progress(`checking entries ${done}/${total}`),
+      policy,
     );
     writeMonitorState(opts.state, next);
     out(
-      `MONITOR OK: ${result.origin} size ${result.to}${state ? `, consistent with size ${result.from}` : ' (first run: state recorded)'}; ${result.entries} new entries checked against their leaves.`,
+      `MONITOR OK: ${result.origin} size ${result.to}${state ? `, consistent with size ${result.from}` : ' (first run: state recorded)'}; ${result.entries} new entries checked against their leaves${result.cosigned !== undefined ? `; witness quorum met (${result.cosigned} cosignatures)` : ''}.`,
     );
     return 0;
   } catch (e) {

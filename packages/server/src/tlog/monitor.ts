@@ -4,7 +4,17 @@
 // atomically, so a rollback or fork is caught on the next run whatever happened in between.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fromBase64, toBase64 } from '@svc/core';
-import { TileReader, TlogError, openNote, parseCheckpoint, type FetchTile, type NoteVerifier } from '@svc/core/tlog';
+import {
+  TileReader,
+  TlogError,
+  openNote,
+  parseCheckpoint,
+  quorumMet,
+  witnessKeys,
+  type FetchTile,
+  type NoteVerifier,
+  type Policy,
+} from '@svc/core/tlog';
 
 export interface MonitorState {
   origin: string;
@@ -19,6 +29,8 @@ export interface MonitorResult {
   from: number;
   to: number;
   entries: number;
+  /** Witness cosignatures that verified (with a policy). */
+  cosigned?: number;
 }
 
 export function readMonitorState(file: string): MonitorState | null {
@@ -51,10 +63,28 @@ export async function monitorOnce(
   vkey: NoteVerifier,
   state: MonitorState | null,
   progress?: (done: number, total: number) => void,
+  policy?: Policy,
 ): Promise<{ result: MonitorResult; state: MonitorState }> {
   const text = new TextDecoder().decode(await fetchTile('checkpoint'));
   const opened = openNote(text, [vkey]);
   const c = parseCheckpoint(opened.note.text);
+  let cosigned = 0;
+  if (policy) {
+    // The witnesses' lines must verify, and enough of them to meet the quorum.
+    let witnessed: Set<string>;
+    try {
+      witnessed = new Set(openNote(opened.note, witnessKeys(policy)).verified.map((v) => v.vkey));
+    } catch (e) {
+      if (e instanceof TlogError && e.message.includes('does not verify')) throw e;
+      witnessed = new Set();
+    }
+    cosigned = witnessed.size;
+    if (!quorumMet(policy, witnessed))
+      throw new TlogError(
+        'unverified',
+        `the checkpoint of ${c.size} leaves does not meet the policy's witness quorum (${witnessed.size} cosignatures verified)`,
+      );
+  }
   if (c.origin !== vkey.name) throw new TlogError('unverified', `checkpoint origin ${JSON.stringify(c.origin)} is not the key's name`);
   if (state && state.origin !== c.origin) throw new TlogError('inconsistent', `the state file follows ${state.origin}, not ${c.origin}`);
   const from = state?.size ?? 0;
@@ -70,7 +100,7 @@ export async function monitorOnce(
     progress?.(end - from, c.size - from);
   }
   return {
-    result: { origin: c.origin, from, to: c.size, entries },
+    result: { origin: c.origin, from, to: c.size, entries, ...(policy ? { cosigned } : {}) },
     state: { origin: c.origin, size: c.size, root: toBase64(c.root), checkpoint: text },
   };
 }
