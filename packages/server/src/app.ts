@@ -8,6 +8,7 @@ import type { Keyring } from './keys/keyring.js';
 import { evidenceSigner, modelPlaneKeys, pubkeyResponse } from './keys/publish.js';
 import type { CouncilProbe } from './council/probe.js';
 import type { LedgerApi } from './ledger/api.js';
+import type { Witness } from './witness/witness.js';
 import type { Logger } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { buildCbom, buildCycloneDx, type CbomKey } from './cbom.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   /** The verifier page served at GET /, when built. */
   page?: () => string | null;
   now?: () => number;
+  /** A tlog-witness served under /api/transparency/witness/ (SVC_WITNESS_SERVE_POLICY). */
+  witness?: Witness | null;
   /** Which implementation computes each algorithm, for the CBOM (default: noble for all). */
   cryptoBackends?: Record<string, string>;
 }
@@ -55,9 +58,19 @@ const HOUR_CACHE = 'public, max-age=3600';
 /** Tile paths are relative to the log's prefix (tlog-tiles): `tile/...` under it. */
 const TLOG_PREFIX = '/api/transparency/tlog/';
 /** Paths with a CORS preflight: those the route table gives one. */
-const PREFLIGHT = new Set<string>(
-  (ROUTES as readonly RouteSpec[]).filter((r) => r.preflight).map((r) => (r.rest ? r.path.slice(0, r.path.lastIndexOf('{')) : r.path)),
-);
+const PREFLIGHT = new Set<string>((ROUTES as readonly RouteSpec[]).filter((r) => r.preflight).map((r) => r.path));
+
+/**
+ * A path template's matcher: `{name}` is one segment, or the rest of the path (slashes included)
+ * for the last parameter of a route marked `rest`.
+ */
+function templateMatcher(r: RouteSpec): RegExp {
+  const parts = r.path.split(/(\{[a-z_]+\})/);
+  const last = parts.length - 2;
+  return new RegExp(
+    `^${parts.map((p, i) => (p.startsWith('{') ? (r.rest && i === last ? '(.+)' : '([^/]+)') : p.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`,
+  );
+}
 
 function intParam(q: URLSearchParams, name: string, required: boolean): number | undefined {
   const v = q.get(name);
@@ -85,6 +98,10 @@ export function createApp(d: AppDeps) {
     };
   };
   const ledger = () => d.ledger;
+  const witness = (): Witness => {
+    if (!d.witness) throw new HttpError('not_found', 'this server is not a witness (SVC_WITNESS_SERVE_POLICY)');
+    return d.witness;
+  };
   // The tiled log exists only with the ledger: without it there is nothing to serve (404).
   const tlog = (): LedgerApi => {
     if (!d.ledger) throw new HttpError('not_found', 'the ledger is off on this server');
@@ -189,6 +206,13 @@ export function createApp(d: AppDeps) {
         headers: { 'content-type': 'application/octet-stream', 'cache-control': id.width === 256 ? IMMUTABLE : HOUR_CACHE },
       };
     },
+    witnessAddCheckpoint: async (req) => witness().addCheckpoint(await req.body()),
+    getWitnessVkeys: async () => ({ status: 200, body: witness().vkeys(), headers: { 'content-type': TEXT_TYPE } }),
+    getWitnessedCheckpoint: async (req) => {
+      const m = /^\/api\/transparency\/witness\/([0-9a-f]{64})\/checkpoint$/.exec(req.path);
+      if (!m) throw new HttpError('not_found', 'an origin hash is 64 lowercase hex characters');
+      return witness().checkpoint(m[1]!);
+    },
     getOpenApi: async () => json(200, openApi(), { 'content-type': JSON_TYPE }),
     getPage: async () => {
       const html = d.page?.() ?? null;
@@ -197,16 +221,14 @@ export function createApp(d: AppDeps) {
     },
   };
   const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {};
-  // Routes whose last parameter takes the rest of the path, matched by the prefix before it.
-  const restRoutes: string[] = [];
+  // Routes with path parameters, matched by template after the exact paths.
+  const templates: [RegExp, string][] = [];
   for (const r of [...ROUTES, ...UNDOCUMENTED] as readonly RouteSpec[]) {
-    const key = r.rest ? r.path.slice(0, r.path.lastIndexOf('{')) : r.path;
-    if (r.rest) restRoutes.push(key);
-    routes[key] ??= {};
-    routes[key]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
+    if (r.path.includes('{') && !templates.some(([, p]) => p === r.path)) templates.push([templateMatcher(r), r.path]);
+    routes[r.path] ??= {};
+    routes[r.path]![r.method] = { group: r.group, ...(r.cache ? { cache: r.cache } : {}), run: handlers[r.operationId as OperationId] };
   }
-  const routeKey = (path: string): string =>
-    routes[path] ? path : (restRoutes.find((p) => path.startsWith(p) && path.length > p.length) ?? path);
+  const routeKey = (path: string): string => (routes[path] ? path : (templates.find(([re]) => re.test(path))?.[1] ?? path));
 
   function limitFor(group: Group): number {
     return group === 'none' ? 0 : (d.cfg.rate[group] ?? 0);

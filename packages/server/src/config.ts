@@ -34,6 +34,8 @@ export interface Config {
   logEd25519: boolean;
   /** A c2sp.org/tlog-policy file: the witnesses asked to cosign each checkpoint, and the quorum published checkpoints need. */
   witnessPolicy?: string;
+  /** A c2sp.org/tlog-policy file whose logs this server witnesses, under /api/transparency/witness/. */
+  witnessServePolicy?: string;
   /** How long the log waits for each witness's answer (ms). */
   witnessTimeoutMs: number;
   /** PostgreSQL URL of a ledger shared by several instances; absent: the SQLite file in dataDir. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
     ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
+    ...(env.SVC_WITNESS_SERVE_POLICY ? { witnessServePolicy: resolve(env.SVC_WITNESS_SERVE_POLICY) } : {}),
     witnessTimeoutMs: seconds(env.SVC_WITNESS_TIMEOUT_SECONDS, 5_000, 'SVC_WITNESS_TIMEOUT_SECONDS'),
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { parsePolicy } from '@svc/core/tlog';
 import { Witnessing } from './tlog/witnessing.js';
+import { openWitness } from './witness/serve.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,7 +103,10 @@ export async function startServer(
       void w.round();
     }
   }
+  // This server may also be a witness for other logs (or its own peers).
+  const witnessed = cfg.witnessServePolicy ? openWitness(cfg, readFileSync(cfg.witnessServePolicy, 'utf8'), log) : null;
   const app = createApp({
+    witness: witnessed?.witness ?? null,
     cfg,
     names,
     ring,
@@ -173,6 +177,7 @@ export async function startServer(
         clearTimeout(timer);
         await executor.close();
         await ledger?.close().catch(() => undefined);
+        witnessed?.store.close();
         log('stopped', { ms: Math.round(performance.now() - started), forced });
       })()),
   };

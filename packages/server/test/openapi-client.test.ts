@@ -129,6 +129,25 @@ describe('OpenAPI document', () => {
     expect(r.data).toMatch(/^svc-ledger\.invalid\/[0-9a-f]{16}\n2\n/);
     r = await client.GET('/api/transparency/tlog/vkeys', { parseAs: 'text' });
     await conforms('get', '/api/transparency/tlog/vkeys', r.response, r.data);
+    r = await client.GET('/api/transparency/tlog/witnessing');
+    await conforms('get', '/api/transparency/tlog/witnessing', r.response, r.data);
+    expect(r.data).toEqual({ enabled: false });
+    // This server witnesses nothing: the witness routes answer 404.
+    r = await client.POST('/api/transparency/witness/add-checkpoint', {
+      body: 'old 0\n\nx\n',
+      bodySerializer: (b: string) => b,
+      parseAs: 'text',
+    });
+    await conforms(
+      'post',
+      '/api/transparency/witness/add-checkpoint',
+      r.response,
+      typeof r.error === 'string' ? JSON.parse(r.error) : r.error,
+    );
+    r = await client.GET('/api/transparency/witness/vkeys', { parseAs: 'text' });
+    await conforms('get', '/api/transparency/witness/vkeys', r.response, typeof r.error === 'string' ? JSON.parse(r.error) : r.error);
+    r = await client.GET('/api/transparency/witness/{origin_hash}/checkpoint', { params: { path: { origin_hash: 'ab'.repeat(32) } } });
+    await conforms('get', '/api/transparency/witness/{origin_hash}/checkpoint', r.response, r.error);
     // A tile path keeps its slashes, which a generated client would percent-encode: fetched as is.
     for (const [tile, status] of [
       ['0/000.p/2', 200],

@@ -251,6 +251,39 @@ describe('svc ledger monitor with a policy', () => {
   }, 60_000);
 });
 
+describe('a witness inside svc serve (SVC_WITNESS_SERVE_POLICY)', () => {
+  it('cosigns the log under /api/transparency/witness/ and serves it to monitors', async () => {
+    const b = await boot({ witnessServePolicy: join(work, 'witness-policy.txt') });
+    try {
+      const base = `${b.url}/api/transparency/witness`;
+      const vk = (await (await fetch(`${base}/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
+      expect(vk.map((v) => v.type)).toEqual(['subtree/v1', 'cosignature/v1']);
+      const note = await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text();
+      const r = await fetch(`${base}/add-checkpoint`, {
+        method: 'POST',
+        body: formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: note }),
+      });
+      const lines = await r.text();
+      expect(r.status, lines).toBe(200);
+      const text = parseNote(note).text;
+      expect(openNote(`${text}\n${lines}`, vk).verified).toHaveLength(2);
+      const hash = Buffer.from(sha256(utf8(origin))).toString('hex');
+      const served = await (await fetch(`${base}/${hash}/checkpoint`)).text();
+      expect(openNote(served, [...vk, parseVkey(logVkeys[0]!)]).verified).toHaveLength(3);
+      // Again from 0: the witness says where it is.
+      const again = await fetch(`${base}/add-checkpoint`, {
+        method: 'POST',
+        body: formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: note }),
+      });
+      expect(again.status).toBe(409);
+      expect(again.headers.get('content-type')).toBe('text/x.tlog.size');
+      expect(await again.text()).toBe(`${parseCheckpoint(text).size}\n`);
+    } finally {
+      await b.stop();
+    }
+  }, 60_000);
+});
+
 describe('a witness under hostile input', () => {
   it('answers malformed, huge, non-UTF-8 and misrouted requests with the documented 4xx, and keeps serving', async () => {
     const w = witnesses[2]!;

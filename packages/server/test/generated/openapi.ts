@@ -234,6 +234,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/transparency/tlog/witnessing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where witnessing stands: the latest checkpoint, the last one published with a quorum, and the lag */
+        get: operations["getWitnessing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["witnessingPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/transparency/tlog/tile/{tile}": {
         parameters: {
             query?: never;
@@ -248,6 +266,60 @@ export interface paths {
         delete?: never;
         /** CORS preflight */
         options: operations["tilePreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/witness/add-checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** c2sp.org/tlog-witness add-checkpoint (when this server witnesses logs: SVC_WITNESS_SERVE_POLICY) */
+        post: operations["witnessAddCheckpoint"];
+        delete?: never;
+        /** CORS preflight */
+        options: operations["witnessAddCheckpointPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/witness/vkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This witness's verifier keys, one per line */
+        get: operations["getWitnessVkeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["witnessVkeysPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/transparency/witness/{origin_hash}/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest checkpoint this witness cosigned for a log, by the SHA-256 of its origin (lowercase hex) */
+        get: operations["getWitnessedCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["witnessedCheckpointPreflight"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -2109,6 +2181,104 @@ export interface operations {
             };
         };
     };
+    getWitnessing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {enabled:false} without SVC_WITNESS_POLICY. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        latestSize?: number | null;
+                        publishedSize?: number | null;
+                        /** @description Milliseconds the latest checkpoint has waited for a quorum (0: published). */
+                        lagMs?: number;
+                        cosigned?: number;
+                        witnesses?: number;
+                    };
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The ledger is off. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    witnessingPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTile: {
         parameters: {
             query?: never;
@@ -2189,6 +2359,329 @@ export interface operations {
             path: {
                 /** @description <L>/<N>[.p/<W>] or entries/<N>[.p/<W>], N in x-prefixed 3-digit groups (e.g. 0/x001/234.p/7). */
                 tile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    witnessAddCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description Cosignature lines: ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1 of this witness. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request, or an old size above the checkpoint size. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description No valid signature by a key trusted for the origin. */
+            403: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description A log this witness does not witness (text), or this server is not a witness (JSON error). */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The old size is not the last cosigned size, which the body gives. */
+            409: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/x.tlog.size": string;
+                };
+            };
+            /** @description Payload over 2 MB. */
+            413: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not consistent with the checkpoint last cosigned for this log. */
+            422: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    witnessAddCheckpointPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWitnessVkeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One vkey per line. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=3600";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This server is not a witness. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    witnessVkeysPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWitnessedCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                origin_hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkpoint with the log lines and this witness's cosignatures. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=2";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing cosigned for that log, or not a witness. */
+            404: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    witnessedCheckpointPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                origin_hash: string;
             };
             cookie?: never;
         };
