@@ -40,7 +40,8 @@ Run svc <command> --help for its options; svc --version prints the version. A pa
 Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
 SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), SVC_RATE_TILES
 (6000/min), 0 disables a limit, SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_LOG_ORIGIN
-(keys/log-origin), SVC_LOG_ED25519 (on), SVC_DATABASE_URL (none: SQLite in the data folder),
+(keys/log-origin), SVC_LOG_ED25519 (on), SVC_WITNESS_POLICY (none), SVC_WITNESS_TIMEOUT_SECONDS (5),
+SVC_WITNESS_SERVE_POLICY (none), SVC_DATABASE_URL (none: SQLite in the data folder),
 SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
 SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on),
 SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),

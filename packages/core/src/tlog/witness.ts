@@ -69,6 +69,7 @@ const text = (status: 400 | 403 | 404 | 422, body: string, origin?: string): Wit
   ...(origin ? { origin } : {}),
 });
 
+// WF-WITNESS
 /**
  * Decide an add-checkpoint request. `logs` maps an origin to the keys trusted for it; `current`
  * is the latest state cosigned for that origin (null: none); `now` is the time in seconds

@@ -35,6 +35,7 @@ export interface WitnessingStatus {
   witnesses: number;
 }
 
+// WF-WITNESSING
 export class Witnessing {
   private published: { size: number; note: string } | null = null;
   private readonly sizes = new Map<string, number>();
