@@ -29,6 +29,12 @@ if (node24 && sqliteModule) {
     stdio: 'inherit',
     env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
   });
+  // Witnesses run where svc serve runs (Node 24: OpenSSL's ML-DSA-44 signs their cosignatures).
+  console.log('\n== witnessing (Node 24)');
+  spawnSync(node24, ['--no-warnings', new URL('./witness.mjs', import.meta.url).pathname], {
+    stdio: 'inherit',
+    env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
+  });
 } else console.log('\nNode 24 is not available here: native figures skipped');
 console.log('\n== WebCrypto and noble per runtime (packed tarball)');
 spawnSync(process.execPath, [new URL('../scripts/runtime-matrix.mjs', import.meta.url).pathname], { stdio: 'inherit' });

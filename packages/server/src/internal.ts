@@ -30,3 +30,5 @@ export { exportTiles, changedTiles } from './tlog/export.js';
 export { checkpointer, logOrigin, logRoles, type Checkpointer } from './tlog/checkpoints.js';
 export { monitorOnce } from './tlog/monitor.js';
 export { readTile } from './ledger/reads.js';
+export { nativeMlDsa44 } from './crypto/node.js';
+export { nativeEd25519Sign, nativeNoteVerify } from './crypto/node.js';

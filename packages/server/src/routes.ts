@@ -344,7 +344,10 @@ export const ROUTES = [
     cache: NO_STORE,
     doc: {
       summary: 'c2sp.org/tlog-witness add-checkpoint (when this server witnesses logs: SVC_WITNESS_SERVE_POLICY)',
-      requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string', description: 'old <size>, proof lines, an empty line, the checkpoint.' } } } },
+      requestBody: {
+        required: true,
+        content: { 'text/plain': { schema: { type: 'string', description: 'old <size>, proof lines, an empty line, the checkpoint.' } } },
+      },
       responses: {
         '200': text('Cosignature lines: ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1 of this witness.'),
         '400': text('Malformed request, or an old size above the checkpoint size.'),
@@ -353,7 +356,10 @@ export const ROUTES = [
           description: 'A log this witness does not witness (text), or this server is not a witness (JSON error).',
           content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: ref('Error') } },
         },
-        '409': { description: 'The old size is not the last cosigned size, which the body gives.', content: { 'text/x.tlog.size': { schema: { type: 'string' } } } },
+        '409': {
+          description: 'The old size is not the last cosigned size, which the body gives.',
+          content: { 'text/x.tlog.size': { schema: { type: 'string' } } },
+        },
         '413': err('Payload over 2 MB.'),
         '422': text('Not consistent with the checkpoint last cosigned for this log.'),
         '429': rateLimited,
@@ -382,7 +388,11 @@ export const ROUTES = [
     doc: {
       summary: 'The latest checkpoint this witness cosigned for a log, by the SHA-256 of its origin (lowercase hex)',
       parameters: [{ name: 'origin_hash', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
-      responses: { '200': text('The checkpoint with the log lines and this witness\'s cosignatures.'), '404': err('Nothing cosigned for that log, or not a witness.'), '429': rateLimited },
+      responses: {
+        '200': text("The checkpoint with the log lines and this witness's cosignatures."),
+        '404': err('Nothing cosigned for that log, or not a witness.'),
+        '429': rateLimited,
+      },
     },
   },
   {

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namesFor, sha256, toHex, utf8 } from '@svc/core';
-import { openNote, parseVkey } from '@svc/core/tlog';
-import { Keyring, checkpointer, loadConfig, logOrigin, logRoles } from '../dist/internal.js';
+import fc from 'fast-check';
+import { checkSignature, formatCheckpoint, logKeygen, makeSignature, openNote, parseVkey, signedMessage } from '@svc/core/tlog';
+import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, nativeEd25519Sign, nativeNoteVerify } from '../dist/internal.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -49,5 +50,28 @@ describe('log keys', () => {
     logOrigin(cfg, namesFor());
     writeFileSync(join(dir, 'keys', 'log-origin'), 'two words\n');
     expect(() => logOrigin(cfg, namesFor())).toThrow(/not hold a valid log origin/);
+  });
+});
+
+describe('native note crypto (OpenSSL) agrees with the core', () => {
+  it('Ed25519: OpenSSL signs the same bytes as noble, and verifies exactly what noble verifies, mutations included', () => {
+    const key = logKeygen('cosignature/v1', sha256(utf8('native-ed')));
+    const sign = nativeEd25519Sign(key.secretKey)!;
+    expect(sign).not.toBeNull();
+    const raw = nativeNoteVerify('cosignature/v1', key.publicKey)!;
+    const text = formatCheckpoint({ origin: 'native.test/log', size: 5, root: sha256(utf8('r')), extensions: [] });
+    const msg = signedMessage('cosignature/v1', 'w', text, 77);
+    const nobleSig = makeSignature('cosignature/v1', 'w', key.secretKey, text, 77);
+    expect(toHex(makeSignature('cosignature/v1', 'w', key.secretKey, text, 77, sign))).toBe(toHex(nobleSig));
+    fc.assert(
+      fc.property(fc.nat(nobleSig.length - 1), fc.integer({ min: 0, max: 255 }), (i, x) => {
+        const m = nobleSig.slice();
+        m[i] = m[i]! ^ x;
+        const noble = checkSignature('cosignature/v1', 'w', key.publicKey, text, m).ok;
+        expect(checkSignature('cosignature/v1', 'w', key.publicKey, text, m, raw).ok).toBe(noble);
+      }),
+      { numRuns: 300, seed: 4 },
+    );
+    expect(raw(msg, nobleSig.subarray(8))).toBe(true);
   });
 });

@@ -21,9 +21,12 @@ export {
   subtreeMessage,
   cosignatureV1Message,
   checkSignature,
+  makeSignature,
   logKeygen,
   type SignatureType,
   type LogKeyPair,
+  type RawSign,
+  type RawVerify,
 } from './signatures.js';
 export {
   parseVkey,

@@ -4,7 +4,15 @@
 import { bytesEqual } from '../encoding/bytes.js';
 import { TlogError } from './errors.js';
 import { formatNote, formatVkey, hex8, keyId, parseNote, type Note, type NoteSignature, splitVkey } from './note.js';
-import { SIGNATURE_TYPES, checkSignature, makeSignature, type LogKeyPair, type SignatureType } from './signatures.js';
+import {
+  SIGNATURE_TYPES,
+  checkSignature,
+  makeSignature,
+  type LogKeyPair,
+  type RawSign,
+  type RawVerify,
+  type SignatureType,
+} from './signatures.js';
 
 export interface NoteVerifier {
   name: string;
@@ -12,6 +20,8 @@ export interface NoteVerifier {
   type: SignatureType;
   publicKey: Uint8Array;
   vkey: string;
+  /** Verifies with another implementation (a native one) instead of noble. */
+  raw?: RawVerify;
 }
 
 export interface NoteSigner extends NoteVerifier {
@@ -54,11 +64,12 @@ export function parseVkey(vkey: unknown): NoteVerifier {
   return v;
 }
 
-export function noteSigner(name: string, key: LogKeyPair): NoteSigner {
+/** A signer for `name`'s key; `raw` signs with another implementation (see makeSignature). */
+export function noteSigner(name: string, key: LogKeyPair, raw?: RawSign): NoteSigner {
   const v = noteVerifier(name, key.type, key.publicKey);
   return {
     ...v,
-    sign: (text, timestamp = 0) => ({ name, id: v.id, signature: makeSignature(key.type, name, key.secretKey, text, timestamp) }),
+    sign: (text, timestamp = 0) => ({ name, id: v.id, signature: makeSignature(key.type, name, key.secretKey, text, timestamp, raw) }),
   };
 }
 
@@ -91,7 +102,7 @@ export function openNote(input: Uint8Array | string | Note, verifiers: readonly 
       unknown.push(s);
       continue;
     }
-    const r = checkSignature(v.type, v.name, v.publicKey, note.text, s.signature);
+    const r = checkSignature(v.type, v.name, v.publicKey, note.text, s.signature, v.raw);
     if (!r.ok) throw new TlogError('unverified', `the signature of ${v.name}+${hex8(v.id)} does not verify`);
     // One key counts once, however many of its lines a note repeats.
     if (seen.has(v.vkey)) continue;

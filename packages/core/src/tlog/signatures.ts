@@ -87,13 +87,17 @@ function readTimestamp(sig: Uint8Array): number | null {
   return t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : null;
 }
 
-/** Check one signature proper; never throws (a malformed input is a failed check). */
+/** Verifies a signature proper over a message with the key's algorithm elsewhere (a native implementation). */
+export type RawVerify = (message: Uint8Array, signature: Uint8Array) => boolean;
+
+/** Check one signature proper; never throws (a malformed input is a failed check). `raw` verifies instead of noble. */
 export function checkSignature(
   type: SignatureType,
   name: string,
   publicKey: Uint8Array,
   text: string,
   signature: Uint8Array,
+  raw?: RawVerify,
 ): { ok: true; timestamp?: number } | { ok: false } {
   const spec = SIGNATURE_TYPES[type];
   if (signature.length !== spec.signatureLength || publicKey.length !== spec.publicKeyLength) return { ok: false };
@@ -108,7 +112,8 @@ export function checkSignature(
     }
     const msg = signedMessage(type, name, text, timestamp ?? 0);
     let ok: boolean;
-    if (type === 'ed25519' || type === 'cosignature/v1') ok = ed25519.verify(sig, msg, publicKey, { zip215: false });
+    if (raw) ok = raw(msg, sig);
+    else if (type === 'ed25519' || type === 'cosignature/v1') ok = ed25519.verify(sig, msg, publicKey, { zip215: false });
     else if (type === 'subtree/v1') ok = ml_dsa44.verify(sig, msg, publicKey);
     else ok = ml_dsa87.verify(sig, msg, publicKey, { context: MLDSA87_CONTEXT });
     return ok === true ? (timestamp === undefined ? { ok: true } : { ok: true, timestamp }) : { ok: false };
@@ -117,14 +122,32 @@ export function checkSignature(
   }
 }
 
-/** Sign (deterministically: the same key, text and time give the same bytes on every instance). */
-export function makeSignature(type: SignatureType, name: string, secretKey: Uint8Array, text: string, timestamp = 0): Uint8Array {
+/** Signs a message with the key's algorithm (and, for ML-DSA-87, this type's context) elsewhere: a native implementation. */
+export type RawSign = (message: Uint8Array) => Uint8Array;
+
+/**
+ * Sign. With noble (the default) deterministically: the same key, text and time give the same
+ * bytes on every instance. `raw` computes the signature proper instead (a native backend, which
+ * may hedge); its length is checked.
+ */
+export function makeSignature(
+  type: SignatureType,
+  name: string,
+  secretKey: Uint8Array,
+  text: string,
+  timestamp = 0,
+  raw?: RawSign,
+): Uint8Array {
   const spec = SIGNATURE_TYPES[type];
   if (spec.timestamped && (!Number.isSafeInteger(timestamp) || timestamp < 0))
     throw new RangeError('timestamp must be a non-negative integer');
   const msg = signedMessage(type, name, text, timestamp);
   let sig: Uint8Array;
-  if (type === 'ed25519' || type === 'cosignature/v1') sig = ed25519.sign(msg, secretKey);
+  if (raw) {
+    sig = raw(msg);
+    if (!(sig instanceof Uint8Array) || sig.length !== spec.signatureLength - (spec.timestamped ? 8 : 0))
+      throw new RangeError('the signer gave a signature of the wrong length');
+  } else if (type === 'ed25519' || type === 'cosignature/v1') sig = ed25519.sign(msg, secretKey);
   else if (type === 'subtree/v1') sig = ml_dsa44.sign(msg, secretKey, { extraEntropy: false });
   else sig = ml_dsa87.sign(msg, secretKey, { context: MLDSA87_CONTEXT, extraEntropy: false });
   return spec.timestamped ? concatBytes(u64(timestamp), sig) : sig;

@@ -2,6 +2,8 @@
 // and its write happen in one IMMEDIATE transaction, so two submissions for one origin (in this
 // process or another on the same file) can never both pass against the same old size: the race
 // c2sp.org/tlog-witness describes, where a smaller checkpoint would overwrite a larger one.
+// Requests that arrive together share one transaction (group commit): the sync to disk that makes
+// an answer durable is the cost, so it is paid once per group, not once per request.
 import type Database from 'better-sqlite3';
 import type { WitnessState } from '@svc/core/tlog';
 import { sqliteDriver } from '../ledger/sqlite/db.js';
@@ -33,20 +35,24 @@ export class WitnessStore {
   }
 
   /**
-   * Run `decide` against the stored states and persist the state it returns, atomically. `decide`
-   * is synchronous on purpose: nothing may interleave between the read and the write.
+   * Run each `decide` in order against the stored states (each sees the writes of those before it)
+   * and persist the states they return, all in one transaction: one commit, one sync to disk, for
+   * every request that arrived together. `decide` is synchronous on purpose: nothing may interleave
+   * between a read and its write.
    */
-  transact<T extends { origin?: string; state?: WitnessState }>(
-    decide: (read: (origin: string) => WitnessState | null) => T,
+  transactAll<T extends { origin?: string; state?: WitnessState }>(
+    decides: ((read: (origin: string) => WitnessState | null) => T)[],
     now: number,
-  ): T {
+  ): T[] {
     return this.db
-      .transaction(() => {
-        const answer = decide((o) => this.get(o));
-        if (answer.state && answer.origin !== undefined)
-          this.putQ.run(answer.origin, answer.state.size, Buffer.from(answer.state.root), answer.state.checkpoint, now);
-        return answer;
-      })
+      .transaction(() =>
+        decides.map((decide) => {
+          const answer = decide((o) => this.get(o));
+          if (answer.state && answer.origin !== undefined)
+            this.putQ.run(answer.origin, answer.state.size, Buffer.from(answer.state.root), answer.state.checkpoint, now);
+          return answer;
+        }),
+      )
       .immediate();
   }
 
