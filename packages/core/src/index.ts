@@ -32,6 +32,7 @@ export {
   type RecordSummary,
 } from './dispatch.js';
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
+export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
 export type { BaseVerdict } from './verify/verdict.js';
 export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';

@@ -70,6 +70,7 @@ export const ProofBundle = Type.Object(
     ),
     bridgeKeys: Type.Optional(Type.Array(BridgeKey)),
     excerpt: Type.Optional(Type.Object({ start: Type.Integer(), end: Type.Integer(), quote: Type.String() })),
+    tlogProof: Type.Optional(Type.String({ description: "c2sp.org/tlog-proof@v1 of the answer's leaf in the service's transparency log" })),
   },
   { $id: 'ProofBundle' },
 );

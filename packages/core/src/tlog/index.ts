@@ -64,3 +64,4 @@ export {
   type WitnessState,
   type WitnessAnswer,
 } from './witness.js';
+export { logPolicy } from './policy-checker.js';

@@ -5,6 +5,7 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 import { fromBase64 } from '../encoding/bytes.js';
 import { isObj } from '../lib/json.js';
+import type { LogPolicyChecker } from './log.js';
 
 export type { ReceiptKey };
 
@@ -24,6 +25,12 @@ export interface VerifyOptions {
    * integrity and is reported with `keyRecognized: false`; it never counts as origin.
    */
   trustedBridgeKeys?: readonly unknown[];
+  /**
+   * Judges the signatures of a proof bundle's log layer (`tlogProof`): make it with
+   * `logPolicy(policyText)` from `@svc/core/tlog`. Without it the inclusion path is still checked,
+   * and the verdict says the log and its witnesses were not judged.
+   */
+  logPolicy?: LogPolicyChecker;
 }
 
 interface PinnedKey {
@@ -40,6 +47,7 @@ export interface VerifyContext {
   pinnedBridge: { role: string; alg: string; publicKey: Uint8Array }[];
   /** Computes every ML-DSA-87 and SLH-DSA check of the run. */
   compute: SyncVerify;
+  logPolicy: LogPolicyChecker | null;
 }
 
 function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
@@ -69,5 +77,6 @@ export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): 
     pinned: decodePinned(options.trustedKeys ?? []),
     pinnedBridge: decodeBridgePinned(options.trustedBridgeKeys ?? []),
     compute: compute ?? syncVerifier(options.crypto),
+    logPolicy: options.logPolicy ?? null,
   };
 }

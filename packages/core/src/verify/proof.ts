@@ -6,6 +6,7 @@ import type { VerifyContext } from './context.js';
 import { applyQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
+import { checkLog, type LogVerdict } from './log.js';
 import { foldVerdict, type BaseVerdict } from './verdict.js';
 
 export interface ExcerptVerdict {
@@ -18,6 +19,7 @@ export interface ProofVerdict extends BaseVerdict {
   promptUnverified?: true;
   excerpt?: ExcerptVerdict;
   bridge?: BridgeVerdict;
+  log?: LogVerdict;
 }
 
 /** What a record needs beyond the verdict, computed once during verification. */
@@ -26,6 +28,8 @@ export interface ProofFacts {
   algorithms: string[];
   questionCarried: boolean;
   excerptCarried: boolean;
+  /** The log layer, when present and ok: where the answer is logged and how it is witnessed. */
+  logged: LogVerdict | null;
 }
 
 /** Zero-based, end-exclusive code-point slice (wire-format s.5). */
@@ -63,8 +67,10 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
   const questionOk = !(has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk);
   if (promptUnverified) verdict.promptUnverified = true;
   if (has(b, 'excerpt')) verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) }; // V7
+  // V5: a present log layer must hold; it adds a condition, not a signed layer of its own.
+  if (has(b, 'tlogProof')) verdict.log = checkLog(b.tlogProof, answerHash, vc.logPolicy);
   verdict.checks = checks;
-  Object.assign(verdict, foldVerdict(checks, layersOk, rc.recognized, questionOk, verdict.excerpt?.ok ?? true));
+  Object.assign(verdict, foldVerdict(checks, layersOk, rc.recognized, questionOk, verdict.excerpt?.ok ?? true, verdict.log?.ok ?? true));
   return {
     verdict,
     facts: {
@@ -72,6 +78,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
       algorithms: [...new Set(algorithms)].sort(),
       questionCarried: has(b, 'prompt'),
       excerptCarried: has(b, 'excerpt'),
+      logged: verdict.log?.ok ? verdict.log : null,
     },
   };
 }

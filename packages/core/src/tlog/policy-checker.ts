@@ -1,0 +1,30 @@
+// A trust policy as verifyBundle's log layer uses it (`verifyBundle(b, { logPolicy: logPolicy(text) })`):
+// which lines of a checkpoint are by the policy's logs (named for its origin) and witnesses, whether
+// each verifies, and whether the quorum is met. Kept out of the main entry, which needs no
+// signature code for bundles without a log layer.
+import type { LogPolicyChecker } from '../verify/log.js';
+import { checkSignature } from './signatures.js';
+import { parsePolicy, quorumMet, type Policy } from './policy.js';
+
+export function logPolicy(policy: Policy | string): LogPolicyChecker {
+  const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
+  const witnesses = [...p.witnesses.values()].map((w) => w.key);
+  return {
+    checkCheckpoint(note, origin) {
+      const logs = p.logs.map((l) => l.key).filter((k) => k.name === origin);
+      let signaturesOk = true;
+      let logRecognized = false;
+      const witnessed = new Set<string>();
+      for (const s of note.signatures) {
+        for (const k of [...logs, ...witnesses]) {
+          if (k.name !== s.name || k.id !== s.id) continue;
+          const ok = checkSignature(k.type, k.name, k.publicKey, note.text, s.signature, k.raw).ok;
+          if (!ok) signaturesOk = false;
+          else if (logs.includes(k)) logRecognized = true;
+          else witnessed.add(k.vkey);
+        }
+      }
+      return { signaturesOk, logRecognized, witnesses: witnessed.size, quorumMet: quorumMet(p, witnessed) };
+    },
+  };
+}
