@@ -16,7 +16,7 @@ import { openLedger } from './ledger/open.js';
 import { CliError, readInput } from './cli/common.js';
 import { recordCommand, verifyCommand } from './cli/verify.js';
 import { auditCommand, proveCommand } from './cli/ledger.js';
-import { monitorCommand, tilesCommand, tlogProofCommand } from './cli/tlog.js';
+import { loggedSource, monitorCommand, tilesCommand, tlogProofCommand } from './cli/tlog.js';
 import { TlogError } from '@svc/core/tlog';
 import { startWitness } from './witness/serve.js';
 
@@ -52,11 +52,13 @@ Dev keys are made on first start when the data folder has none.`,
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--data-dir DIR] [--database-url URL]
+  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--logged] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
-grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.`,
+grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.
+--logged waits until the answer is in a published checkpoint (one that met SVC_WITNESS_POLICY's
+quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if none comes in time.`,
   verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--service NAME]
 
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
@@ -182,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
         'answer-file': { type: 'string' },
         prompt: { type: 'string' },
         model: { type: 'string' },
+        logged: { type: 'boolean' },
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
       });
@@ -205,9 +208,11 @@ async function main(argv: string[]): Promise<number> {
         throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
       }
       try {
+        if (values.logged && !ledger) throw new CliError('--logged needs the ledger (SVC_LEDGER is off)', 2);
         const bundle = await new Issuer(ring, names, ledger, {
           slhDiversity: cfg.slhDiversity,
           bridge: cfg.bridge,
+          ...(values.logged && ledger ? { logged: loggedSource(cfg, ledger, log) } : {}),
           ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
         }).issue({
           answer,

@@ -1,7 +1,9 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
 // server runs, and from any number of processes: the store sequences one writer at a time.
 import { randomBytes } from 'node:crypto';
-import { issueProof, textSha256, type CryptoBackend, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import { fromHex, issueProof, textSha256, toHex, type CryptoBackend, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
+import { LedgerError } from './ledger/errors.js';
 import type { Keyring } from './keys/keyring.js';
 import type { Ledger } from './ledger/ledger.js';
 
@@ -20,6 +22,11 @@ export interface IssuerOptions {
   now?: () => number;
   /** Signs ML-DSA-87 and SLH-DSA natively where present (see crypto/node.ts). */
   crypto?: CryptoBackend;
+  /**
+   * Wait until each answer's leaf is in a published checkpoint (witnessed, with a witness policy)
+   * and embed a c2sp.org/tlog-proof of it as `tlogProof`. `checkpoint` gives the published one.
+   */
+  logged?: { checkpoint: () => Promise<string>; timeoutMs: number };
 }
 
 export class Issuer {
@@ -65,7 +72,45 @@ export class Issuer {
       ),
     );
     // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
-    await this.ledger?.append(inputs.map((i) => textSha256(i.answer)!));
+    const hashes = inputs.map((i) => textSha256(i.answer)!);
+    const appended = await this.ledger?.append(hashes);
+    if (this.opts.logged && this.ledger && appended) await this.embedLogging(bundles, hashes, appended.firstIndex + hashes.length);
     return bundles;
+  }
+
+  private async embedLogging(bundles: ProofBundle[], hashes: Uint8Array[], needed: number): Promise<void> {
+    const { checkpoint, timeoutMs } = this.opts.logged!;
+    const now = this.opts.now ?? Date.now;
+    const deadline = now() + timeoutMs;
+    let note: string | null = null;
+    let lastError = 'no checkpoint yet';
+    while (now() < deadline) {
+      try {
+        const n = await checkpoint();
+        if (parseCheckpoint(parseNote(n).text).size >= needed) {
+          note = n;
+          break;
+        }
+        lastError = 'the published checkpoint does not cover the answer yet';
+      } catch (e) {
+        lastError = e instanceof Error ? e.message : String(e);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!note)
+      throw new LedgerError(
+        'unavailable',
+        `the answer was appended, but no published checkpoint covered it within ${timeoutMs} ms (${lastError})`,
+      );
+    const size = parseCheckpoint(parseNote(note).text).size;
+    for (const [i, b] of bundles.entries()) {
+      const r = await this.ledger!.inclusion({ answer_sha256: toHex(hashes[i]!), tree_size: size });
+      if (!r.found) throw new LedgerError('unavailable', 'the appended answer is not in the log');
+      (b as ProofBundle & { tlogProof?: string }).tlogProof = formatTlogProof({
+        index: r.index!,
+        proof: r.proof!.map((h) => fromHex(h, 32)!),
+        checkpoint: note,
+      });
+    }
   }
 }

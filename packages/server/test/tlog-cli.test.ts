@@ -7,8 +7,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, w
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leafHash, namesFor, sha256, toHex, utf8 } from '@svc/core';
-import { parseTlogProof, parseVkey, verifyTlogProof } from '@svc/core/tlog';
+import { leafHash, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
+import { logPolicy, parseTlogProof, parseVkey, verifyTlogProof } from '@svc/core/tlog';
 import { Keyring, loadConfig, openLedger } from '../dist/internal.js';
 import { goCheck } from './go-tlog.js';
 import { boot, type Booted } from './harness.js';
@@ -227,6 +227,21 @@ describe('svc ledger monitor', () => {
     const bad = await runSvc(['ledger', 'monitor', '--tiles', mirror, '--vkey', 'not+a+vkey', '--state', state]);
     expect(bad.code).toBe(2);
   }, 120_000);
+});
+
+describe('svc issue --logged (no witness policy)', () => {
+  it("embeds a tlog-proof against the log's own checkpoint: the path checks, the log is judged by who holds its keys", async () => {
+    const r = await runSvc(['issue', '--answer', 'logged without witnesses', '--logged'], { env: env() });
+    expect(r.code, r.err).toBe(0);
+    const bundle = JSON.parse(r.out);
+    const keys = vkeys.map(parseVkey);
+    const v = await verifyBundle(bundle, { logPolicy: logPolicy(`log ${vkeys[0]}\nquorum none\n`) });
+    expect((v.verdict as any).log).toMatchObject({ ok: true, origin: keys[0]!.name, logRecognized: true, witnesses: 0, quorumMet: true });
+    const tampered = { ...bundle, tlogProof: bundle.tlogProof.replace(/index (\d+)/, (_m: string, n: string) => `index ${Number(n) + 1}`) };
+    expect((await verifyBundle(tampered)).verdict.overallOk).toBe(false);
+    const off = await runSvc(['issue', '--answer', 'x', '--logged'], { env: { ...env(), SVC_LEDGER: 'off' } });
+    expect(off.code).toBe(2);
+  }, 60_000);
 });
 
 describe('svc ledger prove --tlog-proof', () => {

@@ -4,16 +4,17 @@
 // nothing; two down stop publication until one returns; a split view never reaches a quorum; a
 // witness under 100 concurrent submissions never rolls back.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTree, consistencyProof, namesFor, sha256, treeRoot, utf8 } from '@svc/core';
+import { MemoryTree, consistencyProof, namesFor, sha256, treeRoot, utf8, verifyBundle } from '@svc/core';
 import {
   formatAddCheckpoint,
   formatCheckpoint,
   logKeygen,
+  logPolicy,
   noteSigner,
   openNote,
   parseCheckpoint,
@@ -212,6 +213,23 @@ describe('a log with a 2-of-3 witness policy', () => {
       await fork.stop();
     }
   }, 90_000);
+});
+
+describe('svc issue --logged', () => {
+  it('embeds a tlog-proof whose checkpoint met the quorum; verifyBundle counts the witnesses under the policy', async () => {
+    const r = await runSvc(['issue', '--answer', 'A logged answer.', '--logged', '--data-dir', logDir], {
+      env: { SVC_WITNESS_POLICY: join(work, 'log-policy.txt'), SVC_LOG: '0' },
+    });
+    expect(r.code, r.err).toBe(0);
+    const bundle = JSON.parse(r.out);
+    expect(bundle.tlogProof).toMatch(/^c2sp\.org\/tlog-proof@v1\nindex \d+\n/);
+    const keys = (await call(s.url, '/api/provenance/pubkey')).body.keys;
+    const v = await verifyBundle(bundle, { trustedKeys: keys, logPolicy: logPolicy(readFileSync(join(work, 'log-policy.txt'), 'utf8')) });
+    expect(v.verdict.overallOk).toBe(true);
+    expect((v.verdict as any).log).toMatchObject({ ok: true, origin, logRecognized: true, quorumMet: true });
+    expect((v.verdict as any).log.witnesses).toBeGreaterThanOrEqual(2);
+    appended = (v.verdict as any).log.treeSize;
+  }, 60_000);
 });
 
 describe('svc ledger monitor with a policy', () => {
