@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import * as core from '@svc/core';
 import { testKeys } from '@svc/core/testing';
+import * as tlog from '@svc/core/tlog';
 
 const {
   verifyBundle,
@@ -51,20 +52,35 @@ function contradiction(intent, expected) {
   if (r.signerRecognized !== intent.signerRecognized) return `signerRecognized ${intent.signerRecognized}`;
   if ('promptUnverified' in intent && r.verdict.promptUnverified !== intent.promptUnverified)
     return `promptUnverified ${intent.promptUnverified}`;
+  if ('logOk' in intent && r.verdict.log?.ok !== intent.logOk) return `log.ok ${intent.logOk}`;
+  if ('quorumMet' in intent && r.verdict.log?.quorumMet !== intent.quorumMet) return `log.quorumMet ${intent.quorumMet}`;
+  if ('witnesses' in intent && r.verdict.log?.witnesses !== intent.witnesses) return `log.witnesses ${intent.witnesses}`;
   const layerKey = r.verdict.bridge?.keyRecognized ?? r.verdict.receipt?.diversity?.keyRecognized;
   if ('keyRecognized' in intent && layerKey !== intent.keyRecognized) return `keyRecognized ${intent.keyRecognized}`;
   return null;
 }
 
-async function vector(description, intent, input, { trustedKeys = pinned, trustedBridgeKeys, service, inputText } = {}) {
+async function vector(
+  description,
+  intent,
+  input,
+  { trustedKeys = pinned, trustedBridgeKeys, service, inputText, logPolicy: policyText } = {},
+) {
   const v = { description, intent };
   if (service) v.service = service;
   if (inputText !== undefined) v.inputText = inputText;
   else v.input = input;
   v.trustedKeys = trustedKeys;
   if (trustedBridgeKeys) v.trustedBridgeKeys = trustedBridgeKeys;
+  // A c2sp.org/tlog-policy text: replayers pass logPolicy(text) from @svc/core/tlog.
+  if (policyText) v.logPolicy = policyText;
   try {
-    const response = await verifyBundle(inputText ?? input, { trustedKeys, trustedBridgeKeys, service });
+    const response = await verifyBundle(inputText ?? input, {
+      trustedKeys,
+      trustedBridgeKeys,
+      service,
+      ...(policyText ? { logPolicy: tlog.logPolicy(policyText) } : {}),
+    });
     v.expected = { status: 200, response };
   } catch (e) {
     if (!(e instanceof SvcError)) throw e;
@@ -107,132 +123,200 @@ const m = (b, f) => {
   return x;
 };
 
-write('proof.json', 'ProofBundle: receipt layer, recognition, question binding (v:1, v:2 framing), excerpt, bridge, SLH diversity, V5-V7', [
-  await vector('plain answer, pinned key: passes and is recognised', ok, plain),
-  await vector('plain answer, no pinned keys: passes, signer not recognised', okUnpinned, plain, { trustedKeys: [] }),
-  await vector('recognition compares key bytes: a pinned key with the same key_id but other bytes does not count', okUnpinned, plain, {
-    trustedKeys: [{ ...toReceiptKey(K.autopilot, 'svc-provenance-v1'), key_id: plain.receipt.key_id }],
-  }),
-  await vector(
-    'answer altered by one space: answerHashOk false',
-    fails,
-    m(plain, (x) => (x.answer += ' ')),
-  ),
-  await vector(
-    'signature altered: sigOk false',
-    fails,
-    m(plain, (x) => (x.receipt.sig = flip(x.receipt.sig))),
-  ),
-  await vector(
-    'signature in uppercase hex: any other spelling fails',
-    fails,
-    m(plain, (x) => (x.receipt.sig = x.receipt.sig.toUpperCase())),
-  ),
-  await vector(
-    'receipt key_id does not match the key bytes',
-    fails,
-    m(plain, (x) => (x.receipt.key_id = flip(x.receipt.key_id))),
-  ),
-  await vector(
-    'receiptKey.context is a label: changing it changes nothing',
-    ok,
-    m(plain, (x) => (x.receiptKey.context = 'svc-sth-v1')),
-  ),
-  await vector('council_grounded false is signed and reported', ok, ungrounded),
-  await vector(
-    'council_grounded removed from a signed receipt fails',
-    fails,
-    m(ungrounded, (x) => delete x.receipt.council_grounded),
-  ),
-  await vector(
-    'unknown receipt member is signed data',
-    fails,
-    m(plain, (x) => (x.receipt.extra = 1)),
-  ),
-  await vector('v:1 bound question matches: entire-input', ok, bound),
-  await vector(
-    'v:1 bound question swapped: fails, promptUnverified',
-    fails,
-    m(bound, (x) => (x.prompt = 'Where is Big Ben?')),
-  ),
-  await vector(
-    'v:1 bound question as a non-string: fails',
-    fails,
-    m(bound, (x) => (x.prompt = ['Where is the Eiffel Tower?'])),
-  ),
-  await vector('legacy receipt with a question: unverified, reported not failed', ok, legacy),
-  await vector('v:2 framing all zero: entire-input', ok, framedZero),
-  await vector('v:2 framing with flags: current-message, flags disclosed', ok, framed),
-  await vector(
-    'v:2 framing missing: promptOk false, binding none',
-    fails,
-    m(framed, (x) => delete x.receipt.framing),
-  ),
-  await vector(
-    'v:2 framing flag changed: framing not ok, no flags disclosed',
-    fails,
-    m(framed, (x) => (x.receipt.framing.persona = 0)),
-  ),
-  await vector('excerpt in code points (astral character counts as one)', ok, {
-    ...clone(plain),
-    excerpt: { start: 30, end: 31, quote: '🗼' },
-  }),
-  await vector('excerpt using UTF-16 offsets fails', fails, { ...clone(plain), excerpt: { start: 30, end: 32, quote: '🗼' } }),
-  await vector('excerpt empty slice fails', fails, { ...clone(plain), excerpt: { start: 3, end: 3, quote: '' } }),
-  await vector('excerpt quote not in the answer fails', fails, { ...clone(plain), excerpt: { start: 0, end: 3, quote: 'Big' } }),
-  await vector('bridge: ML-DSA-87 primary + Falcon-1024 co-signature, keys pinned', { ...ok, keyRecognized: true }, bridged, {
-    trustedBridgeKeys: K.trustedBridgeKeys,
-  }),
-  await vector(
-    'bridge by model-plane keys nobody pinned: verifies, keyRecognized false, origin still from the receipt alone',
-    { ...ok, keyRecognized: false },
-    bridged,
-  ),
-  await vector(
-    'bridge: co-signature altered fails the bundle',
-    fails,
-    m(bridged, (x) => (x.attestation.cosign.sig = flip(x.attestation.cosign.sig, 40))),
-  ),
-  await vector(
-    'bridge only, no receipt: passes on the bridge layer, not recognised',
-    okUnpinned,
-    m(bridged, (x) => (delete x.receipt, delete x.receiptKey)),
-  ),
-  await vector(
-    'bridge payload for another answer: both checks false',
-    fails,
-    m(bridged, (x) => (x.answer = 'Other')),
-  ),
-  await vector('SLH-DSA-SHA2-256f diversity signature verifies, key pinned', { ...ok, keyRecognized: true }, diverse, {
-    trustedKeys: [...pinned, publishedKey(K.slh.publicKey, 'svc-provenance-v1', 'SLH-DSA-SHA2-256f')],
-  }),
-  await vector(
-    'SLH-DSA-SHA2-256f diversity signature by the key the bundle carries, not pinned: verifies, keyRecognized false',
-    { ...ok, keyRecognized: false },
-    diverse,
-  ),
-  await vector(
-    'SLH diversity signature altered fails the receipt layer',
-    fails,
-    m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200))),
-  ),
-  await vector('no layer at all does not pass', fails, { kind: 'svc-proof', answer: 'x' }),
-  await vector('a deployment named acme verifies its own kind and contexts', ok, issueProof(base, { receipt: K.answer }, 'acme'), {
-    service: 'acme',
-    trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)],
-  }),
-  await vector('an answer holding U+FFFD verifies', ok, replacement),
-  await vector(
-    'the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)',
-    fails,
-    m(replacement, (x) => (x.answer = x.answer.replace('\uFFFD', '\uD800'))),
-  ),
-  await vector(
-    'a bound prompt with U+FFFD replaced by a lone surrogate fails',
-    fails,
-    m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00'))),
-  ),
-]);
+// A bundle carrying its logging: the answer's leaf at index 40 of 50, a checkpoint signed by the
+// log's ML-DSA-44 key and cosigned by three witnesses, under a 2-of-3 policy.
+const tseed = (s) => core.sha256(core.utf8(`svc-vectors-2026/tlog/${s}`));
+const tlogLog = tlog.noteSigner('vectors.example/ledger', tlog.logKeygen('subtree/v1', tseed('log')));
+const tlogWitnesses = [1, 2, 3].map((i) => tlog.noteSigner(`w${i}.vectors.example`, tlog.logKeygen('subtree/v1', tseed(`w${i}`))));
+const tlogPolicy = `log ${tlogLog.vkey}\n${tlogWitnesses.map((w, i) => `witness W${i + 1} ${w.vkey}`).join('\n')}\ngroup G 2 W1 W2 W3\nquorum G\n`;
+const tlogTree = new MemoryTree();
+for (let i = 0; i < 40; i++) tlogTree.appendData(core.sha256(core.utf8(`vector leaf ${i}`)));
+tlogTree.appendData(core.textSha256(base.answer));
+for (let i = 41; i < 50; i++) tlogTree.appendData(core.sha256(core.utf8(`vector leaf ${i}`)));
+const tlogText = tlog.formatCheckpoint({ origin: 'vectors.example/ledger', size: 50, root: treeRoot(tlogTree, 50), extensions: [] });
+const tlogCheckpoint =
+  tlog.signNote(tlogText, [tlogLog], 1_767_225_600) + tlog.signNote(tlogText, tlogWitnesses, 1_767_225_601).slice(tlogText.length + 1);
+const tlogProofText = tlog.formatTlogProof({ index: 40, proof: core.inclusionProof(tlogTree, 40, 50), checkpoint: tlogCheckpoint });
+const logged = { ...plain, tlogProof: tlogProofText };
+const swapChar = (s, re) => s.replace(re, (whole, head, c) => head + (c === 'A' ? 'B' : 'A'));
+
+write(
+  'proof.json',
+  'ProofBundle: receipt layer, recognition, question binding (v:1, v:2 framing), excerpt, bridge, SLH diversity, log layer (tlogProof), V5-V7',
+  [
+    await vector(
+      'logged (tlogProof), 2-of-3 policy: passes, log recognised, three witnesses, quorum met',
+      { ...ok, logOk: true, quorumMet: true, witnesses: 3 },
+      logged,
+      { logPolicy: tlogPolicy },
+    ),
+    await vector(
+      'logged, no policy: passes on the inclusion path alone, log and witnesses not judged',
+      { ...ok, logOk: true, quorumMet: null, witnesses: 0 },
+      logged,
+    ),
+    await vector(
+      'logged, index changed: the log layer fails the bundle (V5)',
+      { ...fails, logOk: false },
+      { ...logged, tlogProof: tlogProofText.replace('index 40', 'index 41') },
+      { logPolicy: tlogPolicy },
+    ),
+    await vector(
+      'logged, a path node changed: fails',
+      { ...fails, logOk: false },
+      { ...logged, tlogProof: swapChar(tlogProofText, /(\nindex 40\n)(.)/) },
+      { logPolicy: tlogPolicy },
+    ),
+    await vector(
+      'logged, checkpoint size changed: fails',
+      { ...fails, logOk: false },
+      { ...logged, tlogProof: tlogProofText.replace('\n50\n', '\n51\n') },
+      { logPolicy: tlogPolicy },
+    ),
+    await vector(
+      "logged, the log's signature changed: fails under the policy",
+      { ...fails, logOk: false },
+      { ...logged, tlogProof: swapChar(tlogProofText, /(\u2014 vectors\.example\/ledger .{40})(.)/) },
+      { logPolicy: tlogPolicy },
+    ),
+    await vector(
+      'logged, two witness lines removed: passes, one witness counted, quorum not met',
+      { ...ok, logOk: true, quorumMet: false, witnesses: 1 },
+      {
+        ...logged,
+        tlogProof: tlogProofText
+          .split('\n')
+          .filter((l) => !l.startsWith('\u2014 w1.') && !l.startsWith('\u2014 w2.'))
+          .join('\n'),
+      },
+      { logPolicy: tlogPolicy },
+    ),
+    await vector('plain answer, pinned key: passes and is recognised', ok, plain),
+    await vector('plain answer, no pinned keys: passes, signer not recognised', okUnpinned, plain, { trustedKeys: [] }),
+    await vector('recognition compares key bytes: a pinned key with the same key_id but other bytes does not count', okUnpinned, plain, {
+      trustedKeys: [{ ...toReceiptKey(K.autopilot, 'svc-provenance-v1'), key_id: plain.receipt.key_id }],
+    }),
+    await vector(
+      'answer altered by one space: answerHashOk false',
+      fails,
+      m(plain, (x) => (x.answer += ' ')),
+    ),
+    await vector(
+      'signature altered: sigOk false',
+      fails,
+      m(plain, (x) => (x.receipt.sig = flip(x.receipt.sig))),
+    ),
+    await vector(
+      'signature in uppercase hex: any other spelling fails',
+      fails,
+      m(plain, (x) => (x.receipt.sig = x.receipt.sig.toUpperCase())),
+    ),
+    await vector(
+      'receipt key_id does not match the key bytes',
+      fails,
+      m(plain, (x) => (x.receipt.key_id = flip(x.receipt.key_id))),
+    ),
+    await vector(
+      'receiptKey.context is a label: changing it changes nothing',
+      ok,
+      m(plain, (x) => (x.receiptKey.context = 'svc-sth-v1')),
+    ),
+    await vector('council_grounded false is signed and reported', ok, ungrounded),
+    await vector(
+      'council_grounded removed from a signed receipt fails',
+      fails,
+      m(ungrounded, (x) => delete x.receipt.council_grounded),
+    ),
+    await vector(
+      'unknown receipt member is signed data',
+      fails,
+      m(plain, (x) => (x.receipt.extra = 1)),
+    ),
+    await vector('v:1 bound question matches: entire-input', ok, bound),
+    await vector(
+      'v:1 bound question swapped: fails, promptUnverified',
+      fails,
+      m(bound, (x) => (x.prompt = 'Where is Big Ben?')),
+    ),
+    await vector(
+      'v:1 bound question as a non-string: fails',
+      fails,
+      m(bound, (x) => (x.prompt = ['Where is the Eiffel Tower?'])),
+    ),
+    await vector('legacy receipt with a question: unverified, reported not failed', ok, legacy),
+    await vector('v:2 framing all zero: entire-input', ok, framedZero),
+    await vector('v:2 framing with flags: current-message, flags disclosed', ok, framed),
+    await vector(
+      'v:2 framing missing: promptOk false, binding none',
+      fails,
+      m(framed, (x) => delete x.receipt.framing),
+    ),
+    await vector(
+      'v:2 framing flag changed: framing not ok, no flags disclosed',
+      fails,
+      m(framed, (x) => (x.receipt.framing.persona = 0)),
+    ),
+    await vector('excerpt in code points (astral character counts as one)', ok, {
+      ...clone(plain),
+      excerpt: { start: 30, end: 31, quote: '🗼' },
+    }),
+    await vector('excerpt using UTF-16 offsets fails', fails, { ...clone(plain), excerpt: { start: 30, end: 32, quote: '🗼' } }),
+    await vector('excerpt empty slice fails', fails, { ...clone(plain), excerpt: { start: 3, end: 3, quote: '' } }),
+    await vector('excerpt quote not in the answer fails', fails, { ...clone(plain), excerpt: { start: 0, end: 3, quote: 'Big' } }),
+    await vector('bridge: ML-DSA-87 primary + Falcon-1024 co-signature, keys pinned', { ...ok, keyRecognized: true }, bridged, {
+      trustedBridgeKeys: K.trustedBridgeKeys,
+    }),
+    await vector(
+      'bridge by model-plane keys nobody pinned: verifies, keyRecognized false, origin still from the receipt alone',
+      { ...ok, keyRecognized: false },
+      bridged,
+    ),
+    await vector(
+      'bridge: co-signature altered fails the bundle',
+      fails,
+      m(bridged, (x) => (x.attestation.cosign.sig = flip(x.attestation.cosign.sig, 40))),
+    ),
+    await vector(
+      'bridge only, no receipt: passes on the bridge layer, not recognised',
+      okUnpinned,
+      m(bridged, (x) => (delete x.receipt, delete x.receiptKey)),
+    ),
+    await vector(
+      'bridge payload for another answer: both checks false',
+      fails,
+      m(bridged, (x) => (x.answer = 'Other')),
+    ),
+    await vector('SLH-DSA-SHA2-256f diversity signature verifies, key pinned', { ...ok, keyRecognized: true }, diverse, {
+      trustedKeys: [...pinned, publishedKey(K.slh.publicKey, 'svc-provenance-v1', 'SLH-DSA-SHA2-256f')],
+    }),
+    await vector(
+      'SLH-DSA-SHA2-256f diversity signature by the key the bundle carries, not pinned: verifies, keyRecognized false',
+      { ...ok, keyRecognized: false },
+      diverse,
+    ),
+    await vector(
+      'SLH diversity signature altered fails the receipt layer',
+      fails,
+      m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200))),
+    ),
+    await vector('no layer at all does not pass', fails, { kind: 'svc-proof', answer: 'x' }),
+    await vector('a deployment named acme verifies its own kind and contexts', ok, issueProof(base, { receipt: K.answer }, 'acme'), {
+      service: 'acme',
+      trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)],
+    }),
+    await vector('an answer holding U+FFFD verifies', ok, replacement),
+    await vector(
+      'the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)',
+      fails,
+      m(replacement, (x) => (x.answer = x.answer.replace('\uFFFD', '\uD800'))),
+    ),
+    await vector(
+      'a bound prompt with U+FFFD replaced by a lone surrogate fails',
+      fails,
+      m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00'))),
+    ),
+  ],
+);
 
 const turn = (a) => issueProof({ ...base, answer: a }, { receipt: K.answer });
 write('transcript.json', 'TranscriptBundle (V2): every turn verifies as a ProofBundle; at most 200 turns', [

@@ -2,7 +2,7 @@
 // times verification, printing one JSON line. `vectors` is injected by the caller (a module next
 // to this one), so the same file works in Node, Bun, Deno, workerd and a browser.
 import { defaultCrypto, fromHex, nobleBackend, verifyBundle, SvcError } from '@svc/core';
-import { TileReader, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '@svc/core/tlog';
+import { TileReader, logPolicy, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '@svc/core/tlog';
 import vectors, { tlog } from './vectors.mjs';
 
 /** The C2SP vectors: each case's declared intent against @svc/core/tlog; returns [passed, failed descriptions]. */
@@ -72,6 +72,7 @@ export async function smoke(now = () => performance.now()) {
         response: await verifyBundle(c.inputText ?? c.input, {
           trustedKeys: c.trustedKeys,
           trustedBridgeKeys: c.trustedBridgeKeys,
+          ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
           service: c.service,
         }),
       };

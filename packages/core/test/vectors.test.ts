@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
+import { logPolicy } from '../src/tlog/index.js';
 import { ourVectors } from './vectors-fs.js';
 
 interface Case {
@@ -11,10 +12,14 @@ interface Case {
     signerRecognized?: boolean;
     promptUnverified?: true;
     keyRecognized?: boolean;
+    logOk?: boolean;
+    quorumMet?: boolean | null;
+    witnesses?: number;
     status?: number;
     code?: string;
   };
   trustedBridgeKeys?: unknown[];
+  logPolicy?: string;
   input?: unknown;
   inputText?: string;
   service?: string;
@@ -59,6 +64,9 @@ describe('test-vectors/', () => {
               overallOk: (c.expected.response as any).verdict.overallOk,
               signerRecognized: (c.expected.response as any).signerRecognized,
               ...('promptUnverified' in c.intent ? { promptUnverified: (c.expected.response as any).verdict.promptUnverified } : {}),
+              ...('logOk' in c.intent ? { logOk: (c.expected.response as any).verdict.log?.ok } : {}),
+              ...('quorumMet' in c.intent ? { quorumMet: (c.expected.response as any).verdict.log?.quorumMet } : {}),
+              ...('witnesses' in c.intent ? { witnesses: (c.expected.response as any).verdict.log?.witnesses } : {}),
               ...('keyRecognized' in c.intent
                 ? {
                     keyRecognized:
@@ -75,6 +83,7 @@ describe('test-vectors/', () => {
               response: await verifyBundle(input, {
                 trustedKeys: c.trustedKeys,
                 trustedBridgeKeys: c.trustedBridgeKeys,
+                ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
                 service: c.service,
               }),
             };

@@ -406,6 +406,8 @@ export interface components {
                 end: number;
                 quote: string;
             };
+            /** @description c2sp.org/tlog-proof@v1 of the answer's leaf in the service's transparency log */
+            tlogProof?: string;
         };
         TranscriptBundle: {
             kind: string;
@@ -716,6 +718,18 @@ export interface components {
                 cosignPresent: boolean;
                 keyId: string;
                 keyRecognized: boolean;
+            };
+            log?: {
+                /** @constant */
+                present: true;
+                ok: boolean;
+                origin: string | null;
+                index: number | null;
+                treeSize: number | null;
+                policyChecked: boolean;
+                logRecognized: boolean;
+                witnesses: number;
+                quorumMet: boolean | null;
             };
             signerRecognized: boolean;
             turns?: {
