@@ -138,7 +138,7 @@ const tlogCheckpoint =
   tlog.signNote(tlogText, [tlogLog], 1_767_225_600) + tlog.signNote(tlogText, tlogWitnesses, 1_767_225_601).slice(tlogText.length + 1);
 const tlogProofText = tlog.formatTlogProof({ index: 40, proof: core.inclusionProof(tlogTree, 40, 50), checkpoint: tlogCheckpoint });
 const logged = { ...plain, tlogProof: tlogProofText };
-const swapChar = (s, re) => s.replace(re, (whole, head, c) => head + (c === 'A' ? 'B' : 'A'));
+const swapChar = (s, re) => s.replace(re, (_whole, head, c) => head + (c === 'A' ? 'B' : 'A'));
 
 write(
   'proof.json',
