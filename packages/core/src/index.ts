@@ -57,7 +57,7 @@ export { parseTreeHead } from './verify/sth.js';
 export { excerptOk } from './verify/proof.js';
 export * from './merkle/index.js';
 export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type BuildRecordOptions } from './record/build.js';
-export { AI_ACT_SUPPORT, type AiActSupportItem } from './record/table.js';
+export { AI_ACT_SUPPORT, AI_ACT_LOGGING, aiActSupport, type AiActSupportItem } from './record/table.js';
 export type { Attested } from './record/attested.js';
 export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
 export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';

@@ -9,6 +9,7 @@ import { CallPlan } from '../src/verify/plan.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
 import { mldsa, ourVectors, slh } from './vectors-fs.js';
+import { logPolicy } from '../src/tlog/index.js';
 
 export const hex = (s: string) => {
   const out = new Uint8Array(s.length / 2);
@@ -68,6 +69,7 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
           response: await verifyBundle(c.inputText ?? c.input, {
             trustedKeys: c.trustedKeys,
             trustedBridgeKeys: c.trustedBridgeKeys,
+            ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
             service: c.service,
             crypto: backend,
           }),

@@ -17,6 +17,11 @@ export interface Attested {
   quote_attested: boolean | null;
   /** Runs only: the per-step verification methods the run receipt binds. */
   step_verification?: string[];
+  /**
+   * The proof carries a tlog-proof whose path leads from the answer to its checkpoint: where it is
+   * logged. Whether that log and its witnesses are trusted is the verifier's policy, not attested.
+   */
+  logged?: { origin: string; index: number; tree_size: number };
 }
 
 /** The receipt's own fields are attested only when its signature verified: nothing else signs them. */
@@ -56,6 +61,7 @@ export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFact
     a.quote_attested = signed && verdict.excerpt?.ok === true;
     if (verdict.excerpt?.ok !== true) notes.push('quote_attested is false: the pinned quote is not an exact slice of the answer.');
   }
+  if (signed && facts.logged) a.logged = { origin: facts.logged.origin!, index: facts.logged.index!, tree_size: facts.logged.treeSize! };
   if (!signed) notes.push('signed is false: the proof did not verify, so nothing in it is attested.');
   notes.push(...unpinnedNotes(verdict));
   return { attested: a, notes };

@@ -10,7 +10,7 @@ import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
 import { MAX_JSON_DEPTH } from '../encoding/jcs.js';
 import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
-import { AI_ACT_SUPPORT, type AiActSupportItem } from './table.js';
+import { aiActSupport, type AiActSupportItem } from './table.js';
 
 export const MAX_ORG_LENGTH = 200;
 
@@ -85,7 +85,7 @@ export function buildRecord(input: unknown, options: BuildRecordOptions): AiProv
     schema_version: 1,
     generated: options.generated,
     attested: rc.attested,
-    ai_act_support: AI_ACT_SUPPORT.map((x) => ({ ...x })),
+    ai_act_support: aiActSupport(rc.attested.logged !== undefined),
     proof: bundle as Obj,
     verify_instructions: RECORD_VERIFY_INSTRUCTIONS,
     disclaimer: RECORD_DISCLAIMER,

@@ -37,3 +37,18 @@ export const AI_ACT_SUPPORT: readonly AiActSupportItem[] = Object.freeze([
     limits: 'It is not the technical documentation, summary of training content or copyright policy that the Article requires.',
   },
 ]);
+
+/** The row a record adds when its proof carries its logging (a tlog-proof that verified). */
+export const AI_ACT_LOGGING: AiActSupportItem = Object.freeze({
+  article: 'Article 50(2) and Recital 133, Regulation (EU) 2024/1689',
+  title: 'Marking of synthetic content: logging',
+  supports:
+    "The proof carries a c2sp.org/tlog-proof: the answer's hash is in an append-only transparency log under a signed checkpoint, one of the techniques (logging) Recital 133 names for marking and detecting generated content.",
+  limits:
+    "Shows that the hash was logged, not that the text is accurate. Whether the log and any witnesses that cosigned it are trusted is the verifier's policy and is not attested here.",
+});
+
+/** The mapping a record publishes: the table, and the logging row when its proof is logged. */
+export function aiActSupport(logged: boolean): AiActSupportItem[] {
+  return [...AI_ACT_SUPPORT, ...(logged ? [AI_ACT_LOGGING] : [])].map((x) => ({ ...x }));
+}

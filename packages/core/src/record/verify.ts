@@ -6,7 +6,7 @@ import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import type { VerifyContext } from '../verify/context.js';
 import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
-import { AI_ACT_SUPPORT } from './table.js';
+import { aiActSupport } from './table.js';
 
 export interface RecordCheck {
   recomputed: Recomputed;
@@ -66,7 +66,7 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   }
   const wantType = rc.kind === 'run' ? 'autopilot_run' : undefined;
   if (rec.record_type !== wantType) throw mismatch('record_type');
-  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, AI_ACT_SUPPORT)) throw mismatch('ai_act_support');
+  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, aiActSupport(has(fresh, 'logged')))) throw mismatch('ai_act_support');
   if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
   if (has(rec, 'verify_instructions') && rec.verify_instructions !== RECORD_VERIFY_INSTRUCTIONS) throw mismatch('verify_instructions');
   // E5: a record posted unchanged re-verifies with summaryOk.

@@ -180,6 +180,7 @@ export const Attested = Type.Object({
   question_binding: Nullable(Type.Union([Type.Literal('entire-input'), Type.Literal('current-message'), Type.Literal('none')])),
   quote_attested: Nullable(Type.Boolean()),
   step_verification: Type.Optional(Type.Array(Type.String())),
+  logged: Type.Optional(Type.Object({ origin: Type.String(), index: Type.Integer(), tree_size: Type.Integer() })),
 });
 
 export const AiProvenanceRecord = Type.Object(

@@ -99,3 +99,26 @@ describe('the log layer of a proof bundle', () => {
     expect(v.log).toMatchObject({ ok: true, logRecognized: false, quorumMet: false });
   });
 });
+
+describe('records of logged bundles (E4)', () => {
+  it('attest where the answer is logged, add the logging row to the AI-Act mapping, and re-verify unchanged', async () => {
+    const { buildRecord } = await import('../../src/record/build.js');
+    const rec = buildRecord(bundle, { generated: 1_767_225_700, trustedKeys: K.trustedKeys });
+    expect(rec.attested.logged).toEqual({ origin: ORIGIN, index: 40, tree_size: 50 });
+    expect(rec.ai_act_support.at(-1)!.title).toBe('Marking of synthetic content: logging');
+    const again = await verifyBundle(rec, { trustedKeys: K.trustedKeys });
+    expect(again.verdict.overallOk).toBe(true);
+    expect((again as any).record.summaryOk).toBe(true);
+    // An unlogged proof's record has neither; claiming them is an over-claim (422).
+    const plainRec = buildRecord(issueProof(base, { receipt: K.answer }), { generated: 1, trustedKeys: K.trustedKeys });
+    expect(plainRec.attested.logged).toBeUndefined();
+    expect(plainRec.ai_act_support.some((x) => x.title.includes('logging'))).toBe(false);
+    await expect(
+      verifyBundle({ ...plainRec, attested: { ...plainRec.attested, logged: { origin: ORIGIN, index: 1, tree_size: 2 } } }),
+    ).rejects.toMatchObject({ code: 'record_mismatch' });
+    await expect(
+      verifyBundle({ ...rec, attested: { ...rec.attested, logged: { origin: ORIGIN, index: 41, tree_size: 50 } } }),
+    ).rejects.toMatchObject({ code: 'record_mismatch' });
+    await expect(verifyBundle({ ...rec, ai_act_support: plainRec.ai_act_support })).rejects.toMatchObject({ code: 'record_mismatch' });
+  });
+});

@@ -648,6 +648,11 @@ export interface components {
                 question_binding: ("entire-input" | "current-message" | "none") | null;
                 quote_attested: boolean | null;
                 step_verification?: string[];
+                logged?: {
+                    origin: string;
+                    index: number;
+                    tree_size: number;
+                };
             };
             ai_act_support?: {
                 article: string;
