@@ -20,7 +20,7 @@ const svc = (args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } =
   runSvc(args, { ...opts, env: { SVC_DATA_DIR: s.dir, ...opts.env } });
 
 beforeAll(async () => {
-  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
   work = mkdtempSync(join(tmpdir(), 'svc-cli-'));
   writeFileSync(join(work, 'keys.json'), JSON.stringify((await call(s.url, '/api/provenance/pubkey')).body));
 }, 60_000);
@@ -149,7 +149,7 @@ describe('svc on a terminal and on a broken network', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/script'))('on a terminal, the progress line is cleared before the result is printed', async () => {
-    const t = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+    const t = await boot({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
     try {
       const state = join(work, 'tty-audit.json');
       expect((await svc(['ledger', 'audit', '--url', t.url, '--state', state])).code).toBe(0);

@@ -13,7 +13,7 @@ let s: Booted;
 const K = testKeys('server-tests');
 
 beforeAll(async () => {
-  s = await boot({ rate: { verify: 1000, read: 1000, modelKeys: 1000 } });
+  s = await boot({ rate: { verify: 1000, read: 1000, modelKeys: 1000, tiles: 0 } });
 });
 afterAll(async () => s?.stop());
 
@@ -328,7 +328,7 @@ describe('HTTP conventions', () => {
 
 describe('rate limits', () => {
   it('429 with Retry-After past the per-IP limit, per endpoint group', async () => {
-    const t = await boot({ rate: { verify: 3, read: 5, modelKeys: 2 } });
+    const t = await boot({ rate: { verify: 3, read: 5, modelKeys: 2, tiles: 0 } });
     try {
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) codes.push((await call(t.url, '/api/v1/verify', { json: { kind: 'x' } })).status);

@@ -41,7 +41,7 @@ const json = (r: AppResponse): any => (typeof r.body === 'string' ? JSON.parse(r
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-handlers-'));
-  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' }, { rate: { verify: 3, read: 1000, modelKeys: 2 } });
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' }, { rate: { verify: 3, read: 1000, modelKeys: 2, tiles: 0 } });
   const ring = ensureKeys(cfg, () => {});
   store = new SqliteStore(':memory:');
   const ledger = new Ledger({

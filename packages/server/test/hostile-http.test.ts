@@ -10,7 +10,7 @@ const K = testKeys('hostile');
 let s: Booted;
 let port: number;
 beforeAll(async () => {
-  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
   port = Number(new URL(s.url).port);
 });
 afterAll(() => s.stop());
@@ -139,7 +139,7 @@ describe('413 that clients can read', () => {
 
 describe('overload', () => {
   it('a flood of maximum transcripts is refused at once with 503 and Retry-After; a normal verify is answered', async () => {
-    const t = await boot({ workers: 1, rate: { verify: 0, read: 0, modelKeys: 0 }, pool: { maxQueuedCost: 300 } });
+    const t = await boot({ workers: 1, rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 }, pool: { maxQueuedCost: 300 } });
     try {
       const random = seededRandom('flood');
       const turns = Array.from({ length: 63 }, (_, i) =>

@@ -48,7 +48,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
   }
 
   beforeAll(async () => {
-    s = await bootOn({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+    s = await bootOn({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
     db = stores.get(s.dir)!;
     for (let i = 0; i < 25; i++) issue(s.dir, `answer ${i}`);
     pinned = (await call(s.url, '/api/provenance/pubkey')).body.keys;

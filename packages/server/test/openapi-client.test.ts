@@ -18,7 +18,7 @@ let client: ReturnType<typeof createClient<paths>>;
 const seen = new Set<string>();
 
 beforeAll(async () => {
-  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 } });
+  s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
   doc = await (await fetch(`${s.url}/openapi.json`)).json();
   client = createClient<paths>({ baseUrl: s.url });
 });

@@ -49,7 +49,7 @@ function stall(port: number, declared: number, sent: number): Promise<{ sock: So
 
 describe('stalled uploads against the server', () => {
   it('past the budget: 503 with Retry-After at once; at the deadline the stalled ones get 408 and the budget is free again', async () => {
-    const s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0 }, bodyBudgetBytes: 1_000_000, bodyMs: 1_500 });
+    const s = await boot({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 }, bodyBudgetBytes: 1_000_000, bodyMs: 1_500 });
     servers.push(s);
     const port = Number(new URL(s.url).port);
     // A declared length that could never fit is refused at once.
