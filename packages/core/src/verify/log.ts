@@ -32,6 +32,7 @@ export interface LogPolicyChecker {
   checkCheckpoint(note: Note, origin: string): { signaturesOk: boolean; logRecognized: boolean; witnesses: number; quorumMet: boolean };
 }
 
+// WF-LOGGED
 export function checkLog(proof: unknown, answerSha256: string | null, policy: LogPolicyChecker | null): LogVerdict {
   const v: LogVerdict = {
     present: true,
