@@ -226,9 +226,10 @@ describe('svc issue --logged', () => {
     const keys = (await call(s.url, '/api/provenance/pubkey')).body.keys;
     const v = await verifyBundle(bundle, { trustedKeys: keys, logPolicy: logPolicy(readFileSync(join(work, 'log-policy.txt'), 'utf8')) });
     expect(v.verdict.overallOk).toBe(true);
-    expect((v.verdict as any).log).toMatchObject({ ok: true, origin, logRecognized: true, quorumMet: true });
-    expect((v.verdict as any).log.witnesses).toBeGreaterThanOrEqual(2);
-    appended = (v.verdict as any).log.treeSize;
+    if (v.kind !== 'svc-proof') throw new Error(`a proof verdict, not ${v.kind}`);
+    expect(v.verdict.log).toMatchObject({ ok: true, origin, logRecognized: true, quorumMet: true });
+    expect(v.verdict.log!.witnesses).toBeGreaterThanOrEqual(2);
+    appended = v.verdict.log!.treeSize!;
   }, 60_000);
 });
 
