@@ -80,13 +80,15 @@ export function parseNote(input: Uint8Array | string): Note {
     }
   }
   if (s.charCodeAt(0) === 0xfeff) throw new TlogError('malformed_note', 'note starts with a byte order mark');
-  if (hasControl(s)) throw new TlogError('malformed_note', 'note contains a control character other than newline');
   if (!s.endsWith('\n')) throw new TlogError('malformed_note', 'note must end with a newline');
   // The text is separated from the signatures by the last empty line.
   const split = s.lastIndexOf('\n\n');
   if (split < 0) throw new TlogError('malformed_note', 'no blank line before the signatures');
   const text = s.slice(0, split + 1);
   if (text.length > MAX_NOTE_BYTES) throw new TlogError('malformed_note', 'note text too large');
+  // The text is scanned here; each signature line is held to its grammar below (a dash, a key name
+  // with no control character, base64 characters only), which leaves no control character there.
+  if (hasControl(text)) throw new TlogError('malformed_note', 'note contains a control character other than newline');
   const lines = s.slice(split + 2, -1).split('\n');
   if (lines.length === 1 && lines[0] === '') throw new TlogError('malformed_note', 'a note needs at least one signature line');
   if (lines.length > MAX_NOTE_SIGNATURES) throw new TlogError('malformed_note', `more than ${MAX_NOTE_SIGNATURES} signature lines`);

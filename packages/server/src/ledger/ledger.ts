@@ -403,7 +403,7 @@ export class Ledger implements LedgerApi {
   tile(id: TileId): Promise<Uint8Array> {
     return guard(async () => {
       const store = this.o.store;
-      const bytes = await store.snapshot(async (r) => readTile(r, id, await r.size()));
+      const bytes = await store.snapshot(async (r) => readTile(r, id, await r.size(), { rangeReads: store.kind === 'postgres' }));
       if (!bytes) throw new LedgerError('not_found', 'the tree does not hold this tile (yet)');
       return bytes;
     });

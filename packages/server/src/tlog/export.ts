@@ -62,7 +62,7 @@ export function changedTiles(from: number, to: number): TileId[] {
  * `progress` is told how many of the changed files are done.
  */
 export async function exportTiles(
-  store: Pick<LedgerReads, 'nodes' | 'leaves'>,
+  store: Pick<LedgerReads, 'nodes' | 'leaves'> & { kind?: string },
   checkpoint: string,
   dir: string,
   progress?: (done: number, total: number) => void,
@@ -86,7 +86,7 @@ export async function exportTiles(
     const file = join(dir, tilePath(t));
     // A full tile never changes: one already there stays.
     if (!(t.width === TILE_WIDTH && existsSync(file))) {
-      const bytes = await readTile(store, t, head.size);
+      const bytes = await readTile(store, t, head.size, { rangeReads: store.kind === 'postgres' });
       if (!bytes) throw new LedgerError('unavailable', `the log does not hold ${tilePath(t)} at ${head.size} leaves`);
       writeAtomic(file, bytes);
       written++;
