@@ -7,6 +7,9 @@ import { sha256, utf8 } from '@svc/core';
 import {
   MLDSA87_IDENTIFIER,
   checkSignature,
+  decideAddCheckpoint,
+  parseNote,
+  signNote,
   formatCheckpoint,
   logKeygen,
   noteSigner,
@@ -55,5 +58,27 @@ describe('checkpoint signatures under OpenSSL', () => {
     expect(checkSignature('subtree/v1', v.name, raw, text, full)).toEqual({ ok: true, timestamp: TS });
     // The cosigner's name is signed: under another name the same bytes do not verify.
     expect(checkSignature('subtree/v1', 'witness.example/w2', raw, text, full)).toEqual({ ok: false });
+  });
+});
+
+describe("a witness's cosignatures under OpenSSL", () => {
+  it('the subtree/v1 line the witness decision returns verifies with OpenSSL ML-DSA-44 over the cosigned message', () => {
+    const logKey = noteSigner(ORIGIN, logKeygen('ed25519', sha256(utf8('openssl-log'))));
+    const witness = noteSigner('witness.openssl.test', logKeygen('subtree/v1', sha256(utf8('openssl-witness'))));
+    const note = signNote(text, [logKey], 1);
+    const a = decideAddCheckpoint(
+      `old 0\n\n${note}`,
+      (o) => (o === ORIGIN ? [logKey] : undefined),
+      () => null,
+      [witness],
+      TS,
+    );
+    expect(a.status).toBe(200);
+    if (a.status !== 200) return;
+    const line = parseNote(`${text}\n${a.body}`).signatures[0]!;
+    const ts = Number(new DataView(line.signature.buffer, line.signature.byteOffset).getBigUint64(0));
+    expect(ts).toBe(TS);
+    const msg = signedMessage('subtree/v1', witness.name, text, ts);
+    expect(verify(null, msg, opensslKey('subtree/v1', witness.publicKey), line.signature.subarray(8))).toBe(true);
   });
 });
