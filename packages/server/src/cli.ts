@@ -84,13 +84,14 @@ monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static c
 new checkpoint is consistent with the last (state file) and every new entry against its leaf;
 exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature; with
 --policy (c2sp.org/tlog-policy), also when the witness cosignatures do not meet its quorum.`,
-  witness: `svc witness serve --policy FILE [--data-dir DIR] [--port N] [--host H]
+  witness: `svc witness serve --policy FILE [--data-dir DIR] [--database-url URL] [--port N] [--host H]
 
 Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when
 it is consistent with the last one cosigned for that log: POST /add-checkpoint, GET /vkeys, and
 GET /<sha256(origin) hex>/checkpoint for monitors. Keys (witness-mldsa44, witness-ed25519), the
 witness name (SVC_WITNESS_NAME, else kept in keys/witness-name) and witness.sqlite live in the
-data folder. PORT and HOST as for svc serve.`,
+data folder; with --database-url (SVC_DATABASE_URL) the state is in PostgreSQL, shared by every
+witness instance on that database. PORT and HOST as for svc serve.`,
 };
 
 // A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
@@ -253,6 +254,7 @@ async function main(argv: string[]): Promise<number> {
       const { values, positionals } = parse({
         policy: { type: 'string' },
         'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
       });
@@ -262,6 +264,7 @@ async function main(argv: string[]): Promise<number> {
         ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
         ...(values.host ? { host: values.host as string } : {}),
         ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+        ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
       });
       const policyText = readInput(values.policy as string, '--policy');
       let running: Awaited<ReturnType<typeof startWitness>>;

@@ -104,7 +104,7 @@ export async function startServer(
     }
   }
   // This server may also be a witness for other logs (or its own peers).
-  const witnessed = cfg.witnessServePolicy ? openWitness(cfg, readFileSync(cfg.witnessServePolicy, 'utf8'), log) : null;
+  const witnessed = cfg.witnessServePolicy ? await openWitness(cfg, readFileSync(cfg.witnessServePolicy, 'utf8'), log) : null;
   const app = createApp({
     witness: witnessed?.witness ?? null,
     cfg,
@@ -177,7 +177,7 @@ export async function startServer(
         clearTimeout(timer);
         await executor.close();
         await ledger?.close().catch(() => undefined);
-        witnessed?.store.close();
+        await witnessed?.store.close();
         log('stopped', { ms: Math.round(performance.now() - started), forced });
       })()),
   };

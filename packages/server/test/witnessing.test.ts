@@ -24,6 +24,7 @@ import {
   type NoteVerifier,
 } from '@svc/core/tlog';
 import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../dist/internal.js';
+import { testDb } from './backends.js';
 import { goCosig } from './go-tlog.js';
 import { boot, call, type Booted } from './harness.js';
 import { CLI, runSvc } from './svc-cli.js';
@@ -49,9 +50,9 @@ interface WitnessProc {
   logs: string;
 }
 
-async function startWitness(w: WitnessProc, policy: string): Promise<void> {
+async function startWitness(w: WitnessProc, policy: string, env: Record<string, string> = {}): Promise<void> {
   const child = spawn(process.execPath, [CLI, 'witness', 'serve', '--policy', policy, '--data-dir', w.dir], {
-    env: { ...process.env, PORT: String(w.port), HOST: '127.0.0.1', SVC_WITNESS_NAME: w.name },
+    env: { ...process.env, PORT: String(w.port), HOST: '127.0.0.1', SVC_WITNESS_NAME: w.name, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   w.child = child;
@@ -333,71 +334,98 @@ describe('a witness under hostile input', () => {
   }, 60_000);
 });
 
+/**
+ * 100 clients submit checkpoints of one log at random sizes to the witness instances at `urls`
+ * (round robin), each learning the witness's size from a 409 and retrying from there. Returns the
+ * sizes cosigned (200), in the order the answers arrived.
+ */
+async function race(urls: string[], origin: string, seedValue: number): Promise<{ order: number[]; tree: MemoryTree }> {
+  const logKey = noteSigner(origin, logKeygen('ed25519', sha256(utf8(origin))));
+  const tree = new MemoryTree();
+  for (let i = 0; i < 500; i++) tree.appendData(sha256(utf8(`c ${i}`)));
+  const cp = (n: number) => signNote(formatCheckpoint({ origin, size: n, root: treeRoot(tree, n), extensions: [] }), [logKey], 1);
+  let seed = seedValue;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const order: number[] = [];
+  const sizes = Array.from({ length: 100 }, () => 1 + Math.floor(rnd() * 500));
+  await Promise.all(
+    sizes.map(async (n, k) => {
+      const url = urls[k % urls.length]!;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        // A first try from size 0: a 200 (the witness was empty) counts; a 409 tells the size.
+        const probe = await fetch(`${url}/add-checkpoint`, {
+          method: 'POST',
+          body: formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: cp(n) }),
+        });
+        const said = await probe.text();
+        if (probe.status === 200) {
+          order.push(n);
+          return;
+        }
+        const cur = Number(said.trim());
+        if (cur > n) return;
+        const r = await fetch(`${url}/add-checkpoint`, {
+          method: 'POST',
+          body: formatAddCheckpoint({ oldSize: cur, proof: cur > 0 && cur < n ? consistencyProof(tree, cur, n) : [], checkpoint: cp(n) }),
+        });
+        await r.text();
+        if (r.status === 200) {
+          order.push(n);
+          return;
+        }
+      }
+    }),
+  );
+  return { order, tree };
+}
+
+async function witnessFor(name: string, dir: string, origin: string, env: Record<string, string> = {}): Promise<WitnessProc> {
+  const logKey = noteSigner(origin, logKeygen('ed25519', sha256(utf8(origin))));
+  const policy = join(work, `${name}-policy.txt`);
+  writeFileSync(policy, `log ${logKey.vkey}\nquorum none\n`);
+  const port = await freePort();
+  const w: WitnessProc = { name, dir, port, url: `http://127.0.0.1:${port}`, vkeys: [], child: null, logs: '' };
+  await startWitness(w, policy, env);
+  return w;
+}
+
+const storedSize = async (url: string, origin: string) =>
+  parseCheckpoint(parseNote(await (await fetch(`${url}/${Buffer.from(sha256(utf8(origin))).toString('hex')}/checkpoint`)).text()).text)
+    .size;
+
 describe('a witness under concurrent submissions', () => {
   it('100 concurrent add-checkpoints at random sizes: it ends at the largest cosigned size, and 200s never go back (property)', async () => {
-    const w = witnesses[2]!;
-    const logKey = noteSigner('concurrent.test/log', logKeygen('ed25519', sha256(utf8('concurrent'))));
-    const policy = join(work, 'concurrent-policy.txt');
-    writeFileSync(policy, `log ${logKey.vkey}\nquorum none\n`);
-    const c: WitnessProc = {
-      ...w,
-      name: 'c.witness.test',
-      dir: join(work, 'wc'),
-      port: await freePort(),
-      child: null,
-      logs: '',
-      vkeys: [],
-    };
-    c.url = `http://127.0.0.1:${c.port}`;
-    await startWitness(c, policy);
+    const c = await witnessFor('c.witness.test', join(work, 'wc'), 'concurrent.test/log');
     try {
-      const tree = new MemoryTree();
-      for (let i = 0; i < 500; i++) tree.appendData(sha256(utf8(`c ${i}`)));
-      const cp = (n: number) =>
-        signNote(formatCheckpoint({ origin: 'concurrent.test/log', size: n, root: treeRoot(tree, n), extensions: [] }), [logKey], 1);
-      let seed = 99;
-      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-      const order: number[] = [];
-      // Every client believes the witness is at size s0 (0 or one it saw), so most race and get 409.
-      const sizes = Array.from({ length: 100 }, () => 1 + Math.floor(rnd() * 500));
-      await Promise.all(
-        sizes.map(async (n) => {
-          for (let attempt = 0; attempt < 3; attempt++) {
-            // A first try from size 0: a 200 (the witness was empty) counts; a 409 tells the size.
-            const probe = await fetch(`${c.url}/add-checkpoint`, {
-              method: 'POST',
-              body: formatAddCheckpoint({ oldSize: 0, proof: [], checkpoint: cp(n) }),
-            });
-            const said = await probe.text();
-            if (probe.status === 200) {
-              order.push(n);
-              return;
-            }
-            const cur = Number(said.trim());
-            if (cur > n) return;
-            const r = await fetch(`${c.url}/add-checkpoint`, {
-              method: 'POST',
-              body: formatAddCheckpoint({
-                oldSize: cur,
-                proof: cur > 0 && cur < n ? consistencyProof(tree, cur, n) : [],
-                checkpoint: cp(n),
-              }),
-            });
-            await r.text();
-            if (r.status === 200) {
-              order.push(n);
-              return;
-            }
-          }
-        }),
-      );
+      const { order } = await race([c.url], 'concurrent.test/log', 99);
       expect(order.length).toBeGreaterThan(0);
       for (let i = 1; i < order.length; i++) expect(order[i]!).toBeGreaterThanOrEqual(order[i - 1]!);
-      const hash = Buffer.from(sha256(utf8('concurrent.test/log'))).toString('hex');
-      const stored = parseCheckpoint(parseNote(await (await fetch(`${c.url}/${hash}/checkpoint`)).text()).text);
-      expect(stored.size).toBe(Math.max(...order));
+      expect(await storedSize(c.url, 'concurrent.test/log')).toBe(Math.max(...order));
     } finally {
       await stopWitness(c);
+    }
+  }, 120_000);
+
+  it('two witness instances sharing one PostgreSQL state: the same race ends at the largest size cosigned, on both', async () => {
+    const db = await testDb('postgres');
+    const env = { SVC_DATABASE_URL: db.location };
+    const a = await witnessFor('pg.witness.test', join(work, 'wpa'), 'pg.test/log', env);
+    // The second instance holds the same keys and name: one witness, two processes.
+    cpSync(join(work, 'wpa', 'keys'), join(work, 'wpb', 'keys'), { recursive: true });
+    const b = await witnessFor('pg.witness.test', join(work, 'wpb'), 'pg.test/log', env);
+    try {
+      expect(b.vkeys.map((v) => v.vkey)).toEqual(a.vkeys.map((v) => v.vkey));
+      const { order } = await race([a.url, b.url], 'pg.test/log', 7);
+      expect(order.length).toBeGreaterThan(1);
+      const largest = Math.max(...order);
+      expect(await storedSize(a.url, 'pg.test/log')).toBe(largest);
+      expect(await storedSize(b.url, 'pg.test/log')).toBe(largest);
+      // Nothing smaller can be cosigned now, by either instance: from the stored size only.
+      const [x, y] = await Promise.all([a, b].map((w) => fetch(`${w.url}/add-checkpoint`, { method: 'POST', body: 'old 0\n\nx\n' })));
+      expect([x!.status, y!.status]).toEqual([400, 400]);
+    } finally {
+      await stopWitness(a);
+      await stopWitness(b);
     }
   }, 120_000);
 });

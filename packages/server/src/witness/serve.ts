@@ -13,7 +13,8 @@ import type { AppRequest, AppResponse } from '../http/types.js';
 import { Keyring, WITNESS_ROLES } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
 import { keptName } from '../tlog/checkpoints.js';
-import { WitnessStore } from './store.js';
+import { PgWitnessStore } from './postgres.js';
+import { WitnessStore, type WitnessStates } from './store.js';
 import { Witness, witnessRoutes } from './witness.js';
 
 export interface RunningWitness {
@@ -23,20 +24,25 @@ export interface RunningWitness {
   close(): Promise<void>;
 }
 
-/** The witness of a data folder: its keys (made when missing), its name, its state. */
-export function openWitness(cfg: Config, policyText: string, log: Logger, now?: () => number): { witness: Witness; store: WitnessStore } {
+/**
+ * The witness of a data folder: its keys (made when missing), its name, and its state in
+ * witness.sqlite there, or in PostgreSQL (`databaseUrl`) shared with other instances.
+ */
+export async function openWitness(cfg: Config, policyText: string, log: Logger, now?: () => number): Promise<{ witness: Witness; store: WitnessStates }> {
   const policy = parsePolicy(policyText);
   const keys = join(cfg.dataDir, 'keys');
   mkdirSync(keys, { recursive: true, mode: 0o700 });
   Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
   const name = process.env.SVC_WITNESS_NAME || keptName(cfg.dataDir, 'witness-name', `${cfg.service}-witness.invalid`);
-  const store = new WitnessStore(join(cfg.dataDir, 'witness.sqlite'));
+  const store: WitnessStates = cfg.databaseUrl
+    ? await PgWitnessStore.open(cfg.databaseUrl, (e) => log('witness_db_error', { error: e.message }))
+    : new WitnessStore(join(cfg.dataDir, 'witness.sqlite'));
   const witness = new Witness({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
   return { witness, store };
 }
 
 export async function startWitness(cfg: Config, policyText: string, log: Logger): Promise<RunningWitness> {
-  const { witness, store } = openWitness(cfg, policyText, log);
+  const { witness, store } = await openWitness(cfg, policyText, log);
   const route = witnessRoutes(witness, '/');
   const handle = async (req: AppRequest): Promise<AppResponse> => {
     try {
@@ -75,7 +81,7 @@ export async function startWitness(cfg: Config, policyText: string, log: Logger)
         server.close(() => r());
         server.closeAllConnections();
       });
-      store.close();
+      await store.close();
     },
   };
 }

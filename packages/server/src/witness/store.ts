@@ -11,7 +11,22 @@ import { sqliteDriver } from '../ledger/sqlite/db.js';
 const SCHEMA = `CREATE TABLE IF NOT EXISTS witnessed(
   origin TEXT PRIMARY KEY, size INTEGER NOT NULL, root BLOB NOT NULL, checkpoint TEXT NOT NULL, updated INTEGER NOT NULL)`;
 
-export class WitnessStore {
+/** Where a witness keeps its states: SQLite in its data folder, or PostgreSQL shared by instances. */
+export interface WitnessStates {
+  get(origin: string): WitnessState | null | Promise<WitnessState | null>;
+  /**
+   * Run each `decide` in order against the stored states (each sees the writes of those before it)
+   * and persist what they return, atomically. `origins` are those the requests name (for locking).
+   */
+  transactAll<T extends { origin?: string; state?: WitnessState }>(
+    decides: ((read: (origin: string) => WitnessState | null) => T)[],
+    now: number,
+    origins: readonly string[],
+  ): T[] | Promise<T[]>;
+  close(): void | Promise<void>;
+}
+
+export class WitnessStore implements WitnessStates {
   private readonly db: Database.Database;
   private readonly getQ: Database.Statement;
   private readonly putQ: Database.Statement;

@@ -3,13 +3,22 @@
 // (ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1, timestamped), persists that before answering,
 // and serves the latest cosigned checkpoint per origin to monitors.
 import { sha256Hex } from '@svc/core';
-import { decideAddCheckpoint, noteSigner, type NoteSigner, type NoteVerifier, type Policy } from '@svc/core/tlog';
+import {
+  decideAddCheckpoint,
+  noteSigner,
+  parseAddCheckpoint,
+  parseCheckpoint,
+  parseNote,
+  type NoteSigner,
+  type NoteVerifier,
+  type Policy,
+} from '@svc/core/tlog';
 import { nativeEd25519Sign, nativeMlDsa44, nativeNoteVerify } from '../crypto/node.js';
 import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
-import type { WitnessStore } from './store.js';
+import type { WitnessStates } from './store.js';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -18,7 +27,7 @@ export interface WitnessOptions {
   name: string;
   policy: Policy;
   ring: Keyring;
-  store: WitnessStore;
+  store: WitnessStates;
   log: Logger;
   /** Milliseconds; cosignature timestamps are its whole seconds. */
   now?: () => number;
@@ -74,20 +83,21 @@ export class Witness {
   addCheckpoint(body: Uint8Array): Promise<AppResponse> {
     return new Promise((done, fail) => {
       this.queue.push({ body, done, fail });
-      if (this.queue.length === 1) setImmediate(() => this.flush());
+      if (this.queue.length === 1) setImmediate(() => void this.flush());
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
     const now = this.now();
     const seconds = Math.max(1, Math.floor(now / 1000));
     let answers: ReturnType<typeof decideAddCheckpoint>[];
     try {
-      answers = this.o.store.transactAll(
+      answers = await this.o.store.transactAll(
         batch.map((r) => (read) => decideAddCheckpoint(r.body, (origin) => this.logs.get(origin), read, this.signers, seconds)),
         now,
+        batch.map((r) => originOf(r.body)).filter((o): o is string => o !== null),
       );
     } catch (e) {
       this.o.log('witness_store_error', { error: e instanceof Error ? e.message : String(e) });
@@ -107,11 +117,20 @@ export class Witness {
   }
 
   /** GET <sha256(origin) hex>/checkpoint: the latest cosigned checkpoint, for monitors. */
-  checkpoint(originHash: string): AppResponse {
+  async checkpoint(originHash: string): Promise<AppResponse> {
     const origin = this.byHash.get(originHash);
-    const state = origin === undefined ? null : this.o.store.get(origin);
+    const state = origin === undefined ? null : await this.o.store.get(origin);
     if (!state) throw new HttpError('not_found', 'this witness has cosigned no checkpoint of that log');
     return { status: 200, body: state.checkpoint, headers: { 'content-type': TEXT, 'cache-control': 'public, max-age=2' } };
+  }
+}
+
+/** The origin a request names, or null when it does not parse (its answer is a 400 then). */
+function originOf(body: Uint8Array): string | null {
+  try {
+    return parseCheckpoint(parseNote(parseAddCheckpoint(body).checkpoint).text).origin;
+  } catch {
+    return null;
   }
 }
 
