@@ -110,8 +110,9 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
 
 /**
  * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError. With an
- * asynchronous backend (WebCrypto) the checks the document needs are planned by a synchronous
- * pass, computed together, and the verdict assembled by a pass that reads their results.
+ * asynchronous backend (WebCrypto) a synchronous pass collects the checks the document needs
+ * (answering each "valid" for now), the backend computes them as one batch, and the pass's verdict
+ * stands when every answer was "valid"; otherwise another pass reads the real answers.
  */
 export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
   const backend = options.crypto ?? (await defaultCrypto());
@@ -133,5 +134,11 @@ export async function verifyBundle(input: unknown, options: VerifyOptions = {}):
       return res;
     }
     await plan.settle();
+    // Every check this pass met was answered "valid" and really is: this pass saw the real answers.
+    if (plan.placeholdersHeld()) {
+      if (res === undefined) throw refusal;
+      return res;
+    }
+    plan.nextPass();
   }
 }

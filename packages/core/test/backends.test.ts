@@ -2,7 +2,12 @@
 // backend available here against noble.
 import { describe, expect, it } from 'vitest';
 import { defaultCrypto, nobleBackend, webCryptoBackend, type CryptoBackend } from '../src/crypto/backend.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../src/crypto/ids.js';
+import { verifyBundle, verifyBundleSync } from '../src/dispatch.js';
+import { issueProof } from '../src/issue/bundles.js';
+import { CallPlan } from '../src/verify/plan.js';
 import { acvpAgree, asyncNoble, mutationsAgree, signaturesInteroperate, vectorsAgree } from './differential.js';
+import { K, flipHex } from './helpers.js';
 
 const nodeMajor = Number((globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node?.split('.')[0] ?? 0);
 const inBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
@@ -55,4 +60,63 @@ describe('differential: every backend agrees with noble', () => {
       await signaturesInteroperate(await backends[i]!);
     });
   }
+});
+
+describe('asynchronous backends: one batch, no replay for a genuine document', () => {
+  const counting = () => {
+    const calls: number[] = [];
+    const b: CryptoBackend = {
+      name: 'counting',
+      algorithms: [ML_DSA_87, SLH_DSA_SHA2_256F],
+      sync: false,
+      verify: async (...a) => {
+        calls.push(1);
+        return nobleBackend.verify(...a);
+      },
+    };
+    return { b, calls };
+  };
+
+  it('a genuine bundle: each signature computed once, and the verdict is the synchronous one', async () => {
+    const bundle = issueProof({ answer: 'One pass.', model: 'm', ts: 1 }, { receipt: K.answer, slh: K.slh });
+    const { b, calls } = counting();
+    const r = await verifyBundle(bundle, { trustedKeys: K.trustedKeys, crypto: b });
+    expect(calls.length).toBe(2); // the receipt and its SLH-DSA diversity signature, once each
+    expect(r).toEqual(verifyBundleSync(bundle, { trustedKeys: K.trustedKeys }));
+  });
+
+  it('a forged bundle: the placeholders did not hold, so another pass reads the real answers', async () => {
+    const bundle = issueProof({ answer: 'One pass.', model: 'm', ts: 1 }, { receipt: K.answer });
+    const forged = { ...bundle, receipt: { ...bundle.receipt, sig: flipHex(bundle.receipt.sig as string, 20) } };
+    const { b, calls } = counting();
+    const r = await verifyBundle(forged, { trustedKeys: K.trustedKeys, crypto: b });
+    expect(r.verdict.overallOk).toBe(false);
+    expect(r).toEqual(verifyBundleSync(forged, { trustedKeys: K.trustedKeys }));
+    expect(calls.length).toBe(1); // answers are kept between passes: nothing is computed twice
+  });
+});
+
+describe('the call plan', () => {
+  it('answers a new check "valid" and says afterwards whether every such answer held', async () => {
+    const bundle = issueProof({ answer: 'Plan.', model: 'm', ts: 1 }, { receipt: K.answer });
+    const pk = K.answer.publicKey;
+    const sig = Uint8Array.from((bundle.receipt.sig as string).match(/../g)!.map((h) => Number.parseInt(h, 16)));
+    const { receiptMessage } = await import('../src/wire/signed.js');
+    const msg = receiptMessage(bundle.receipt as never)!;
+    const ctx = new TextEncoder().encode('svc-provenance-v1');
+    const plan = new CallPlan(asyncNoble);
+    expect(plan.compute(ML_DSA_87, pk, msg, sig, ctx)).toBe(true);
+    expect(plan.unresolved()).toBe(true);
+    await plan.settle();
+    expect(plan.placeholdersHeld()).toBe(true);
+    const bad = sig.slice();
+    bad[5] = bad[5]! ^ 1;
+    const plan2 = new CallPlan(asyncNoble);
+    plan2.compute(ML_DSA_87, pk, msg, bad, ctx);
+    await plan2.settle();
+    expect(plan2.placeholdersHeld()).toBe(false);
+    plan2.nextPass();
+    expect(plan2.compute(ML_DSA_87, pk, msg, bad, ctx)).toBe(false);
+    expect(plan2.unresolved()).toBe(false);
+  });
 });

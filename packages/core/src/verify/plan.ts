@@ -1,9 +1,11 @@
 // Signature checks answered later: verification is synchronous code, so with an asynchronous
 // backend a pass runs with this plan standing in for the backend. Each call is matched by its
-// position in the pass and its exact inputs; a call not yet computed answers false and is queued.
-// After the queue is computed, the next pass reads the results, and the verdict of the first pass
-// whose every call had a result is the true one (each pass resolves at least one more call, so the
-// number of passes is bounded by the number of checks).
+// position in the pass and its exact inputs; a call not yet computed is queued and answered
+// "valid" for now. The queue is computed as one batch. When every real answer is "valid", the pass
+// saw exactly the real answers and its verdict is the true one: a genuine document takes one pass
+// and one batch. Otherwise the next pass reads the real answers, and the verdict of the first pass
+// whose every call had a real answer, or whose placeholders all held, is the true one (each pass
+// answers at least one more call, so the number of passes is bounded by the number of checks).
 import { bytesEqual } from '../encoding/bytes.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
 import { backendFor, type BackendAlgorithm, type CryptoBackend } from '../crypto/backend.js';
@@ -15,6 +17,8 @@ interface Call {
   sig: Uint8Array;
   ctx: Uint8Array;
   result?: boolean;
+  /** The placeholder this pass gave for it (always true: "valid"). */
+  given?: boolean;
 }
 
 export class CallPlan {
@@ -41,9 +45,14 @@ export class CallPlan {
       return c.result;
     // A new call, or the pass took another path from here: what followed no longer applies.
     this.calls.length = i;
-    this.calls.push({ alg, pk, msg, sig, ctx });
-    return false;
+    this.calls.push({ alg, pk, msg, sig, ctx, given: true });
+    return true;
   };
+
+  /** After settle: whether every placeholder of the last pass was the real answer. */
+  placeholdersHeld(): boolean {
+    return this.calls.every((c) => c.given === undefined || c.given === c.result);
+  }
 
   unresolved(): boolean {
     return this.calls.some((c) => c.result === undefined);
@@ -61,6 +70,12 @@ export class CallPlan {
           }
         }),
     );
+    this.pos = 0;
+  }
+
+  /** Start another pass: placeholders given in the last one are forgotten, answers kept. */
+  nextPass(): void {
+    for (const c of this.calls) c.given = undefined;
     this.pos = 0;
   }
 }

@@ -28,7 +28,12 @@ export interface RunningWitness {
  * The witness of a data folder: its keys (made when missing), its name, and its state in
  * witness.sqlite there, or in PostgreSQL (`databaseUrl`) shared with other instances.
  */
-export async function openWitness(cfg: Config, policyText: string, log: Logger, now?: () => number): Promise<{ witness: Witness; store: WitnessStates }> {
+export async function openWitness(
+  cfg: Config,
+  policyText: string,
+  log: Logger,
+  now?: () => number,
+): Promise<{ witness: Witness; store: WitnessStates }> {
   const policy = parsePolicy(policyText);
   const keys = join(cfg.dataDir, 'keys');
   mkdirSync(keys, { recursive: true, mode: 0o700 });
