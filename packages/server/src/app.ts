@@ -13,7 +13,8 @@ import type { Logger } from './log.js';
 import { openApiDocument } from './openapi.js';
 import { buildCbom, buildCycloneDx, type CbomKey } from './cbom.js';
 import { ROLES, type Role } from './keys/keyring.js';
-import type { Executor } from './pool/pool.js';
+import type { Executor, PoolStats } from './pool/pool.js';
+import type { Metrics } from './http/metrics.js';
 import type { TaskResult } from './pool/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
 import { json, type AppRequest, type AppResponse, type Handler } from './http/types.js';
@@ -31,6 +32,10 @@ export interface AppDeps {
   /** The verifier page served at GET /, when built. */
   page?: () => string | null;
   now?: () => number;
+  /** Prometheus metrics (SVC_METRICS); /metrics is 404 without. */
+  metrics?: Metrics | null;
+  /** The verification pool's state, for readiness and metrics. */
+  poolStats?: () => PoolStats | null;
   /** A tlog-witness served under /api/transparency/witness/ (SVC_WITNESS_SERVE_POLICY). */
   witness?: Witness | null;
   /** Which implementation computes each algorithm, for the CBOM (default: noble for all). */
@@ -213,6 +218,39 @@ export function createApp(d: AppDeps) {
       if (!m) throw new HttpError('not_found', 'an origin hash is 64 lowercase hex characters');
       return witness().checkpoint(m[1]!);
     },
+    getHealth: async () => json(200, { ok: true }),
+    getReadiness: async () => {
+      const checks: Record<string, string> = {};
+      const reasons: string[] = [];
+      const fail = (name: string, why: string) => {
+        checks[name] = why;
+        reasons.push(`${name}: ${why}`);
+      };
+      if (['answer', 'sth'].every((r) => d.ring.has(r as Role))) checks.keys = 'ok';
+      else fail('keys', 'the answer or tree-head key is missing');
+      const pool = d.poolStats?.();
+      if (!pool || pool.workers > 0) checks.workers = pool ? `ok (${pool.workers})` : 'ok (inline)';
+      else fail('workers', 'no verification worker is running');
+      if (d.ledger) {
+        try {
+          const h = await d.ledger.head();
+          if (h.sth_withheld) fail('ledger', `withheld (${h.sth_withheld})`);
+          else checks.ledger = `ok (${h.tree_size} leaves)`;
+        } catch (e) {
+          fail('ledger', e instanceof Error ? e.message : 'unavailable');
+        }
+      } else checks.ledger = 'off';
+      return json(
+        reasons.length === 0 ? 200 : 503,
+        reasons.length === 0 ? { ready: true, checks } : { ready: false, checks, reasons },
+        NO_STORE,
+      );
+    },
+    getMetrics: async () => {
+      if (!d.metrics) throw new HttpError('not_found', 'metrics are off (SVC_METRICS)');
+      const m = await d.metrics.text();
+      return { status: 200, body: m.body, headers: { 'content-type': m.contentType } };
+    },
     getOpenApi: async () => json(200, openApi(), { 'content-type': JSON_TYPE }),
     getPage: async () => {
       const html = d.page?.() ?? null;
@@ -267,6 +305,15 @@ export function createApp(d: AppDeps) {
   }
 
   async function handle(req: AppRequest): Promise<AppResponse> {
+    const started = performance.now();
+    const res = await answer(req);
+    // Route templates as labels, never raw paths: a scanner must not create a series per URL.
+    const key = routeKey(req.path);
+    d.metrics?.request(routes[key] ? key : 'unmatched', req.method, res.status, (performance.now() - started) / 1000);
+    return res;
+  }
+
+  async function answer(req: AppRequest): Promise<AppResponse> {
     let res: AppResponse;
     try {
       res = await dispatch(req);

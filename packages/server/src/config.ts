@@ -32,6 +32,8 @@ export interface Config {
   logOrigin?: string;
   /** Whether checkpoints carry the Ed25519 line (classical, for the public witness network). */
   logEd25519: boolean;
+  /** Prometheus metrics at /metrics. */
+  metrics: boolean;
   /** A c2sp.org/tlog-policy file: the witnesses asked to cosign each checkpoint, and the quorum published checkpoints need. */
   witnessPolicy?: string;
   /** A c2sp.org/tlog-policy file whose logs this server witnesses, under /api/transparency/witness/. */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
+    metrics: bool(env.SVC_METRICS, true, 'SVC_METRICS'),
     ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
     ...(env.SVC_WITNESS_SERVE_POLICY ? { witnessServePolicy: resolve(env.SVC_WITNESS_SERVE_POLICY) } : {}),
     witnessTimeoutMs: seconds(env.SVC_WITNESS_TIMEOUT_SECONDS, 5_000, 'SVC_WITNESS_TIMEOUT_SECONDS'),

@@ -113,6 +113,15 @@ export function openApiDocument(service: string, version: string) {
         LedgerHistory: plain(schemas.LedgerHistory),
         CouncilHealth: plain(schemas.CouncilHealth),
         Error: plain(schemas.ErrorBody),
+        Readiness: {
+          type: 'object',
+          properties: {
+            ready: { type: 'boolean' },
+            checks: { type: 'object', additionalProperties: { type: 'string' } },
+            reasons: { type: 'array', items: { type: 'string' } },
+          },
+          required: ['ready', 'checks'],
+        },
       },
     },
   };

@@ -396,6 +396,51 @@ export const ROUTES = [
     },
   },
   {
+    // Probes: never rate-limited, never cached.
+    method: 'GET',
+    path: '/healthz',
+    operationId: 'getHealth',
+    preflight: 'healthPreflight',
+    group: 'none',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Liveness: the process answers',
+      responses: {
+        '200': {
+          description: '{ok:true}',
+          content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true } }, required: ['ok'] } } },
+        },
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/readyz',
+    operationId: 'getReadiness',
+    preflight: 'readinessPreflight',
+    group: 'none',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Readiness: keys loaded, verification workers up, the ledger readable and not withheld',
+      responses: {
+        '200': jsonBody('Readiness', 'Ready.'),
+        '503': jsonBody('Readiness', 'Not ready: `reasons` says why.'),
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/metrics',
+    operationId: 'getMetrics',
+    preflight: 'metricsPreflight',
+    group: 'none',
+    cache: NO_STORE,
+    doc: {
+      summary: 'Prometheus metrics (text exposition format); 404 with SVC_METRICS=off',
+      responses: { '200': text('Prometheus text format 0.0.4.'), '404': err('Metrics are off.') },
+    },
+  },
+  {
     // Not rate-limited: the document is built once and the same for the process's life.
     method: 'GET',
     path: '/openapi.json',

@@ -19,6 +19,7 @@ import { modelPlaneKeys, pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
 import { WorkerPool, type Executor } from './pool/pool.js';
+import { Metrics } from './http/metrics.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
 /** The package's version, read from its package.json (one place for it). */
@@ -68,7 +69,12 @@ export async function startServer(
     env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Running> {
-  const log = opts.log ?? jsonLogger(cfg.log);
+  let ledgerRef: LedgerApi | null = null;
+  let poolRef: Executor | null = null;
+  const poolStats = () => (poolRef && 'stats' in poolRef ? (poolRef as WorkerPool).stats() : null);
+  const metrics = cfg.metrics ? new Metrics({ ledger: () => ledgerRef, pool: poolStats }) : null;
+  const baseLog = opts.log ?? jsonLogger(cfg.log);
+  const log = metrics ? metrics.counting(baseLog) : baseLog;
   const names = namesFor(cfg.service);
   const ring = ensureKeys(cfg, log);
   const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
@@ -105,7 +111,11 @@ export async function startServer(
   }
   // This server may also be a witness for other logs (or its own peers).
   const witnessed = cfg.witnessServePolicy ? await openWitness(cfg, readFileSync(cfg.witnessServePolicy, 'utf8'), log) : null;
+  ledgerRef = ledger;
+  poolRef = executor;
   const app = createApp({
+    metrics,
+    poolStats,
     witness: witnessed?.witness ?? null,
     cfg,
     names,

@@ -129,6 +129,13 @@ describe('OpenAPI document', () => {
     expect(r.data).toMatch(/^svc-ledger\.invalid\/[0-9a-f]{16}\n2\n/);
     r = await client.GET('/api/transparency/tlog/vkeys', { parseAs: 'text' });
     await conforms('get', '/api/transparency/tlog/vkeys', r.response, r.data);
+    r = await client.GET('/healthz');
+    await conforms('get', '/healthz', r.response, r.data);
+    r = await client.GET('/readyz');
+    await conforms('get', '/readyz', r.response, r.data ?? r.error);
+    r = await client.GET('/metrics', { parseAs: 'text' });
+    await conforms('get', '/metrics', r.response, r.data);
+    expect(r.data).toContain('svc_http_requests_total');
     r = await client.GET('/api/transparency/tlog/witnessing');
     await conforms('get', '/api/transparency/tlog/witnessing', r.response, r.data);
     expect(r.data).toEqual({ enabled: false });
