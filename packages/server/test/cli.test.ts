@@ -244,4 +244,17 @@ describe('settings', () => {
     expect(new Set(inReadme).size).toBeGreaterThan(15);
     expect([...new Set(inHelp)].sort()).toEqual([...new Set(inReadme)].sort());
   });
+
+  it("every file the README's CLI commands write into the repository is ignored by git (and so by Biome)", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf('## CLI'), readme.indexOf('### The tiled log'));
+    const outputs = [...block.matchAll(/(?:> |--out |--state |--data-dir )([\w./-]+)/g)].map((m) => m[1]!);
+    expect(outputs).toEqual(
+      expect.arrayContaining(['proof.json', 'record.json', 'audit.json', 'answer.tlog-proof', 'mirror/', 'monitor.json', 'witness-data']),
+    );
+    for (const f of outputs) expect(spawnSync('git', ['check-ignore', '-q', f], { cwd: root }).status, f).toBe(0);
+  });
 });
