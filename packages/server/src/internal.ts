@@ -13,7 +13,7 @@ export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
 export { LedgerError, type LedgerErrorCode } from './ledger/errors.js';
 export { SqliteStore } from './ledger/sqlite/store.js';
 export { ProcessStore } from './ledger/sqlite/process.js';
-export { PgStore, PG_TIMEOUTS, redactUrl } from './ledger/postgres.js';
+export { PgStore, PG_TIMEOUTS, redactUrl } from './ledger/postgres/store.js';
 export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/store.js';
 export { Sequencer, type Appended } from './ledger/sequencer.js';
 export { readTree, rootAt } from './ledger/reads.js';

@@ -10,7 +10,7 @@ import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
 import type { LedgerApi } from './api.js';
 import { Ledger } from './ledger.js';
-import { PgStore, redactUrl } from './postgres.js';
+import { PgStore, redactUrl } from './postgres/store.js';
 import { ProcessStore } from './sqlite/process.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { LedgerStore } from './store.js';

@@ -4,7 +4,7 @@
 // can never both pass a submission against the same old size.
 import pg from 'pg';
 import type { WitnessState } from '@svc/core/tlog';
-import { PG_TIMEOUTS } from '../ledger/postgres.js';
+import { PG_TIMEOUTS } from '../ledger/postgres/store.js';
 import type { WitnessStates } from './store.js';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS svc_witnessed(

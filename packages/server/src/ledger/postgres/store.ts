@@ -3,7 +3,7 @@
 // indices at a time and a writer that dies releases it with its connection.
 import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
-import { nativeHasher } from './hasher.js';
+import { nativeHasher } from '../hasher.js';
 import {
   StoreDamage,
   StoreReads,
@@ -13,7 +13,7 @@ import {
   type LedgerStore,
   type Seal,
   type Sequenced,
-} from './store.js';
+} from '../store.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
 
