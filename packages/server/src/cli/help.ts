@@ -1,0 +1,77 @@
+// The help text of every svc command, one place: `svc --help`, `svc <command> --help`, and the
+// text printed after a usage error.
+import { ROLES } from '../keys/keyring.js';
+
+export const HELP: Record<string, string> = {
+  main: `svc: reference server and tools for post-quantum-signed answer proofs
+
+Usage: svc <command> [options]
+
+Commands:
+  serve     run the reference server (what npm start runs)
+  keygen    create or rotate the keyring in the data folder
+  issue     sign an answer, append it to the ledger, print the ProofBundle
+  verify    verify any bundle offline (exit 0 ok, 1 fails, 2 unreadable)
+  record    make an AI Provenance Record from a bundle, offline
+  ledger    prove inclusion, audit, export tiles of, or monitor a transparency log
+  witness   run a transparency-log witness (c2sp.org/tlog-witness) for the logs of a policy
+
+Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
+  serve: `svc serve [--port N] [--host H] [--data-dir DIR] [--database-url postgres://...]
+
+Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
+SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), SVC_RATE_TILES
+(6000/min), 0 disables a limit, SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_LOG_ORIGIN
+(keys/log-origin), SVC_LOG_ED25519 (on), SVC_WITNESS_POLICY (none), SVC_WITNESS_TIMEOUT_SECONDS (5),
+SVC_WITNESS_SERVE_POLICY (none), SVC_METRICS (on), SVC_DATABASE_URL (none: SQLite in the data folder),
+SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
+SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on),
+SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),
+SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256). The README's Configuration table says what each means.
+Dev keys are made on first start when the data folder has none.`,
+  keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
+
+Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
+roles (all roles when none is named) and makes new ones; retired public keys stay published.
+Roles: ${Object.keys(ROLES).join(', ')}`,
+  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--logged] [--data-dir DIR] [--database-url URL]
+
+Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
+the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
+grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.
+--logged waits until the answer is in a published checkpoint (one that met SVC_WITNESS_POLICY's
+quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if none comes in time.`,
+  verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--service NAME]
+
+Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
+--keys-url fetches them once. Exit 0 when overallOk, 1 when it does not verify, 2 when the input
+cannot be read or is not a recognised bundle.`,
+  record: `svc record <file|-> [--org NAME] [--keys FILE | --keys-url BASE]
+
+Prints an AI Provenance Record made offline from a proof bundle or run evidence pack. A record is
+evidence of origin and integrity, never a declaration of conformity.`,
+  ledger: `svc ledger prove --url BASE (--answer TEXT | --answer-sha256 HEX | --leaf HEX) [--keys FILE]
+svc ledger prove --url BASE (--answer ... | ...) --tlog-proof [--vkey VKEY]...
+svc ledger audit --url BASE [--state FILE] [--keys FILE]
+svc ledger tiles --out DIR [--data-dir DIR] [--database-url URL]
+svc ledger monitor --tiles URL|DIR --vkey VKEY --state FILE [--policy FILE]
+
+prove: fetches the signed tree head and an inclusion proof, and verifies the path against the
+signed root; with --tlog-proof, prints a c2sp.org/tlog-proof@v1 against the served checkpoint.
+audit: verifies the signed head and its consistency with the last head seen (kept in the state
+file); exits 3 with a report on rollback, fork or a bad signature.
+tiles: writes this data folder's (or database's) log as a static tiled log (checkpoint, tiles,
+entry bundles) that any web server can serve; incremental, the checkpoint replaced last.
+monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static copy), checks each
+new checkpoint is consistent with the last (state file) and every new entry against its leaf;
+exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature; with
+--policy (c2sp.org/tlog-policy), also when the witness cosignatures do not meet its quorum.`,
+  witness: `svc witness serve --policy FILE [--data-dir DIR] [--database-url URL] [--port N] [--host H]
+
+Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when
+it is consistent with the last one cosigned for that log: POST /add-checkpoint, GET /vkeys, and
+GET /<sha256(origin) hex>/checkpoint for monitors. Keys (witness-mldsa44, witness-ed25519), the
+witness name (SVC_WITNESS_NAME, else kept in keys/witness-name) and witness.sqlite live in the
+data folder; with --database-url (SVC_DATABASE_URL) the state is in PostgreSQL, shared by every
+witness instance on that database. PORT and HOST as for svc serve.`,
+};

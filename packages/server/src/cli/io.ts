@@ -1,0 +1,47 @@
+// The terminal side of svc: results on standard output, notes and progress on standard error (a
+// progress line is cleared before anything else is printed), and argument parsing that answers a
+// usage error with the command's help.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError } from './common.js';
+import { HELP } from './help.js';
+
+// A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
+// result never lands on the end of it.
+let progressShown = false;
+export const clearProgress = () => {
+  if (progressShown) process.stderr.write('\r\x1b[K');
+  progressShown = false;
+};
+export const out = (s: string) => {
+  clearProgress();
+  process.stdout.write(`${s}\n`);
+};
+
+export function portFlag(v: string): number {
+  const n = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+  if (!(n >= 0 && n <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(v)}`, 2);
+  return n;
+}
+/** A note for the person at the terminal (standard error), beside results on standard output. */
+export const note = (s: string) => {
+  clearProgress();
+  process.stderr.write(`svc: ${s}\n`);
+};
+export const progress = (s: string) => {
+  if (!process.stderr.isTTY) return;
+  process.stderr.write(`\r\x1b[K${s}`);
+  progressShown = true;
+};
+
+/** Parse a command's arguments; anything it does not take is a usage error (exit 2) with its help. */
+export function parseFor<O extends NonNullable<ParseArgsConfig['options']>>(
+  cmd: string,
+  args: string[],
+  options: O,
+): ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true as const });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message}\n\n${HELP[cmd]}`, 2);
+  }
+}

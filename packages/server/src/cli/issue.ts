@@ -1,0 +1,66 @@
+// `svc issue`: sign an answer with the keyring, append it to the ledger, print the ProofBundle.
+import { namesFor } from '@svc/core';
+import { loadConfig } from '../config.js';
+import { nativeCrypto } from '../crypto/node.js';
+import { Issuer } from '../issuer.js';
+import { LedgerError } from '../ledger/errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { openLedger } from '../ledger/open.js';
+import { jsonLogger } from '../log.js';
+import { ensureKeys } from '../server.js';
+import { CliError, readInput } from './common.js';
+import { out, parseFor } from './io.js';
+import { loggedSource } from './tlog.js';
+
+export async function issueCommand(args: string[]): Promise<number> {
+  const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('issue', args, options);
+  const { values } = parse({
+    answer: { type: 'string' },
+    'answer-file': { type: 'string' },
+    prompt: { type: 'string' },
+    model: { type: 'string' },
+    logged: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
+  });
+  if ((values.answer === undefined) === (values['answer-file'] === undefined))
+    throw new CliError('give exactly one of --answer or --answer-file', 2);
+  const answer = (values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file');
+  const cfg = loadConfig(process.env, {
+    ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+    ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
+    log: false,
+  });
+  const log = jsonLogger(false);
+  const names = namesFor(cfg.service);
+  const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
+  // Appending runs the full check first: a log that fails it is refused here (exit 3), and
+  // so is a ledger file that cannot be opened at all.
+  let ledger: Ledger | null = null;
+  try {
+    ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: false, batchMs: 0 }) : null;
+  } catch (e) {
+    throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
+  }
+  try {
+    if (values.logged && !ledger) throw new CliError('--logged needs the ledger (SVC_LEDGER is off)', 2);
+    const bundle = await new Issuer(ring, names, ledger, {
+      slhDiversity: cfg.slhDiversity,
+      bridge: cfg.bridge,
+      ...(values.logged && ledger ? { logged: loggedSource(cfg, ledger, log) } : {}),
+      ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
+    }).issue({
+      answer,
+      ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
+      ...(values.model !== undefined ? { model: values.model as string } : {}),
+    });
+    out(JSON.stringify(bundle, null, 2));
+  } catch (e) {
+    if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
+      throw new CliError(`nothing was signed: ${e.message}`, 3);
+    throw e;
+  } finally {
+    await ledger?.close();
+  }
+  return 0;
+}
