@@ -34,6 +34,8 @@ export interface Config {
   logEd25519: boolean;
   /** Prometheus metrics at /metrics. */
   metrics: boolean;
+  /** `host:port` of a listener of its own for /metrics (kept off the public port); unset: the main port. */
+  metricsListen?: { host: string; port: number };
   /** A c2sp.org/tlog-policy file: the witnesses asked to cosign each checkpoint, and the quorum published checkpoints need. */
   witnessPolicy?: string;
   /** A c2sp.org/tlog-policy file whose logs this server witnesses, under /api/transparency/witness/. */
@@ -78,6 +80,14 @@ function seconds(v: string | undefined, d: number, name: string): number {
   if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n > 86_400)
     throw new Error(`${name} must be a number of seconds from 0 to 86400, got ${JSON.stringify(v)}`);
   return Math.round(n * 1000);
+}
+
+/** `host:port` (IPv6 in brackets), port 0 to 65535. */
+function hostPort(v: string, name: string): { host: string; port: number } {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(v.trim());
+  const port = m ? Number(m[2]) : Number.NaN;
+  if (!m || !(port >= 0 && port <= 65535)) throw new Error(`${name} must be host:port (e.g. 127.0.0.1:9464), got ${JSON.stringify(v)}`);
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
 const TRUE = ['1', 'true', 'on', 'yes'];
@@ -141,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
     metrics: bool(env.SVC_METRICS, true, 'SVC_METRICS'),
+    ...(env.SVC_METRICS_LISTEN ? { metricsListen: hostPort(env.SVC_METRICS_LISTEN, 'SVC_METRICS_LISTEN') } : {}),
     ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
     ...(env.SVC_WITNESS_SERVE_POLICY ? { witnessServePolicy: resolve(env.SVC_WITNESS_SERVE_POLICY) } : {}),
     witnessTimeoutMs: seconds(env.SVC_WITNESS_TIMEOUT_SECONDS, 5_000, 'SVC_WITNESS_TIMEOUT_SECONDS'),

@@ -31,6 +31,8 @@ const WITNESS_ROUND_MS = 250;
 export interface Running {
   server: Server;
   url: string;
+  /** Where /metrics is served when SVC_METRICS_LISTEN gives it a listener of its own. */
+  metricsUrl?: string;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
@@ -114,7 +116,8 @@ export async function startServer(
   ledgerRef = ledger;
   poolRef = executor;
   const app = createApp({
-    metrics,
+    // With a listener of its own, the public port does not serve metrics (404).
+    metrics: cfg.metricsListen ? null : metrics,
     poolStats,
     witness: witnessed?.witness ?? null,
     cfg,
@@ -163,10 +166,35 @@ export async function startServer(
     workers: cfg.workers,
     ledger: cfg.ledger ? (cfg.databaseUrl ? 'postgres' : 'sqlite') : false,
   });
+  // Metrics on a listener of their own (SVC_METRICS_LISTEN): only GET /metrics, nothing else.
+  let metricsServer: Server | null = null;
+  let metricsUrl: string | undefined;
+  if (metrics && cfg.metricsListen) {
+    const m = metrics;
+    metricsServer = createServer((req, res) => {
+      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics here\n');
+        return;
+      }
+      m.text().then(
+        (t) => res.writeHead(200, { 'content-type': t.contentType, 'cache-control': 'no-store' }).end(t.body),
+        () => res.writeHead(500).end(),
+      );
+    });
+    const where = cfg.metricsListen;
+    await new Promise<void>((resolve, reject) => {
+      metricsServer!.once('error', reject);
+      metricsServer!.listen(where.port, where.host, () => resolve());
+    });
+    const a = metricsServer.address();
+    metricsUrl = `http://${where.host.includes(':') ? `[${where.host}]` : where.host}:${typeof a === 'object' && a ? a.port : where.port}/metrics`;
+    log('metrics_listening', { url: metricsUrl });
+  }
   let closing: Promise<void> | null = null;
   return {
     server,
     url,
+    ...(metricsUrl ? { metricsUrl } : {}),
     app,
     close: () =>
       (closing ??= (async () => {
@@ -174,6 +202,8 @@ export async function startServer(
         log('shutdown_started', { deadlineMs: cfg.shutdownMs });
         shuttingDown = true;
         clearInterval(witnessTimer);
+        metricsServer?.close();
+        metricsServer?.closeAllConnections();
         const closed = new Promise<void>((r) => server.close(() => r()));
         // Idle keep-alive sockets go at once, and so does each one as its last answer is sent.
         server.closeIdleConnections();

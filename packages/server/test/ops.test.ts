@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../../scripts/postgres.mjs';
+import { loadConfig } from '../dist/internal.js';
 import { boot, call, type Booted } from './harness.js';
 
 const booted: Booted[] = [];
@@ -95,6 +96,18 @@ describe('metrics', () => {
     expect(sample(after.get('svc_verify_queue'), { state: 'workers' })).toBeGreaterThan(0);
     expect(after.has('svc_process_cpu_seconds_total')).toBe(true);
     expect(sample(after.get('svc_events_total'), { event: 'worker_exit' })).toBe(0);
+  });
+
+  it('SVC_METRICS_LISTEN: metrics on a listener of their own, and 404 on the public port', async () => {
+    const s = await boot({ metricsListen: { host: '127.0.0.1', port: 0 } });
+    booted.push(s);
+    expect(s.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect((await call(s.url, '/metrics')).status).toBe(404);
+    const m = await metrics(s.metricsUrl!.replace(/\/metrics$/, ''));
+    expect(m.has('svc_http_requests_total')).toBe(true);
+    expect((await fetch(s.metricsUrl!.replace(/\/metrics$/, '/api/v1/verify'))).status).toBe(404);
+    expect(() => loadConfig({ SVC_METRICS_LISTEN: 'nonsense' })).toThrow(/SVC_METRICS_LISTEN must be host:port/);
+    expect(loadConfig({ SVC_METRICS_LISTEN: '[::1]:9464' }).metricsListen).toEqual({ host: '::1', port: 9464 });
   });
 
   it('SVC_METRICS=off: /metrics is 404', async () => {
