@@ -81,8 +81,8 @@ try {
   const ring = Keyring.load(join(dir, 'keys')).ring;
   const names = namesFor('svc');
   const body = { log: 'svc-ledger', tree_size: 1000, root_hash: '00'.repeat(32), timestamp: 1_767_225_600_000 };
-  const headNoble = await perOp(() => signTreeHead(body, K.sth, 'svc'), { n: 10 });
-  const headNative = await perOp(() => signTreeHead(body, K.sth, 'svc', undefined, native), { n: 50 });
+  const headNoble = await perOp(() => signTreeHead(body, K.sth, { service: 'svc' }), { n: 10 });
+  const headNative = await perOp(() => signTreeHead(body, K.sth, { service: 'svc', crypto: native }), { n: 50 });
   line(
     'tree head signature: noble / node:crypto',
     `${headNoble.toFixed(2)} ms / ${headNative.toFixed(2)} ms (${(headNoble / headNative).toFixed(1)}x)`,

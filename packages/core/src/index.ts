@@ -70,6 +70,7 @@ export {
   signTreeHead,
   consistencyBundle,
   attestBridge,
+  type SigningOptions,
   type IssuerKeys,
   type ProofInput,
   type ProofBundle,

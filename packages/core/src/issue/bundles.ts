@@ -56,18 +56,34 @@ export interface ProofBundle extends Obj {
   receiptKey: ReceiptKey;
 }
 
+/** What signing takes besides the key: the deployment (its contexts), randomness, and where to compute. */
+export interface SigningOptions {
+  /** Deployment name; the signing contexts derive from it. Default `svc`. */
+  service?: string;
+  /** Hedged signing's randomness; a Falcon-1024 co-signature needs it. */
+  random?: RandomSource;
+  /** Where ML-DSA-87 and SLH-DSA signatures are computed (default noble). */
+  crypto?: CryptoBackend;
+}
+
+/**
+ * A model-plane attestation of an answer (ML-DSA-87, and a Falcon-1024 co-signature when
+ * `keys.cosign` is given, which needs `opts.random`).
+ *
+ * @example
+ * const { attestation, bridgeKeys } = attestBridge({ answer, model: 'm', ts }, { primary, cosign }, { random });
+ */
 export function attestBridge(
-  answer: string,
-  model: string,
-  ts: number,
+  input: { answer: string; model: string; ts: number },
   keys: { primary: KeyPair; cosign?: KeyPair },
-  context: string,
-  random?: RandomSource,
-  crypto?: CryptoBackend,
+  opts: SigningOptions = {},
 ): {
   attestation: Obj;
   bridgeKeys: BridgeKey[];
 } {
+  const { answer, model, ts } = input;
+  const { random, crypto } = opts;
+  const context = namesFor(opts.service).contexts.bridge;
   const payload = bridgePayload(textHash(answer, 'answer'), model, ts);
   const msg = utf8(payload);
   const pk = toBridgeKey(keys.primary);
@@ -119,7 +135,7 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
   };
   if (input.prompt !== undefined) bundle.prompt = input.prompt;
   if (keys.bridge)
-    Object.assign(bundle, attestBridge(input.answer, input.model, input.ts, keys.bridge, n.contexts.bridge, keys.random, keys.crypto));
+    Object.assign(bundle, attestBridge(input, keys.bridge, { service: n.service, random: keys.random, crypto: keys.crypto }));
   if (input.excerpt) {
     const { start, end } = input.excerpt;
     bundle.excerpt = { start, end, quote: input.excerpt.quote ?? Array.from(input.answer).slice(start, end).join('') };
@@ -192,9 +208,15 @@ export interface SthBundle extends Obj {
   key: ReceiptKey;
 }
 
-/** Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds. */
-export function signTreeHead(body: TreeHeadBody, key: KeyPair, service?: string, random?: RandomSource, crypto?: CryptoBackend): SthBundle {
-  const n = namesFor(service);
+/**
+ * Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds.
+ *
+ * @example
+ * const sth = signTreeHead({ log: 'svc-ledger', tree_size: 1, root_hash, timestamp: Date.now() }, sthKey, { service: 'svc' });
+ */
+export function signTreeHead(body: TreeHeadBody, key: KeyPair, opts: SigningOptions = {}): SthBundle {
+  const { random, crypto } = opts;
+  const n = namesFor(opts.service);
   const signed = treeHeadText(body);
   const receipt = signReceipt(
     { v: 1, model: body.log, answer_sha256: sha256Hex(signed), ts: Math.floor(body.timestamp / 1000) },

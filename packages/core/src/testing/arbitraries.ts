@@ -112,11 +112,9 @@ export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: stri
       const tree = new MemoryTree();
       for (let i = 0; i < n; i++) tree.appendData(new Uint8Array([i & 255, i >> 8, m & 255]));
       const head = (size: number, timestamp: number) =>
-        signTreeHead(
-          { log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp },
-          keys.sth,
+        signTreeHead({ log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, keys.sth, {
           service,
-        );
+        });
       return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), service);
     });
 }

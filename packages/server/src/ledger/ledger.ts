@@ -192,13 +192,10 @@ export class Ledger implements LedgerApi {
       // Heads are never dated before their predecessor, so timestamp order follows size order.
       const timestamp = Math.max(this.now(), previous?.timestamp ?? 0);
       const rootHex = toHex(root);
-      const sth = signTreeHead(
-        { log: this.o.log, tree_size: size, root_hash: rootHex, timestamp },
-        this.o.sthKey,
-        this.o.names.service,
-        undefined,
-        this.o.crypto,
-      );
+      const sth = signTreeHead({ log: this.o.log, tree_size: size, root_hash: rootHex, timestamp }, this.o.sthKey, {
+        service: this.o.names.service,
+        ...(this.o.crypto ? { crypto: this.o.crypto } : {}),
+      });
       return {
         tree_size: size,
         root_hash: rootHex,
