@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
 import { BodyBudget } from './http/body.js';
+import { listen, serverOptions } from './http/listen.js';
 import { nodeHandler } from './http/node.js';
 import { Keyring } from './keys/keyring.js';
 import { modelPlaneKeys, pinnedKeys, pubkeyResponse } from './keys/publish.js';
@@ -132,15 +133,8 @@ export async function startServer(
     cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;
-  // A request must arrive whole within bodyMs (checked every second, not Node's default 30 s): a
-  // stalled upload holds its bytes of the body budget no longer than that.
   const server = createServer(
-    {
-      keepAliveTimeout: 5000,
-      requestTimeout: Math.max(1000, cfg.bodyMs),
-      headersTimeout: Math.max(1000, Math.min(cfg.bodyMs, 60_000)),
-      connectionsCheckingInterval: 1000,
-    },
+    serverOptions(cfg),
     nodeHandler(app.handle, {
       trustedProxies: cfg.trustedProxies,
       log,
@@ -152,13 +146,7 @@ export async function startServer(
   // default aborts the request at the FIN. (httpAllowHalfOpen: an http.Server field Node's own
   // socketOnEnd reads; no constructor option sets it.)
   (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(cfg.port, cfg.host, () => resolve());
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
-  const url = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}`;
+  const url = await listen(server, cfg.host, cfg.port);
   log('listening', {
     url,
     service: cfg.service,
@@ -181,13 +169,7 @@ export async function startServer(
         () => res.writeHead(500).end(),
       );
     });
-    const where = cfg.metricsListen;
-    await new Promise<void>((resolve, reject) => {
-      metricsServer!.once('error', reject);
-      metricsServer!.listen(where.port, where.host, () => resolve());
-    });
-    const a = metricsServer.address();
-    metricsUrl = `http://${where.host.includes(':') ? `[${where.host}]` : where.host}:${typeof a === 'object' && a ? a.port : where.port}/metrics`;
+    metricsUrl = `${await listen(metricsServer, cfg.metricsListen.host, cfg.metricsListen.port)}/metrics`;
     log('metrics_listening', { url: metricsUrl });
   }
   let closing: Promise<void> | null = null;

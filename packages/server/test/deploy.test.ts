@@ -4,11 +4,11 @@
 // its health check probes it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freePort } from './harness.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const containerfile = readFileSync(join(root, 'docs/deploy/Containerfile'), 'utf8');
@@ -21,14 +21,6 @@ const instructions = containerfile
   .map((l) => l.trim());
 const final = instructions.slice(instructions.findLastIndex((l) => l.startsWith('FROM ')));
 const cmd = JSON.parse(final.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const p = (s.address() as { port: number }).port;
-  await new Promise((ok) => s.close(ok));
-  return p;
-}
 
 describe('Containerfile', () => {
   it('builds in two stages and runs as a non-root user with its data in a volume and a health check', () => {

@@ -1,5 +1,6 @@
 // Boots the built reference server in-process on a loopback port with a fresh data folder.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
@@ -57,3 +58,12 @@ export function expectSchema(schema: any, value: unknown): void {
 }
 
 export { schemas };
+
+/** A loopback port free right now (for a process this test starts, which must know its URL first). */
+export async function freePort(): Promise<number> {
+  const s = createNetServer();
+  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((ok) => s.close(ok));
+  return port;
+}

@@ -4,14 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leafHash, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
 import { logPolicy, parseTlogProof, parseVkey, verifyTlogProof } from '@svc/core/tlog';
 import { Keyring, loadConfig, openLedger } from '../dist/internal.js';
 import { goCheck } from './go-tlog.js';
-import { boot, type Booted } from './harness.js';
+import { boot, freePort, type Booted } from './harness.js';
 import { runSvc } from './svc-cli.js';
 
 let s: Booted;
@@ -41,14 +40,6 @@ function files(dir: string): Map<string, number> {
   };
   walk(dir);
   return out;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((ok) => srv.close(ok));
-  return port;
 }
 
 /** A static web server that knows nothing of this project: Python's http.server over `dir`. */

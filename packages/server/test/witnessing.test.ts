@@ -5,7 +5,6 @@
 // witness under 100 concurrent submissions never rolls back.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,19 +25,11 @@ import {
 import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../dist/internal.js';
 import { testDb } from './backends.js';
 import { goCosig } from './go-tlog.js';
-import { boot, call, type Booted } from './harness.js';
+import { boot, call, freePort, type Booted } from './harness.js';
 import { CLI, runSvc } from './svc-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-witnessing-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((ok) => srv.listen(0, '127.0.0.1', ok));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((ok) => srv.close(ok));
-  return port;
-}
 
 interface WitnessProc {
   name: string;

@@ -5,12 +5,12 @@
 // published with them, and the last one that did stays published until a newer one does.
 import { fromHex } from '@svc/core';
 import {
+  checkSignature,
   formatAddCheckpoint,
-  openNote,
   parseCheckpoint,
   parseNote,
   quorumMet,
-  witnessKeys,
+  signatureLine,
   type Policy,
   type PolicyEntry,
 } from '@svc/core/tlog';
@@ -95,14 +95,8 @@ export class Witnessing {
     const entries = [...this.policy.witnesses.entries()];
     const answers = await Promise.all(entries.map(([name, w]) => this.ask(name, w, note, c.size)));
     const lines = answers.flat();
-    // Keep only lines that verify under the policy's witness keys, then judge the quorum.
-    const text = parseNote(note).text;
-    let verified: Set<string>;
-    try {
-      verified = new Set(openNote(`${text}\n${lines.join('')}`, witnessKeys(this.policy)).verified.map((v) => v.vkey));
-    } catch {
-      verified = new Set();
-    }
+    // ask() keeps only lines that verify under that witness's own key in the policy.
+    const verified = new Set(entries.filter((_, i) => answers[i]!.length > 0).map(([, w]) => w.key.vkey));
     this.cosigned = verified.size;
     this.lastSubmitted = note;
     if (quorumMet(this.policy, verified)) {
@@ -120,6 +114,29 @@ export class Witnessing {
       // Asked again on the next round: a witness may be back.
       this.lastSubmitted = '';
     }
+  }
+
+  /**
+   * A witness's answer, judged by its key in the policy: when that key's line verifies, every line
+   * under the witness's name is kept (its other cosignature types, such as the Ed25519 line the
+   * public witness network reads); otherwise none. Lines under other names are dropped. A witness
+   * that answers badly costs its own cosignature, never the others'.
+   */
+  private verifiedLines(w: PolicyEntry, note: string, body: string, name: string): string[] {
+    const text = parseNote(note).text;
+    let sigs: ReturnType<typeof parseNote>['signatures'];
+    try {
+      sigs = parseNote(`${text}\n${body}`).signatures;
+    } catch {
+      this.o.log('witness_refused', { witness: name, status: 200, reason: 'the answer is not signature lines' });
+      return [];
+    }
+    const k = w.key;
+    const own = sigs.filter((s) => s.name === k.name && s.id === k.id);
+    const good = own.filter((s) => checkSignature(k.type, k.name, k.publicKey, text, s.signature, k.raw).ok);
+    if (good.length < own.length)
+      this.o.log('witness_refused', { witness: name, status: 200, reason: 'a cosignature that does not verify' });
+    return good.length > 0 ? sigs.filter((s) => s.name === k.name).map(signatureLine) : [];
   }
 
   /** The cosignature lines one witness gives (none when it refuses, fails or is away). */
@@ -147,10 +164,7 @@ export class Witnessing {
       const body = await res.text().catch(() => '');
       if (res.status === 200) {
         this.sizes.set(name, size);
-        return body
-          .split('\n')
-          .filter((l) => l.startsWith('\u2014 '))
-          .map((l) => `${l}\n`);
+        return this.verifiedLines(w, note, body, name);
       }
       if (res.status === 409 && /^(0|[1-9][0-9]{0,15})\n$/.test(body)) {
         const theirs = Number(body.trim());

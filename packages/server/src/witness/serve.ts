@@ -8,6 +8,7 @@ import { parsePolicy } from '@svc/core/tlog';
 import type { Config } from '../config.js';
 import { BodyBudget } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
+import { listen, serverOptions } from '../http/listen.js';
 import { nodeHandler } from '../http/node.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { Keyring, WITNESS_ROLES } from '../keys/keyring.js';
@@ -61,21 +62,10 @@ export async function startWitness(cfg: Config, policyText: string, log: Logger)
     }
   };
   const server = createServer(
-    {
-      keepAliveTimeout: 5000,
-      requestTimeout: Math.max(1000, cfg.bodyMs),
-      headersTimeout: Math.max(1000, Math.min(cfg.bodyMs, 60_000)),
-      connectionsCheckingInterval: 1000,
-    },
+    serverOptions(cfg),
     nodeHandler(handle, { trustedProxies: cfg.trustedProxies, log, budget: new BodyBudget(cfg.bodyBudgetBytes) }),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(cfg.port, cfg.host, () => resolve());
-  });
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : cfg.port;
-  const url = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${port}`;
+  const url = await listen(server, cfg.host, cfg.port);
   log('witness_listening', { url, name: witness.signers[0]!.name, logs: witness.origins });
   return {
     server,
