@@ -25,7 +25,7 @@ export interface AppDeps {
   names: Names;
   ring: Keyring;
   executor: Executor;
-  council: CouncilProbe;
+  council: Pick<CouncilProbe, 'health'>;
   ledger: LedgerApi | null;
   log: Logger;
   version: string;
@@ -33,7 +33,12 @@ export interface AppDeps {
   page?: () => string | null;
   now?: () => number;
   /** Prometheus metrics (SVC_METRICS); /metrics is 404 without. */
-  metrics?: Metrics | null;
+  metrics?: Pick<Metrics, 'request' | 'text'> | null;
+  /**
+   * The rate limiter's answer (0: allowed, else seconds to wait). Default: this process's own
+   * limiter; a cluster process asks its primary's, so one client has one limit across processes.
+   */
+  limit?: (ip: string, group: Group, perMinute: number) => number | Promise<number>;
   /** The verification pool's state, for readiness and metrics. */
   poolStats?: () => PoolStats | null;
   /** A tlog-witness served under /api/transparency/witness/ (SVC_WITNESS_SERVE_POLICY). */
@@ -89,6 +94,7 @@ function intParam(q: URLSearchParams, name: string, required: boolean): number |
 
 export function createApp(d: AppDeps) {
   const limiter = new RateLimiter(d.now);
+  const limit = d.limit ?? ((ip: string, group: Group, perMinute: number) => limiter.take(ip, group, perMinute));
   const now = d.now ?? Date.now;
   const cbomSerial = crypto.randomUUID();
   const cbomTime = new Date(now()).toISOString();
@@ -292,7 +298,8 @@ export function createApp(d: AppDeps) {
     const keys = [...req.query.keys()];
     const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
     if (repeated !== undefined) throw new HttpError('invalid_request', `query parameter ${repeated} is given more than once`);
-    const wait = limiter.take(req.ip, route.group, limitFor(route.group));
+    const perMinute = limitFor(route.group);
+    const wait = perMinute > 0 ? await limit(req.ip, route.group, perMinute) : 0;
     if (wait > 0) {
       const e = new HttpError('rate_limited', 'rate limit exceeded; retry later');
       return { status: 429, body: e.toJSON(), headers: { 'retry-after': String(wait) } };

@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
 import { isKeyName } from '@svc/core/tlog';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 
 /** An origin is also the log keys' name: a key name of at most 255 bytes (subtree/v1 encodes it in one). */
 export function isLogOrigin(s: string): boolean {
@@ -50,13 +51,17 @@ export interface Config {
   ledgerAuditMs: number;
   /** Path of the council seats file; default `<dataDir>/council.json`. */
   councilFile: string;
-  /** Worker threads for CPU-bound verification; default one per core. */
+  /** Server processes sharing the port (node:cluster); 1: this process serves alone. */
+  processes: number;
+  /** Worker threads for CPU-bound verification, per process; default the cores divided among the processes. */
   workers: number;
   /** Enables the SLH-DSA diversity signature on issued receipts. */
   slhDiversity: boolean;
   /** Whether the model-plane (bridge) keys are published and used. */
   bridge: boolean;
   log: boolean;
+  /** The least level written (SVC_LOG_LEVEL): trace, debug, info, warn, error, fatal or silent. */
+  logLevel: LogLevel;
   /** Graceful shutdown deadline: requests still open after it are cut. */
   shutdownMs: number;
   /** A request's headers and body must arrive within this long (ms), else 408 and the connection closes. */
@@ -64,7 +69,7 @@ export interface Config {
   /** Bytes of request bodies held in memory across all connections; past it uploads get 503. */
   bodyBudgetBytes: number;
   /** Verification queue bounds and the per-task deadline (see pool/pool.ts for defaults). */
-  pool: { maxQueuedCost?: number; taskTimeoutMs?: number };
+  pool: { maxQueuedCost?: number; taskTimeoutMs?: number; inlineMaxCost?: number };
 }
 
 function int(v: string | undefined, d: number, name: string): number {
@@ -72,6 +77,12 @@ function int(v: string | undefined, d: number, name: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+function logLevel(v: string | undefined): LogLevel {
+  if (v === undefined || v === '') return 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(v)) return v as LogLevel;
+  throw new Error(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(v)}`);
 }
 
 function seconds(v: string | undefined, d: number, name: string): number {
@@ -107,6 +118,8 @@ function validate(c: Config): Config {
   if (!Number.isSafeInteger(c.port) || c.port < 0 || c.port > 65535)
     throw new Error(`the port must be an integer from 0 to 65535, got ${JSON.stringify(c.port)}`);
   if (!c.host || /\s/.test(c.host)) throw new Error(`the host must be an address, got ${JSON.stringify(c.host)}`);
+  if (!Number.isSafeInteger(c.processes) || c.processes < 1 || c.processes > 256)
+    throw new Error(`SVC_PROCESSES must be an integer from 1 to 256, got ${JSON.stringify(c.processes)}`);
   if (!Number.isSafeInteger(c.workers) || c.workers > 1024)
     throw new Error(`SVC_WORKERS must be an integer from 0 to 1024, got ${JSON.stringify(c.workers)}`);
   if (c.databaseUrl !== undefined) {
@@ -159,15 +172,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
     ledgerAuditMs: seconds(env.SVC_LEDGER_AUDIT_SECONDS, 300_000, 'SVC_LEDGER_AUDIT_SECONDS'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
-    workers: int(env.SVC_WORKERS, Math.max(1, cpus().length), 'SVC_WORKERS'),
+    processes: int(env.SVC_PROCESSES, Math.max(1, cpus().length), 'SVC_PROCESSES'),
+    workers: int(
+      env.SVC_WORKERS,
+      Math.max(1, Math.ceil(cpus().length / Math.max(1, int(env.SVC_PROCESSES, cpus().length, 'SVC_PROCESSES')))),
+      'SVC_WORKERS',
+    ),
     slhDiversity: bool(env.SVC_SLH_DIVERSITY, false, 'SVC_SLH_DIVERSITY'),
     bridge: bool(env.SVC_BRIDGE, true, 'SVC_BRIDGE'),
     log: bool(env.SVC_LOG, true, 'SVC_LOG'),
+    logLevel: logLevel(env.SVC_LOG_LEVEL),
     shutdownMs: seconds(env.SVC_SHUTDOWN_SECONDS, 10_000, 'SVC_SHUTDOWN_SECONDS'),
     bodyMs: seconds(env.SVC_BODY_SECONDS, 10_000, 'SVC_BODY_SECONDS'),
     bodyBudgetBytes: int(env.SVC_BODY_BUDGET_MB, 256, 'SVC_BODY_BUDGET_MB') * 1024 * 1024,
     pool: {
       ...(env.SVC_QUEUE_SIGNATURES ? { maxQueuedCost: int(env.SVC_QUEUE_SIGNATURES, 0, 'SVC_QUEUE_SIGNATURES') } : {}),
+      ...(env.SVC_INLINE_SIGNATURES ? { inlineMaxCost: int(env.SVC_INLINE_SIGNATURES, 0, 'SVC_INLINE_SIGNATURES') } : {}),
       ...(env.SVC_TASK_TIMEOUT_SECONDS ? { taskTimeoutMs: seconds(env.SVC_TASK_TIMEOUT_SECONDS, 30_000, 'SVC_TASK_TIMEOUT_SECONDS') } : {}),
     },
   };

@@ -7,5 +7,5 @@ export type { AppRequest, AppResponse } from './http/types.js';
 export { HttpError, refusalOf, type HttpErrorCode } from './http/errors.js';
 export { openApiDocument } from './openapi.js';
 export { inlineExecutor, type Executor } from './pool/pool.js';
-export { jsonLogger, type Logger } from './log.js';
+export { jsonLogger, levelOf, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';

@@ -3,7 +3,9 @@
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { parsePolicy } from '@svc/core/tlog';
-import { Witnessing } from './tlog/witnessing.js';
+import { Witnessing, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
+import { AggregatorRegistry } from 'prom-client';
+import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness/serve.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +40,18 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/** In a cluster, /metrics answers for every process: the primary aggregates them. */
+function clusterMetrics(m: Metrics, link: ClusterLink): Pick<Metrics, 'request' | 'text'> {
+  return {
+    request: (...a) => m.request(...a),
+    text: async () => {
+      const body = await link.metrics();
+      if (body === null) throw new Error('the cluster primary did not answer for metrics');
+      return { body, contentType: m.registry.contentType };
+    },
+  };
+}
+
 /** Load the keyring, making dev keys for whatever is missing (and saying so in the log). */
 export function ensureKeys(cfg: Config, log: Logger): Keyring {
   const dir = join(cfg.dataDir, 'keys');
@@ -70,13 +84,15 @@ export async function startServer(
     executor?: Executor;
     ledger?: (ring: Keyring) => LedgerApi | null | Promise<LedgerApi | null>;
     env?: NodeJS.ProcessEnv;
+    /** Set in a process of a cluster (SVC_PROCESSES > 1): limits, council, metrics and witnessing are shared. */
+    cluster?: ClusterLink;
   } = {},
 ): Promise<Running> {
   let ledgerRef: LedgerApi | null = null;
   let poolRef: Executor | null = null;
   const poolStats = () => (poolRef && 'stats' in poolRef ? (poolRef as WorkerPool).stats() : null);
   const metrics = cfg.metrics ? new Metrics({ ledger: () => ledgerRef, pool: poolStats }) : null;
-  const baseLog = opts.log ?? jsonLogger(cfg.log);
+  const baseLog = opts.log ?? jsonLogger(cfg.log && cfg.logLevel);
   const log = metrics ? metrics.counting(baseLog) : baseLog;
   const names = namesFor(cfg.service);
   const ring = ensureKeys(cfg, log);
@@ -84,19 +100,26 @@ export async function startServer(
   log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
   const trustedBridgeKeys = modelPlaneKeys(ring, names, cfg.bridge).keys;
   const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys }, cfg.pool, log);
-  const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
+  const link = opts.cluster;
+  if (link && metrics) {
+    // The primary gathers this registry with every other process's (prom-client's cluster mode).
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    new AggregatorRegistry();
+  }
+  const council = link
+    ? { health: () => link.council() }
+    : new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
   let ledger: LedgerApi | null = null;
-  let witnessing: Witnessing | null = null;
   let witnessTimer: ReturnType<typeof setInterval> | undefined;
   if (cfg.ledger) {
     // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
     ledger = opts.ledger ? await opts.ledger(ring) : await (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
     if (cfg.witnessPolicy && ledger) {
       // Checkpoints are published only once the policy's quorum of witnesses has cosigned them.
+      // In a cluster only the leader asks the witnesses; the others serve what it shares.
       const raw: LedgerApi = ledger;
-      witnessing = new Witnessing(raw, parsePolicy(readFileSync(cfg.witnessPolicy, 'utf8')), { log, timeoutMs: cfg.witnessTimeoutMs });
-      const w = witnessing;
-      ledger = {
+      const policy = parsePolicy(readFileSync(cfg.witnessPolicy, 'utf8'));
+      const view = (published: () => string | null, status: () => WitnessingStatus): LedgerApi => ({
         head: () => raw.head(),
         inclusion: (r) => raw.inclusion(r),
         consistency: (a, b, signed) => raw.consistency(a, b, signed),
@@ -104,12 +127,26 @@ export async function startServer(
         tile: (id) => raw.tile(id),
         vkeys: () => raw.vkeys(),
         close: () => raw.close(),
-        checkpoint: () => w.checkpoint(),
-        witnessing: () => w.status(),
-      };
-      witnessTimer = setInterval(() => void w.round(), WITNESS_ROUND_MS);
-      witnessTimer.unref();
-      void w.round();
+        checkpoint: () => publishedCheckpoint(raw, published()),
+        witnessing: status,
+      });
+      if (!link || link.leader) {
+        const w = new Witnessing(raw, policy, { log, timeoutMs: cfg.witnessTimeoutMs });
+        ledger = view(
+          () => w.publishedNote(),
+          () => w.status(),
+        );
+        const round = () => w.round().then(() => link?.shareWitnessing({ published: w.publishedNote(), status: w.status() }));
+        witnessTimer = setInterval(() => void round(), WITNESS_ROUND_MS);
+        witnessTimer.unref();
+        void round();
+      } else {
+        const idle: WitnessingStatus = { latestSize: null, publishedSize: null, lagMs: 0, cosigned: 0, witnesses: policy.witnesses.size };
+        ledger = view(
+          () => link.witnessing()?.published ?? null,
+          () => link.witnessing()?.status ?? idle,
+        );
+      }
     }
   }
   // This server may also be a witness for other logs (or its own peers).
@@ -118,7 +155,8 @@ export async function startServer(
   poolRef = executor;
   const app = createApp({
     // With a listener of its own, the public port does not serve metrics (404).
-    metrics: cfg.metricsListen ? null : metrics,
+    metrics: cfg.metricsListen || !metrics ? null : link ? clusterMetrics(metrics, link) : metrics,
+    ...(link ? { limit: (ip: string, group: string, perMinute: number) => link.take(ip, group, perMinute) } : {}),
     poolStats,
     witness: witnessed?.witness ?? null,
     cfg,
@@ -157,7 +195,7 @@ export async function startServer(
   // Metrics on a listener of their own (SVC_METRICS_LISTEN): only GET /metrics, nothing else.
   let metricsServer: Server | null = null;
   let metricsUrl: string | undefined;
-  if (metrics && cfg.metricsListen) {
+  if (metrics && cfg.metricsListen && !link) {
     const m = metrics;
     metricsServer = createServer((req, res) => {
       if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {

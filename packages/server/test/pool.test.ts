@@ -9,7 +9,8 @@ const settings = { service: 'svc', trustedKeys: [] };
 const task = (cmd: string) => ({ op: 'verify' as const, body: new TextEncoder().encode(cmd) });
 const pools: WorkerPool[] = [];
 function pool(size: number, limits: Record<string, number> = {}) {
-  const p = new WorkerPool(size, settings, script, limits);
+  // Every task reaches the hostile worker unless a test asks for inline runs.
+  const p = new WorkerPool(size, settings, script, { inlineMaxCost: 0, ...limits });
   pools.push(p);
   return p;
 }
@@ -70,6 +71,20 @@ describe('worker pool', () => {
     expect(await p.run(task('x'.repeat(20_000)))).toMatchObject({ ok: false, code: 'unavailable' });
     await running;
     await first;
+  });
+
+  it('tasks estimated at most inlineMaxCost signatures run on the calling thread; costlier ones go to a worker', async () => {
+    const p = pool(1, { inlineMaxCost: 2 });
+    // Run here by the real verifier: not JSON, so a refusal, and never the worker's "other".
+    const here = await p.run(task('{"sig":"a"}x'));
+    expect(here).toMatchObject({ ok: false, code: 'invalid_json' });
+    expect(p.stats().inlined).toBe(1);
+    const there = await p.run(task('{"sig":"a","b":{"sig":"c"}}'));
+    expect(there).toEqual({ ok: true, json: '"other"' });
+    expect(p.stats().inlined).toBe(1);
+    const none = pool(1);
+    expect(await none.run(task('{}x'))).toEqual({ ok: true, json: '"other"' });
+    expect(none.stats().inlined).toBe(0);
   });
 
   it('estimateCost counts "sig" members and floors by size, so escaped names still pay', () => {

@@ -1,6 +1,7 @@
 // Model-plane attestation (wire-format s.6): ML-DSA-87 primary plus an optional Falcon-1024
 // diversity co-signature. Falcon never makes a bundle pass on its own.
-import { bytesEqual, fromBase64, fromHex, utf8 } from '../encoding/bytes.js';
+import { bytesEqual, fromHex, utf8 } from '../encoding/bytes.js';
+import { decodeKeyBase64 } from '../encoding/keycache.js';
 import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import { isObj, parseObject } from '../lib/json.js';
 import { bridgeKeyId } from '../wire/signed.js';
@@ -21,7 +22,7 @@ function findKey(keys: unknown, role: string, alg: string, keyId: unknown): Uint
   if (!Array.isArray(keys) || typeof keyId !== 'string') return null;
   for (const k of keys) {
     if (!isObj(k) || k.role !== role || k.alg !== alg || k.key_id !== keyId) continue;
-    const pk = fromBase64(k.public_key_b64);
+    const pk = decodeKeyBase64(k.public_key_b64)?.bytes ?? null;
     if (pk && bridgeKeyId(pk) === keyId) return pk;
   }
   return null;

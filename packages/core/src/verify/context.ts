@@ -1,9 +1,8 @@
-import { decodeKeyHex } from '../encoding/keycache.js';
+import { decodeKeyBase64, decodeKeyHex } from '../encoding/keycache.js';
 import type { ReceiptKey } from '../wire/keys.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, syncVerifier, type SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
-import { fromBase64 } from '../encoding/bytes.js';
 import { isObj } from '../lib/json.js';
 import type { LogPolicyChecker } from './log.js';
 
@@ -65,7 +64,7 @@ function decodeBridgePinned(keys: readonly unknown[]): VerifyContext['pinnedBrid
   if (!Array.isArray(keys)) return out;
   for (const k of keys) {
     if (!isObj(k) || typeof k.role !== 'string' || typeof k.alg !== 'string') continue;
-    const pk = fromBase64(k.public_key_b64);
+    const pk = decodeKeyBase64(k.public_key_b64)?.bytes ?? null;
     if (pk) out.push({ role: k.role, alg: k.alg, publicKey: pk });
   }
   return out;

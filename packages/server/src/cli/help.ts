@@ -26,7 +26,8 @@ SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min)
 SVC_WITNESS_SERVE_POLICY (none), SVC_METRICS (on), SVC_METRICS_LISTEN (none: the main port),
 SVC_DATABASE_URL (none: SQLite in the data folder),
 SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
-SVC_WORKERS (cores), SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on),
+SVC_PROCESSES (cores), SVC_WORKERS (cores / processes), SVC_INLINE_SIGNATURES (4 with node:crypto),
+SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on), SVC_LOG_LEVEL (info),
 SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),
 SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256). The README's Configuration table says what each means.
 Dev keys are made on first start when the data folder has none.`,

@@ -27,7 +27,7 @@ export async function witnessCommand(args: string[]): Promise<number> {
   const policyText = readInput(values.policy as string, '--policy');
   let running: Awaited<ReturnType<typeof startWitness>>;
   try {
-    running = await startWitness(cfg, policyText, jsonLogger(cfg.log));
+    running = await startWitness(cfg, policyText, jsonLogger(cfg.log && cfg.logLevel));
   } catch (e) {
     if (e instanceof TlogError) throw new CliError(`--policy ${values.policy}: ${e.message}`, 2);
     throw e;

@@ -69,6 +69,8 @@ export class Metrics {
     };
     new Gauge({
       name: 'svc_ledger_tree_size',
+      // Every process of a cluster sees the same ledger: the aggregate is one view, not a sum.
+      aggregator: 'max',
       help: 'Leaves in the ledger (absent when it is off or unreadable).',
       registers: [r],
       async collect() {
@@ -78,6 +80,8 @@ export class Metrics {
     });
     new Gauge({
       name: 'svc_ledger_withheld',
+      // Every process of a cluster sees the same ledger: the aggregate is one view, not a sum.
+      aggregator: 'max',
       help: '1 while the signed head is withheld (label: reason), 1 with reason="unavailable" while the ledger cannot be read.',
       labelNames: ['reason'],
       registers: [r],
@@ -92,6 +96,8 @@ export class Metrics {
     });
     new Gauge({
       name: 'svc_witnessing_lag_seconds',
+      // Every process of a cluster sees the same ledger: the aggregate is one view, not a sum.
+      aggregator: 'max',
       help: 'How long the latest checkpoint has waited for the witness quorum (0: published).',
       registers: [r],
       collect() {
@@ -101,6 +107,8 @@ export class Metrics {
     });
     new Gauge({
       name: 'svc_witnessing_cosignatures',
+      // Every process of a cluster sees the same ledger: the aggregate is one view, not a sum.
+      aggregator: 'max',
       help: 'Witness cosignatures the last round gathered.',
       registers: [r],
       collect() {

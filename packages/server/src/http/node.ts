@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_BODY_BYTES } from '@svc/core';
 import { HttpError } from './errors.js';
-import type { Logger } from '../log.js';
+import { requestId, withRequestId, type Logger } from '../log.js';
 import { readLimited, type BodyBudget } from './body.js';
 import { clientIp } from './ratelimit.js';
 import type { AppRequest, AppResponse } from './types.js';
@@ -61,8 +61,8 @@ const NOT_IMPLEMENTED: AppResponse = {
 const BAD_TARGET: AppResponse = { status: 400, body: new HttpError('invalid_request', 'malformed request target').toJSON() };
 
 export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: AdapterOptions) {
-  const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean): void => {
-    const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', ...(out.headers ?? {}) };
+  const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean, id: string): void => {
+    const headers: Record<string, string> = { 'x-content-type-options': 'nosniff', 'x-request-id': id, ...(out.headers ?? {}) };
     let payload: string | Uint8Array | undefined;
     if (out.body !== undefined) {
       payload = typeof out.body === 'string' || out.body instanceof Uint8Array ? out.body : JSON.stringify(out.body);
@@ -75,18 +75,24 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     if (tooLarge) drain(req, res, opts.drainBytes ?? DRAIN_BYTES, opts.drainMs ?? DRAIN_MS);
   };
 
+  // Every log line this request causes, here or deep in a handler, carries its id (AsyncLocalStorage).
   return (req: IncomingMessage, res: ServerResponse): void => {
+    const id = requestId(req.headers['x-request-id']);
+    withRequestId(id, () => serve(req, res, id));
+  };
+
+  function serve(req: IncomingMessage, res: ServerResponse, id: string): void {
     const started = performance.now();
     let path = '?';
     let ip = 'unknown';
     let tooLarge = false;
     const done = (out: AppResponse) => {
-      send(req, res, out, tooLarge);
+      send(req, res, out, tooLarge, id);
       opts.log('request', { method: req.method, path, status: out.status, ms: Math.round(performance.now() - started), ip });
     };
     const fail = (e: unknown) => {
       opts.log('adapter_error', { path, error: e instanceof Error ? e.message : String(e) });
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json', connection: 'close', 'x-request-id': id });
       res.end('{"error":"internal error"}');
     };
     try {
@@ -132,7 +138,7 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     } catch (e) {
       fail(e);
     }
-  };
+  }
 }
 
 /**

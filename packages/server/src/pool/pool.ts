@@ -26,13 +26,29 @@ export interface PoolLimits {
   maxQueuedCost: number;
   /** From admission to answer; past it the task is refused and its worker replaced. */
   taskTimeoutMs: number;
+  /**
+   * Tasks estimated at most this many signatures run on the calling thread: for a plain proof the
+   * hop to a worker and back costs more CPU than the check (measured in bench/scaling.mjs), and a
+   * bounded estimate bounds how long the event loop is held. 0: every task goes to a worker.
+   */
+  inlineMaxCost: number;
 }
 
 /** About two seconds of queued work per worker on this project's benchmark machine. */
 export function defaultLimits(workers: number): PoolLimits {
   const n = Math.max(1, workers);
-  return { maxQueued: 64 * n, maxQueuedBytes: 64 * 1024 * 1024, maxQueuedCost: 400 * n, taskTimeoutMs: 30_000 };
+  return {
+    maxQueued: 64 * n,
+    maxQueuedBytes: 64 * 1024 * 1024,
+    maxQueuedCost: 400 * n,
+    taskTimeoutMs: 30_000,
+    inlineMaxCost: INLINE_NATIVE,
+  };
 }
+
+// A plain proof's estimate is 2 (one receipt), with a model-plane attestation 4: about 1.2 ms of
+// the event loop with node:crypto. With noble (8x slower) nothing runs inline.
+const INLINE_NATIVE = 4;
 
 // Seconds of work one estimated signature stands for, to tell a refused client when to come back.
 const SECONDS_PER_COST = 0.006;
@@ -71,6 +87,8 @@ export interface PoolStats {
   queued: number;
   queuedBytes: number;
   queuedCost: number;
+  /** Tasks run on the calling thread since start (see PoolLimits.inlineMaxCost). */
+  inlined: number;
 }
 
 export class WorkerPool implements Executor {
@@ -81,6 +99,8 @@ export class WorkerPool implements Executor {
   private queuedCost = 0;
   private nextId = 1;
   private closed = false;
+  private inlined = 0;
+  private readonly inlineCrypto = nativeCrypto() ?? undefined;
   private readonly limits: PoolLimits;
 
   constructor(
@@ -90,7 +110,7 @@ export class WorkerPool implements Executor {
     limits: Partial<PoolLimits> = {},
     private readonly onEvent: (event: string, fields: Record<string, unknown>) => void = () => {},
   ) {
-    this.limits = { ...defaultLimits(size), ...limits };
+    this.limits = { ...defaultLimits(size), ...(this.inlineCrypto ? {} : { inlineMaxCost: 0 }), ...limits };
     for (let i = 0; i < size; i++) this.spawn();
   }
 
@@ -113,6 +133,7 @@ export class WorkerPool implements Executor {
       queued: this.queue.length,
       queuedBytes: this.queuedBytes,
       queuedCost: this.queuedCost,
+      inlined: this.inlined,
     };
   }
 
@@ -209,6 +230,10 @@ export class WorkerPool implements Executor {
   run(task: Task): Promise<TaskResult> {
     if (this.closed) return Promise.resolve(unavailable('shutting down', 1));
     const cost = estimateCost(task.body);
+    if (cost <= this.limits.inlineMaxCost) {
+      this.inlined++;
+      return runTask(task, this.settings, this.inlineCrypto).catch(() => crashed);
+    }
     const bytes = task.body.length;
     const w = this.idle.pop();
     if (!w) {

@@ -35,6 +35,14 @@ export interface WitnessingStatus {
   witnesses: number;
 }
 
+/** What a log serves while witnessed: the last checkpoint with a quorum, or why there is none (503). */
+export async function publishedCheckpoint(ledger: Pick<WitnessingLedger, 'checkpoint'>, published: string | null): Promise<string> {
+  // Rule 2 first: a withheld log publishes nothing, witnessed or not.
+  await ledger.checkpoint();
+  if (published === null) throw new LedgerError('unavailable', 'no checkpoint has met the witness quorum yet');
+  return published;
+}
+
 // WF-WITNESSING
 export class Witnessing {
   private published: { size: number; note: string } | null = null;
@@ -65,12 +73,14 @@ export class Witnessing {
     };
   }
 
+  /** The last checkpoint published with a quorum (log and witness lines), if any. */
+  publishedNote(): string | null {
+    return this.published?.note ?? null;
+  }
+
   /** The published checkpoint (log and witness lines), or why there is none (503). */
-  async checkpoint(): Promise<string> {
-    // Rule 2 first: a withheld log publishes nothing, witnessed or not.
-    await this.ledger.checkpoint();
-    if (!this.published) throw new LedgerError('unavailable', 'no checkpoint has met the witness quorum yet');
-    return this.published.note;
+  checkpoint(): Promise<string> {
+    return publishedCheckpoint(this.ledger, this.publishedNote());
   }
 
   /** One round, unless one is running: submit the latest checkpoint if it is new. */
