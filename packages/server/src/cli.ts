@@ -5,22 +5,19 @@
 import { CliError } from './cli/common.js';
 import { HELP } from './cli/help.js';
 import { out } from './cli/io.js';
-import { issueCommand } from './cli/issue.js';
-import { keygenCommand } from './cli/keygen.js';
-import { ledgerCommand } from './cli/ledger-command.js';
-import { recordCli, verifyCli } from './cli/read.js';
-import { serveCommand } from './cli/serve.js';
-import { witnessCommand } from './cli/witness.js';
-import { VERSION } from './server.js';
+import { VERSION } from './version.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  serve: serveCommand,
-  keygen: keygenCommand,
-  issue: issueCommand,
-  verify: verifyCli,
-  record: recordCli,
-  ledger: ledgerCommand,
-  witness: witnessCommand,
+type Command = (args: string[]) => Promise<number>;
+
+// Each command loads only what it uses: `svc verify` need not load the server, SQLite or pg.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.js')).serveCommand,
+  keygen: async () => (await import('./cli/keygen.js')).keygenCommand,
+  issue: async () => (await import('./cli/issue.js')).issueCommand,
+  verify: async () => (await import('./cli/read.js')).verifyCli,
+  record: async () => (await import('./cli/read.js')).recordCli,
+  ledger: async () => (await import('./cli/ledger-command.js')).ledgerCommand,
+  witness: async () => (await import('./cli/witness.js')).witnessCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -33,13 +30,13 @@ async function main(argv: string[]): Promise<number> {
     out(VERSION);
     return 0;
   }
-  const run = COMMANDS[cmd];
-  if (!run) throw new CliError(`unknown command ${JSON.stringify(cmd)}; see svc --help`, 2);
+  const load = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined;
+  if (!load) throw new CliError(`unknown command ${JSON.stringify(cmd)}; see svc --help`, 2);
   if (rest.includes('--help') || rest.includes('-h')) {
     out(HELP[cmd]!);
     return 0;
   }
-  return run(rest);
+  return (await load())(rest);
 }
 
 main(process.argv.slice(2)).then(

@@ -1,7 +1,6 @@
 // Assembling and running the reference server: configuration, keyring (dev keys on first run),
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { parsePolicy } from '@svc/core/tlog';
 import { Witnessing, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
 import { AggregatorRegistry } from 'prom-client';
@@ -25,8 +24,9 @@ import { WorkerPool, type Executor } from './pool/pool.js';
 import { Metrics } from './http/metrics.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
-/** The package's version, read from its package.json (one place for it). */
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 /** How often the log looks for a new checkpoint to ask its witnesses about. */
 const WITNESS_ROUND_MS = 250;

@@ -171,6 +171,28 @@ describe('svc on a terminal and on a broken network', () => {
       const lineStart = Math.max(r.stdout.lastIndexOf('\n', result), r.stdout.lastIndexOf('\r', result - 4)) + 1;
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence is what is looked for.
       expect(r.stdout.slice(lineStart, result).replace(/\r?\x1b\[K/g, '')).toBe('');
+      // svc issue says it checks the whole log before signing, and clears that before the bundle.
+      const issued = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const c = spawn('script', ['-qec', `${process.execPath} ${CLI} issue --answer 'tty 4'`, '/dev/null'], {
+          env: { ...process.env, SVC_DATA_DIR: t.dir },
+        });
+        let stdout = '';
+        c.stdout.on('data', (d) => (stdout += d));
+        c.on('close', (status) => resolve({ status, stdout }));
+      });
+      expect(issued.status, issued.stdout).toBe(0);
+      expect(issued.stdout).toMatch(/checking the whole log before signing/);
+      const bundleAt = issued.stdout.indexOf('{');
+      const before = issued.stdout.slice(
+        Math.max(issued.stdout.lastIndexOf('\n', bundleAt), issued.stdout.lastIndexOf('\r', bundleAt - 4)) + 1,
+        bundleAt,
+      );
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence is what is looked for.
+      expect(before.replace(/\r?\x1b\[K/g, '')).toBe('');
+      // Not on a pipe: standard error stays free of progress text.
+      const piped = await svc(['issue', '--answer', 'piped'], { env: { SVC_DATA_DIR: t.dir } });
+      expect(piped.code).toBe(0);
+      expect(piped.err).not.toMatch(/checking/);
     } finally {
       await t.stop();
     }

@@ -9,7 +9,7 @@ import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../server.js';
 import { CliError, readInput } from './common.js';
-import { out, parseFor } from './io.js';
+import { clearProgress, out, parseFor, progress } from './io.js';
 import { loggedSource } from './tlog.js';
 
 export async function issueCommand(args: string[]): Promise<number> {
@@ -42,6 +42,15 @@ export async function issueCommand(args: string[]): Promise<number> {
   } catch (e) {
     throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
+  // The whole log is checked before anything is signed (14.5 s at 10^6 leaves): say so on a terminal.
+  const audit = ledger?.audit;
+  const ticker = audit
+    ? setInterval(() => {
+        const p = audit.scanProgress();
+        if (p) progress(`checking the whole log before signing: ${p.done}/${p.total} leaves`);
+      }, 250)
+    : undefined;
+  if (audit) progress('checking the whole log before signing');
   try {
     if (values.logged && !ledger) throw new CliError('--logged needs the ledger (SVC_LEDGER is off)', 2);
     const bundle = await new Issuer(ring, names, ledger, {
@@ -54,12 +63,16 @@ export async function issueCommand(args: string[]): Promise<number> {
       ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
       ...(values.model !== undefined ? { model: values.model as string } : {}),
     });
+    clearInterval(ticker);
+    clearProgress();
     out(JSON.stringify(bundle, null, 2));
   } catch (e) {
     if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
       throw new CliError(`nothing was signed: ${e.message}`, 3);
     throw e;
   } finally {
+    clearInterval(ticker);
+    clearProgress();
     await ledger?.close();
   }
   return 0;

@@ -76,6 +76,7 @@ class Findings {
   leafMismatch = false;
   fullCheckDone = false;
   private scan: ScanState = { next: 0, stack: [] };
+  private scanTarget = 0;
 
   /** The high-water mark cannot be read: what was signed before cannot be compared. */
   highWaterUnreadable = false;
@@ -178,8 +179,14 @@ class Findings {
    * leaf hash, subtree and head root. Reads go in chunks: the leaves of a chunk in one query, the
    * stored subtrees they complete in another.
    */
+  /** How far the running leaf check is (leaves checked of the size it checks up to), for progress lines. */
+  scanProgress(): { done: number; total: number } {
+    return { done: this.scan.next, total: Math.max(this.scanTarget, this.scan.next) };
+  }
+
   private async scanLeaves(r: LedgerReads, upTo: number, budget: number): Promise<void> {
     const s = this.scan;
+    this.scanTarget = upTo;
     try {
       let left = budget;
       while (s.next < upTo && left > 0) {
@@ -328,6 +335,7 @@ export class Auditor {
   private cur: Findings;
   private readonly oneAtATime = serially();
   private rechecking: Promise<void> | null = null;
+  private checking: Findings | null = null;
   /**
    * When the last full recheck ended, how long it took (ms), and whether it failed for want of
    * reads (then nothing it found was served), for pacing the next.
@@ -340,6 +348,11 @@ export class Auditor {
     private readonly now: () => number = Date.now,
   ) {
     this.cur = new Findings(store, highWater);
+  }
+
+  /** How far a running full recheck is (leaves checked of the size it checks up to); null when none runs. */
+  scanProgress(): { done: number; total: number } | null {
+    return this.checking?.scanProgress() ?? null;
   }
 
   get fullCheckDone(): boolean {
@@ -395,6 +408,7 @@ export class Auditor {
       let failed = true;
       try {
         const next = new Findings(this.store, this.highWater);
+        this.checking = next;
         await run(next);
         await this.oneAtATime(async () => {
           await next.refresh();
@@ -404,6 +418,7 @@ export class Auditor {
       } finally {
         this.lastRecheck = { at: this.now(), took: this.now() - started, failed };
         this.rechecking = null;
+        this.checking = null;
       }
     })();
     return this.rechecking;
