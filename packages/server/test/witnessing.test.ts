@@ -420,3 +420,75 @@ describe('a witness under concurrent submissions', () => {
     }
   }, 120_000);
 });
+
+describe('a witnessed log served by a cluster (SVC_PROCESSES=2)', () => {
+  it('only one process asks the witnesses, and every process serves the same witnessed checkpoint', async () => {
+    await s.stop(); // its own rounds would ask the witnesses too
+    const port = await freePort();
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: {
+        ...process.env,
+        SVC_DATA_DIR: logDir,
+        PORT: String(port),
+        SVC_PROCESSES: '2',
+        SVC_WORKERS: '1',
+        SVC_WITNESS_POLICY: join(work, 'log-policy.txt'),
+        SVC_WITNESS_TIMEOUT_SECONDS: '2',
+        SVC_RATE_TILES: '0',
+        SVC_RATE_READ: '0',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d) => (out += d));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      expect(await until(async () => (out.match(/"event":"listening"/g) ?? []).length === 2)).toBe(true);
+      const base = `http://127.0.0.1:${port}`;
+      const statusAt = async () =>
+        (await (await fetch(`${base}/api/transparency/tlog/witnessing`, { headers: { connection: 'close' } })).json()) as any;
+      // A fresh leader learns each witness's size from its first 409 (tlog-witness); after that round, none.
+      expect(await until(async () => (await statusAt()).publishedSize === appended)).toBe(true);
+      const marks = witnesses.map((w) => w.logs.length);
+      const size = await append(logDir, 5, 'cluster');
+      expect(await until(async () => (await statusAt()).publishedSize === size)).toBe(true);
+      // Both processes answer (fresh connections are spread over them) with the same witnessed note.
+      const notes = new Set<string>();
+      for (let i = 0; i < 8; i++) {
+        const st = await statusAt();
+        expect(st.publishedSize).toBe(size);
+        notes.add(await (await fetch(`${base}/api/transparency/tlog/checkpoint`, { headers: { connection: 'close' } })).text());
+      }
+      expect(notes.size).toBe(1);
+      const note = [...notes][0]!;
+      expect(parseCheckpoint(parseNote(note).text).size).toBe(size);
+      expect(
+        openNote(
+          note,
+          witnesses.flatMap((w) => w.vkeys),
+        ).verified.length,
+      ).toBeGreaterThanOrEqual(2);
+      const pids = new Set(
+        out
+          .split('\n')
+          .filter((l) => l.includes('"event":"request"'))
+          .map((l) => JSON.parse(l).pid),
+      );
+      expect(pids.size).toBe(2);
+      // One submission per live witness for this size: a second asker would have met 409s.
+      for (const [i, w] of witnesses.entries()) {
+        if (!w.child) continue;
+        const lines = w.logs
+          .slice(marks[i])
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l));
+        expect(lines.filter((l) => l.event === 'witness_cosigned' && l.size === size)).toHaveLength(1);
+        expect(lines.filter((l) => l.event === 'witness_refused')).toEqual([]);
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 90_000);
+});
