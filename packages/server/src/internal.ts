@@ -32,3 +32,5 @@ export { monitorOnce } from './tlog/monitor.js';
 export { readTile } from './ledger/reads.js';
 export { nativeMlDsa44 } from './crypto/node.js';
 export { nativeEd25519Sign, nativeNoteVerify } from './crypto/node.js';
+export { asAsk, asAnswer, asNotice, asCouncil } from './cluster/messages.js';
+export { clusterLink } from './cluster/link.js';

@@ -1,0 +1,74 @@
+// Messages between the cluster's primary and its processes: whatever arrives, each side either
+// recognises one of its message shapes or ignores it; nothing throws, and a process whose primary
+// does not answer goes on (limits allow, council unknown, metrics absent) after its timeout.
+import { EventEmitter } from 'node:events';
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import { asAnswer, asAsk, asCouncil, asNotice, clusterLink } from '../dist/internal.js';
+
+describe('cluster messages', () => {
+  it('property: any value is one of the shapes or null, never a throw', () => {
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withMap: true, withSet: true, withTypedArray: true }), (m) => {
+        for (const read of [asAsk, asAnswer, asNotice, asCouncil]) expect(() => read(m)).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('recognises only well-formed asks: an id, and for take a short ip, a group and an integer limit', () => {
+    expect(asAsk({ svc: 'take', id: 1, ip: '10.0.0.1', group: 'verify', perMinute: 40 })).not.toBeNull();
+    expect(asAsk({ svc: 'council', id: 2 })).not.toBeNull();
+    for (const bad of [
+      { svc: 'take', id: 0, ip: 'a', group: 'g', perMinute: 1 },
+      { svc: 'take', id: 1.5, ip: 'a', group: 'g', perMinute: 1 },
+      { svc: 'take', id: 1, ip: 'x'.repeat(65), group: 'g', perMinute: 1 },
+      { svc: 'take', id: 1, ip: 'a', group: 'g', perMinute: '1' },
+      { svc: 'take', id: 1, ip: 7, group: 'g', perMinute: 1 },
+      { svc: 'shutdown', id: 1 },
+      { svc: 'metrics' },
+      ['take', 1],
+      null,
+    ])
+      expect(asAsk(bad)).toBeNull();
+    expect(asNotice({ svc: 'witnessing', state: { published: 5, status: {} } })).toBeNull();
+    expect(asNotice({ svc: 'witnessing', state: { published: null, status: {} } })).not.toBeNull();
+    expect(asCouncil({ ok: false })).toBeNull();
+  });
+
+  it('a process whose primary never answers: limits allow, council and metrics are absent, after the timeout', async () => {
+    vi.useFakeTimers();
+    try {
+      const sent: unknown[] = [];
+      const proc = Object.assign(new EventEmitter(), { connected: true, send: (m: unknown) => sent.push(m) });
+      const link = clusterLink(1, proc as unknown as NodeJS.Process);
+      expect(link.leader).toBe(false);
+      const take = link.take('1.2.3.4', 'verify', 5);
+      const council = link.council();
+      vi.advanceTimersByTime(2_001);
+      expect(await take).toBe(0);
+      expect(await council).toBeNull();
+      expect(sent).toHaveLength(2);
+      // A hostile or confused answer is not believed: a negative wait, a wrong id, a non-object.
+      const t2 = link.take('1.2.3.4', 'verify', 5);
+      const id = (sent[2] as { id: number }).id;
+      proc.emit('message', 'garbage');
+      proc.emit('message', { svc: 'answer', id: id + 100, value: 9 });
+      proc.emit('message', { svc: 'answer', id, value: -3 });
+      expect(await t2).toBe(0);
+      const t3 = link.take('1.2.3.4', 'verify', 5);
+      proc.emit('message', { svc: 'answer', id: (sent[3] as { id: number }).id, value: 7 });
+      expect(await t3).toBe(7);
+      // The leader's shared state is taken only in its shape.
+      proc.emit('message', { svc: 'witnessing', state: { published: 'note', status: { latestSize: 3 } } });
+      expect(link.witnessing()?.published).toBe('note');
+      let stopped = 0;
+      link.onShutdown(() => stopped++);
+      proc.emit('message', { svc: 'shutdown', extra: true });
+      proc.emit('disconnect');
+      expect(stopped).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
