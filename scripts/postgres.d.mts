@@ -5,5 +5,8 @@ export function startPostgres(opts?: { durable?: boolean }): Promise<{
   dir: string;
   pause(): void;
   resume(): void;
+  /** Stops the server's processes (SIGSTOP): a hung machine or partition, as a client sees it. */
+  freeze(): void;
+  thaw(): void;
   stop(): void;
 }>;

@@ -1,11 +1,18 @@
 // The in-browser verifier: the core's verifyBundle, run locally. Nothing leaves the page while
-// verifying; the only keys pinned are the ones embedded when the server served the page, or the
-// ones pasted by the user.
+// verifying; the only keys pinned are the ones embedded when the server served the page, the ones
+// pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
-import { verifyBundle, isSvcError } from '@svc/core';
+import { isSvcError, parseDocument, verifyBundle } from '@svc/core';
+import { el } from './dom.mjs';
+import { lookUp, lookupRequests, signedAnswerHash } from './lookup.mjs';
+import { claimedKeyId, describe, shortKind } from './views.mjs';
 
 const $ = (id) => document.getElementById(id);
-const embedded = JSON.parse(document.getElementById('pinned-keys').textContent || 'null');
+const json = (id) => JSON.parse(document.getElementById(id)?.textContent || 'null');
+const embedded = json('pinned-keys');
+const samples = json('samples') ?? { keySets: [], items: [] };
+let sampleKeys = null;
+let last = null;
 
 function pinnedKeys() {
   const pasted = $('keys').value.trim();
@@ -13,151 +20,159 @@ function pinnedKeys() {
     const doc = JSON.parse(pasted);
     const keys = Array.isArray(doc) ? doc : doc.keys;
     if (!Array.isArray(keys)) throw new Error('pasted keys must be a /api/provenance/pubkey response or an array of keys');
-    return keys;
+    return { keys, from: 'the keys pasted above' };
   }
-  return embedded && Array.isArray(embedded.keys) ? embedded.keys : [];
+  if (sampleKeys) return { keys: sampleKeys, from: "the project's published test keys (this is a sample)" };
+  return embedded && Array.isArray(embedded.keys)
+    ? { keys: embedded.keys, from: "this server's published keys" }
+    : { keys: [], from: null };
 }
 
-function row(label, ok, text) {
-  const li = document.createElement('li');
-  li.className = ok === true ? 'ok' : ok === false ? 'bad' : 'info';
-  const b = document.createElement('strong');
-  b.textContent = `${label}: `;
-  li.append(b, document.createTextNode(text));
-  return li;
+/** The origin sentence: true for the case it is shown in. */
+function originLine(res, doc, pinned) {
+  if (pinned.keys.length === 0) return ['info', 'Origin: not checked. No keys are pinned, so nothing here says who signed it.'];
+  if (res.signerRecognized) return ['ok', `Origin: recognised. It was signed with one of ${pinned.from}.`];
+  const claimed = claimedKeyId(doc, res);
+  const pinnedIds = new Set(pinned.keys.map((k) => k?.key_id).filter((x) => typeof x === 'string'));
+  if (!res.verdict.overallOk)
+    return claimed && pinnedIds.has(claimed)
+      ? [
+          'bad',
+          `Origin: not established. The bundle names a pinned key (${claimed.slice(0, 16)}…), but its content or signature does not verify, so nothing shows that key signed it.`,
+        ]
+      : ['bad', 'Origin: not established. The bundle does not verify, so nothing here says who signed it.'];
+  return ['bad', `Origin: NOT recognised. It verifies, but the signing key is not one of ${pinned.from}.`];
 }
 
-function layers(v) {
-  const out = [];
-  const r = v.receipt;
-  if (r) {
-    if (!r.present) out.push(row('Receipt', null, 'absent'));
-    else {
-      out.push(row('Answer hash', r.answerHashOk, r.answerHashOk ? 'matches the signed hash' : 'does NOT match: the text was changed'));
-      out.push(row('Receipt signature (ML-DSA-87)', r.sigOk, r.sigOk ? `valid, key ${r.keyId.slice(0, 16)}…` : 'INVALID'));
-      if (r.diversity) out.push(row('SLH-DSA diversity signature', r.diversity.ok, r.diversity.ok ? 'valid' : 'INVALID'));
-      if (!r.councilGrounded) out.push(row('Council', null, 'single-model fallback (signed)'));
-    }
-    if (r.questionBinding !== undefined) {
-      out.push(
-        r.questionBinding === 'none'
-          ? row(
-              'Question',
-              r.promptBound ? false : null,
-              r.promptBound ? 'does NOT match the signed question' : 'not covered by any signature (shown, not attested)',
-            )
-          : row('Question', true, `attested (${r.questionBinding})`),
-      );
-    }
-  }
-  if (v.excerpt)
-    out.push(row('Pinned quote', v.excerpt.ok, v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT in the signed answer'));
-  if (v.bridge) {
-    out.push(row('Model-plane signature (ML-DSA-87)', v.bridge.primaryOk, v.bridge.primaryOk ? 'valid' : 'INVALID'));
-    if (v.bridge.cosignPresent)
-      out.push(row('Model-plane co-signature (Falcon-1024)', v.bridge.secondaryOk, v.bridge.secondaryOk ? 'valid' : 'INVALID'));
-  }
-  if (v.turns) out.push(row('Turns', v.overallOk, `${v.turns.filter((t) => t.verdict.overallOk).length} of ${v.turns.length} verify`));
-  if (v.run)
-    out.push(
-      row(
-        'Run',
-        v.run.hashOk && v.run.budgetOk,
-        `hash ${v.run.hashOk ? 'ok' : 'FAILED'}, ${v.run.steps} steps, budget ${v.run.budgetOk ? 'ok' : 'FAILED'}`,
-      ),
-    );
-  if (v.export)
-    out.push(
-      row(
-        'Export',
-        v.export.manifestOk && v.export.payloadOk && v.export.countsOk,
-        `manifest ${v.export.manifestOk ? 'ok' : 'FAILED'}, payload ${v.export.payloadOk ? 'ok' : 'FAILED'}, counts ${v.export.countsOk ? 'ok' : 'FAILED'}`,
-      ),
-    );
-  if (v.sth) out.push(row('Tree head', v.sth.bodyOk, `${v.sth.log ?? '?'} at size ${v.sth.treeSize ?? '?'}`));
-  if (v.consistency)
-    out.push(
-      row('Consistency proof', v.consistency.proofOk, v.consistency.proofOk ? 'older head is a prefix of the newer' : 'does NOT verify'),
-    );
-  if (v.timestampOrderOk !== undefined)
-    out.push(
-      row(
-        'Timestamp order',
-        v.timestampOrderOk,
-        v.timestampOrderOk ? 'ordered like the sizes' : 'older head signed after the newer (rollback)',
-      ),
-    );
-  return out;
+function showError(text) {
+  const result = $('result');
+  result.replaceChildren(el('p', { role: 'alert' }, text));
+  result.className = 'error';
+  $('actions').hidden = true;
 }
 
 async function run() {
   const result = $('result');
   result.replaceChildren();
   result.className = '';
-  let keys;
+  let pinned;
   try {
-    keys = pinnedKeys();
+    pinned = pinnedKeys();
   } catch (e) {
-    result.className = 'error';
-    result.textContent = `Keys: ${e.message}`;
-    return;
+    return showError(`Keys: ${e.message}`);
   }
+  const text = $('bundle').value;
   try {
-    const r = await verifyBundle($('bundle').value, { trustedKeys: keys });
-    const v = r.verdict;
-    const head = document.createElement('div');
-    head.id = 'summary';
-    const integrity = document.createElement('p');
-    integrity.id = 'integrity';
-    integrity.className = v.overallOk ? 'ok' : 'bad';
-    integrity.textContent = v.overallOk
-      ? 'Integrity: PASS. The signatures verify and the signed content is unaltered.'
-      : 'Integrity: FAIL. This bundle does not verify. Do not rely on it.';
-    const origin = document.createElement('p');
-    origin.id = 'origin';
-    origin.className = r.signerRecognized ? 'ok' : 'info';
-    origin.textContent =
-      keys.length === 0
-        ? 'Origin: not checked. No keys are pinned, so nothing here says who signed it.'
-        : r.signerRecognized
-          ? 'Origin: recognised. It was signed with one of the pinned keys (the keys the service publishes).'
-          : 'Origin: NOT recognised. The signing key is not one of the pinned keys.';
-    head.append(integrity, origin);
-    if (r.record) {
-      const rec = document.createElement('p');
-      rec.className = 'ok';
-      const own = r.record.unattested?.length
-        ? ` Its ${r.record.unattested.join(', ')} are the maker's own words: shown, not attested.`
-        : '';
-      rec.textContent = `AI Provenance Record: its summary matches its proof${r.record.originClaimUnconfirmed ? ', but its origin claim is not confirmed by these keys' : ''}.${own}`;
-      head.append(rec);
+    const res = await verifyBundle(text, { trustedKeys: pinned.keys });
+    // Displayed from the same strict parse the verdict came from (duplicate names refused there).
+    const doc = parseDocument(text);
+    const v = res.verdict;
+    const [originClass, originText] = originLine(res, doc, pinned);
+    const { panels, rows } = describe(doc, res);
+    const kind = shortKind(res.kind, res.service);
+    result.append(
+      el(
+        'div',
+        { id: 'summary' },
+        el(
+          'p',
+          { id: 'integrity', class: v.overallOk ? 'ok' : 'bad' },
+          v.overallOk
+            ? 'Integrity: PASS. The signatures verify and the signed content is unaltered.'
+            : 'Integrity: FAIL. This document does not verify. Do not rely on it.',
+        ),
+        el('p', { id: 'origin', class: originClass }, originText),
+        el('p', { id: 'kind' }, `Kind: ${kind.replace(/-/g, ' ')} (${res.kind})`),
+      ),
+      ...panels,
+      el(
+        'section',
+        { class: 'panel', id: 'checks', 'aria-labelledby': 'checks-h' },
+        el('h2', { id: 'checks-h' }, 'Checks'),
+        el('ul', { id: 'layers' }, ...rows),
+      ),
+      el('p', { class: 'note' }, 'A passing verdict attests origin and integrity, never that the content is accurate.'),
+    );
+    // Served by a live server: an opt-in lookup in its ledger, a visible action of its own.
+    if (/^https?:$/.test(location.protocol) && signedAnswerHash(doc)) {
+      const box = el(
+        'section',
+        { class: 'panel', id: 'lookup-offer', 'aria-labelledby': 'lookup-offer-h' },
+        el('h2', { id: 'lookup-offer-h' }, 'Look it up in this server’s ledger'),
+      );
+      const button = el('button', { type: 'button', id: 'lookup' }, 'Look up in the ledger');
+      box.append(
+        el('p', {}, 'Verification above made no request. This action makes these three, to the server that served this page:'),
+        el('ul', { id: 'lookup-requests' }, ...lookupRequests(location.origin).map((r) => el('li', {}, el('code', {}, r)))),
+        button,
+      );
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        try {
+          box.after(await lookUp(doc, pinned.keys, location.origin));
+        } catch (e) {
+          box.append(el('p', { class: 'error', role: 'alert' }, `The lookup failed: ${e?.message ?? e}`));
+        }
+      });
+      result.append(box);
     }
-    const ul = document.createElement('ul');
-    ul.id = 'layers';
-    ul.append(...layers(v));
-    const note = document.createElement('p');
-    note.className = 'note';
-    note.textContent = `Kind: ${r.kind}. A passing verdict attests origin and integrity, never that the content is accurate.`;
-    result.append(head, ul, note);
+    last = { verified_at: new Date().toISOString(), pinned_keys: pinned.from ?? 'none', response: res };
+    $('actions').hidden = false;
+    $('summary').focus?.();
   } catch (e) {
-    result.className = 'error';
-    result.textContent = isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e?.message}`;
+    showError(isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e?.message}`);
   }
 }
 
-$('verify').addEventListener('click', () => void run());
+async function load(textPromise, keys = null) {
+  sampleKeys = keys;
+  $('bundle').value = await textPromise;
+  updateKeysState();
+  await run();
+}
+
+function updateKeysState() {
+  $('keys-state').textContent = sampleKeys
+    ? "The project's published test keys are pinned for this sample."
+    : embedded && Array.isArray(embedded.keys)
+      ? `${embedded.keys.length} keys of this server are pinned.`
+      : 'No keys are pinned: paste a /api/provenance/pubkey response to check origin.';
+}
+
+$('verify').addEventListener('click', () => {
+  sampleKeys = null;
+  updateKeysState();
+  void run();
+});
+$('file').addEventListener('change', () => {
+  const f = $('file').files?.[0];
+  if (f) void load(f.text());
+});
 const drop = $('bundle');
 drop.addEventListener('dragover', (e) => e.preventDefault());
-drop.addEventListener('drop', async (e) => {
+drop.addEventListener('drop', (e) => {
   e.preventDefault();
   const f = e.dataTransfer?.files[0];
-  if (f) {
-    drop.value = await f.text();
-    void run();
-  }
+  if (f) void load(f.text());
 });
-$('keys-state').textContent =
-  embedded && Array.isArray(embedded.keys)
-    ? `${embedded.keys.length} keys of this server are pinned.`
-    : 'No keys are pinned: paste a /api/provenance/pubkey response to check origin.';
+const picker = $('sample');
+for (const [i, s] of samples.items.entries()) picker.append(el('option', { value: String(i) }, s.label));
+picker.disabled = samples.items.length === 0;
+$('load-sample').addEventListener('click', () => {
+  const s = samples.items[Number(picker.value)];
+  if (s) void load(Promise.resolve(JSON.stringify(s.document, null, 2)), samples.keySets[s.keys] ?? []);
+});
+$('save').addEventListener('click', () => {
+  if (!last) return;
+  const url = URL.createObjectURL(new Blob([`${JSON.stringify(last, null, 2)}\n`], { type: 'application/json' }));
+  const a = el('a', { href: url, download: 'verdict.json' });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+});
+$('print').addEventListener('click', () => window.print());
+updateKeysState();
 window.__verifierReady = true;
+// For tests and tools: the last verdict shown, as "save verdict" writes it.
+window.__lastVerdict = () => last;

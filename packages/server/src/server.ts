@@ -25,6 +25,7 @@ import { Metrics } from './http/metrics.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
 import { VERSION } from './version.js';
+import { builtFile } from './entries.js';
 
 export { VERSION };
 
@@ -63,7 +64,7 @@ export function ensureKeys(cfg: Config, log: Logger): Keyring {
 
 /** The verifier page with this server's published keys embedded, so it pins them offline. */
 function pageLoader(keys: unknown): () => string | null {
-  const file = fileURLToPath(new URL('./page.html', import.meta.url));
+  const file = fileURLToPath(builtFile('page.html', import.meta.url));
   let cached: string | null = null;
   const embedded = JSON.stringify(keys).replace(/</g, '\\u003c');
   return () => {

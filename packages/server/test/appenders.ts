@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryTree, namesFor, toHex, treeRoot } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { expect } from 'vitest';
-import { Ledger } from '../dist/internal.js';
+import { Ledger } from '../src/internal.js';
 import type { TestDb } from './backends.js';
 
 /** Spawn the append loop against a store; collect its acknowledgements. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { baseUrl, SqliteStore } from '../dist/internal.js';
+import { baseUrl, SqliteStore } from '../src/internal.js';
 import { boot, call, type Booted } from './harness.js';
 import { CLI, runSvc } from './svc-cli.js';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../dist/internal.js';
+import { loadConfig } from '../src/internal.js';
 
 const CLI = fileURLToPath(new URL('../bin/svc.mjs', import.meta.url));
 

@@ -1,7 +1,7 @@
 // The council probe against a real OpenAI-compatible model plane on loopback, started here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { CouncilProbe, PROBE_TTL_MS } from '../dist/internal.js';
+import { CouncilProbe, PROBE_TTL_MS } from '../src/internal.js';
 import { boot, call, expectSchema, schemas } from './harness.js';
 
 let plane: Server;

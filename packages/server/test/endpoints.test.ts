@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { issueProof, issueRun, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Issuer, Keyring } from '../dist/internal.js';
+import { Issuer, Keyring } from '../src/internal.js';
 import { namesFor } from '@svc/core';
 import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
 
@@ -99,7 +99,7 @@ describe('POST /api/v1/verify', () => {
 
   it('the body reader never holds more than the limit', async () => {
     const { Readable } = await import('node:stream');
-    const { readLimited } = await import('../dist/internal.js');
+    const { readLimited } = await import('../src/internal.js');
     let produced = 0;
     const chunk = new Uint8Array(64 * 1024);
     const src = new Readable({

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HttpError, LedgerError, refusalOf, type HttpErrorCode, type LedgerErrorCode } from '../dist/internal.js';
+import { HttpError, LedgerError, refusalOf, type HttpErrorCode, type LedgerErrorCode } from '../src/internal.js';
 
 const CORE: SvcErrorCode[] = [
   'invalid_json',
@@ -45,7 +45,13 @@ describe('two closed error-code unions', () => {
   });
 
   it("ledger refusals are the ledger's own, mapped at the HTTP edge; no ledger module imports HTTP", () => {
-    const want: Record<LedgerErrorCode, number> = { withheld: 503, unavailable: 503, invalid_request: 422, out_of_range: 422 };
+    const want: Record<LedgerErrorCode, number> = {
+      withheld: 503,
+      unavailable: 503,
+      invalid_request: 422,
+      out_of_range: 422,
+      not_found: 404,
+    };
     for (const [code, status] of Object.entries(want)) {
       const r = refusalOf(new LedgerError(code as LedgerErrorCode, 'the log says no'));
       expect([r!.status, r!.message]).toEqual([status, 'the log says no']);

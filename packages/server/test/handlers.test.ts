@@ -21,7 +21,7 @@ import {
   pinnedKeys,
   type AppRequest,
   type AppResponse,
-} from '../dist/internal.js';
+} from '../src/internal.js';
 import { expectSchema } from './harness.js';
 
 const names = namesFor('svc');

@@ -17,7 +17,7 @@ import {
   serveLedger,
   startServer,
   type Running,
-} from '../dist/internal.js';
+} from '../src/internal.js';
 import { startPostgres } from '../../../scripts/postgres.mjs';
 import { testDb, type TestDb } from './backends.js';
 import { call } from './harness.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { MemoryTree, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, type LedgerStore } from '../dist/internal.js';
+import { Ledger, type LedgerStore } from '../src/internal.js';
 import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
 import { BACKENDS, testDb, type TestDb } from './backends.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonLogger, levelOf, loadConfig, startServer } from '../dist/internal.js';
+import { jsonLogger, levelOf, loadConfig, startServer } from '../src/internal.js';
 import { freePort } from './harness.js';
 
 function capture(level: Parameters<typeof jsonLogger>[0]) {

@@ -8,7 +8,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiTypes } from '../../../scripts/openapi-types.mjs';
-import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../dist/internal.js';
+import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../src/internal.js';
 import type { paths } from './generated/openapi.js';
 import { boot, type Booted } from './harness.js';
 

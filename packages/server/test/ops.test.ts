@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '../../../scripts/postgres.mjs';
-import { loadConfig } from '../dist/internal.js';
+import { loadConfig } from '../src/internal.js';
 import { boot, call, type Booted } from './harness.js';
 
 const booted: Booted[] = [];

@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Issuer, Keyring } from '../dist/internal.js';
+import { Issuer, Keyring } from '../src/internal.js';
 import { namesFor } from '@svc/core';
 import { boot, type Booted } from './harness.js';
 
@@ -65,7 +65,8 @@ describe('verifier page', () => {
     await verifyIn(page, JSON.stringify({ ...b, answer: 'b' }));
     expect(await page.textContent('#integrity')).toMatch(/Integrity: FAIL/);
     expect(await page.textContent('#layers')).toMatch(/Answer hash: does NOT match/);
-    expect(await page.textContent('#origin')).toMatch(/NOT recognised/);
+    // Signed by a key nobody pinned, and tampered: origin is not established (never "recognised").
+    expect(await page.textContent('#origin')).toMatch(/Origin: not established. The bundle does not verify/);
     await page.fill('#bundle', '{"not": "json"');
     await page.click('#verify');
     await page.waitForSelector('#result.error');

@@ -2,7 +2,7 @@
 // result or a typed refusal, broken workers are replaced, and the queue stays within its bounds.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { WorkerPool, estimateCost } from '../dist/internal.js';
+import { WorkerPool, estimateCost } from '../src/internal.js';
 
 const script = new URL('./fixtures/hostile-worker.mjs', import.meta.url);
 const settings = { service: 'svc', trustedKeys: [] };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { clientIp } from '../dist/internal.js';
+import { clientIp } from '../src/internal.js';
 import { boot, call } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));

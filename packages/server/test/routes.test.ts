@@ -1,7 +1,7 @@
 // One route table: the app routes, limits and caches from it, and the OpenAPI document is built
 // from it, so no endpoint can exist in one and not the other.
 import { describe, expect, it } from 'vitest';
-import { openApiDocument, ROUTES, UNDOCUMENTED } from '../dist/internal.js';
+import { openApiDocument, ROUTES, UNDOCUMENTED } from '../src/internal.js';
 import { boot } from './harness.js';
 
 describe('the route table', () => {
@@ -16,11 +16,15 @@ describe('the route table', () => {
     for (const r of ROUTES) {
       const op = doc.paths[r.path][r.method.toLowerCase()];
       if ('cache' in r) expect(op.responses['200'].headers['Cache-Control'].schema.const).toBe(r.cache);
-      if ('preflight' in r) expect(doc.paths[r.path].options.operationId).toBe(r.preflight);
-      else expect(doc.paths[r.path].options).toBeUndefined();
+      const path: string = r.path;
+      if ('preflight' in r) expect(doc.paths[path].options.operationId).toBe(r.preflight);
+      else expect(doc.paths[path].options).toBeUndefined();
     }
     // Every answer advertises OPTIONS, so every API route answers a preflight.
-    for (const r of ROUTES) expect('preflight' in r, r.path).toBe(true);
+    for (const r of ROUTES) {
+      const path: string = r.path;
+      expect('preflight' in r, path).toBe(true);
+    }
     const ids = [...ROUTES.map((r) => r.operationId), ...ROUTES.flatMap((r) => ('preflight' in r ? [r.preflight] : []))];
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, startServer } from '../dist/internal.js';
+import { loadConfig, startServer } from '../src/internal.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
-import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../dist/internal.js';
+import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../src/internal.js';
 import { call } from './harness.js';
 import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
 

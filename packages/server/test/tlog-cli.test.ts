@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leafHash, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
 import { logPolicy, parseTlogProof, parseVkey, verifyTlogProof } from '@svc/core/tlog';
-import { Keyring, loadConfig, openLedger } from '../dist/internal.js';
+import { Keyring, loadConfig, openLedger } from '../src/internal.js';
 import { goCheck } from './go-tlog.js';
 import { boot, freePort, type Booted } from './harness.js';
 import { runSvc } from './svc-cli.js';
@@ -184,7 +184,7 @@ describe('svc ledger monitor', () => {
         (d) => {
           const f = join(d, 'tile/0/001');
           const b = readFileSync(f);
-          b[5] ^= 1;
+          b[5]! ^= 1;
           writeFileSync(f, b);
         },
       ],
@@ -193,7 +193,7 @@ describe('svc ledger monitor', () => {
         (d) => {
           const f = join(d, 'tile/entries/000');
           const b = readFileSync(f);
-          b[40] ^= 1;
+          b[40]! ^= 1;
           writeFileSync(f, b);
         },
       ],

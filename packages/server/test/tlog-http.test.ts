@@ -18,7 +18,7 @@ import {
   tileNodes,
   type NoteVerifier,
 } from '@svc/core/tlog';
-import { Keyring, loadConfig, openLedger } from '../dist/internal.js';
+import { Keyring, loadConfig, openLedger } from '../src/internal.js';
 import { BACKENDS, testDb, type BackendName } from './backends.js';
 import { goCheck } from './go-tlog.js';
 import { boot, call, type Booted } from './harness.js';

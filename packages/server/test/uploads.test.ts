@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { BodyBudget, readLimited } from '../dist/internal.js';
+import { BodyBudget, readLimited } from '../src/internal.js';
 import { boot, call, type Booted } from './harness.js';
 import { rawRequest } from './rawhttp.js';
 

@@ -22,7 +22,7 @@ import {
   signNote,
   type NoteVerifier,
 } from '@svc/core/tlog';
-import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../dist/internal.js';
+import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../src/internal.js';
 import { testDb } from './backends.js';
 import { goCosig } from './go-tlog.js';
 import { boot, call, freePort, type Booted } from './harness.js';
@@ -299,7 +299,7 @@ describe('a witness under hostile input', () => {
   it('answers malformed, huge, non-UTF-8 and misrouted requests with the documented 4xx, and keeps serving', async () => {
     const w = witnesses[2]!;
     const post = async (body: Uint8Array | string) => {
-      const r = await fetch(`${w.url}/add-checkpoint`, { method: 'POST', body });
+      const r = await fetch(`${w.url}/add-checkpoint`, { method: 'POST', body: body as BodyInit });
       return { status: r.status, text: await r.text() };
     };
     expect((await post('')).status).toBe(400);

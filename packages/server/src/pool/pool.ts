@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { CryptoBackend } from '@svc/core';
 import { nativeCrypto } from '../crypto/node.js';
+import { builtFile } from '../entries.js';
 import { estimateCost, runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
 
 export interface Executor {
@@ -120,7 +121,7 @@ export class WorkerPool implements Executor {
     limits: Partial<PoolLimits> = {},
     onEvent?: (event: string, fields: Record<string, unknown>) => void,
   ): Executor {
-    const script = new URL('./worker.js', import.meta.url);
+    const script = builtFile('worker.js', import.meta.url);
     // Running from sources (no built worker next to this module) falls back to inline execution.
     if (size < 1 || !existsSync(fileURLToPath(script))) return inlineExecutor(settings, nativeCrypto() ?? undefined);
     return new WorkerPool(size, settings, script, limits, onEvent);

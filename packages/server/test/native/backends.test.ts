@@ -3,7 +3,7 @@
 // made by any backend verify under every other.
 import { describe, expect, it } from 'vitest';
 import { nobleBackend, webCryptoBackend } from '@svc/core';
-import { backendReport, nodeCryptoBackend } from '../../dist/internal.js';
+import { backendReport, nodeCryptoBackend } from '../../src/internal.js';
 import { acvpAgree, mutationsAgree, signaturesInteroperate, vectorsAgree } from '../../../core/test/differential.js';
 
 const native = nodeCryptoBackend();

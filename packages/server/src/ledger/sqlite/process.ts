@@ -3,6 +3,7 @@
 // process dies. Its calls then fail, the ledger answers 503, and the next call after a pause starts
 // another storage process on whatever the files now hold; verification never stops.
 import { fork, type ChildProcess } from 'node:child_process';
+import { builtFile } from '../../entries.js';
 import { serially } from '../serial.js';
 import { StoreDamage, StoreReads, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from '../store.js';
 import { pack, READS, REPLACED, unpack, type FromStorage, type ReadName, type ToStorage } from './protocol.js';
@@ -18,7 +19,7 @@ export interface ProcessStoreOptions {
 }
 
 /** `sqlite-process.js` sits beside the bundle that imports this module. */
-const ENTRY = new URL('./sqlite-process.js', import.meta.url);
+const ENTRY = builtFile('sqlite-process.js', import.meta.url);
 
 // WF-STORAGE
 export class ProcessStore extends StoreReads implements LedgerStore {

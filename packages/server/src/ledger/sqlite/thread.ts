@@ -1,5 +1,6 @@
 // The main thread's side of the SQLite writer thread (thread-entry.ts).
 import { Worker } from 'node:worker_threads';
+import { builtFile } from '../../entries.js';
 import { serially } from '../serial.js';
 import type { AsyncSeal, HeadRow, NewHead, Sequenced } from '../store.js';
 import type { FromWriter, ToWriter } from './thread-entry.js';
@@ -16,7 +17,7 @@ export class WriterThread {
   constructor(private readonly file: string) {}
 
   private call(msg: ToWriter): Promise<FromWriter> {
-    this.worker ??= new Worker(new URL('./sqlite-writer.js', import.meta.url), { workerData: { file: this.file } });
+    this.worker ??= new Worker(builtFile('sqlite-writer.js', import.meta.url), { workerData: { file: this.file } });
     const w = this.worker;
     return new Promise((resolve, reject) => {
       const done = () => {

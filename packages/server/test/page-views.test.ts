@@ -1,0 +1,302 @@
+// The verifier page shows what was attested, kind by kind (issue 22): every sample loads and
+// verifies with no request, each view shows its content and true wordings, pictures are drawn,
+// it stays usable at 360 px, axe-core finds no serious violation, the verdict can be saved, and
+// the page stays within its size budget. Screenshots of each kind go to a folder printed here.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
+import { boot, type Booted } from './harness.js';
+import { runSvc } from './svc-cli.js';
+
+const PAGE_FILE = fileURLToPath(new URL('../dist/page.html', import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.SVC_PAGE_SHOTS ?? join(tmpdir(), 'svc-page-screenshots');
+let s: Booted;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
+  s = await boot();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  mkdirSync(SHOTS, { recursive: true });
+  console.log(`verifier page screenshots: ${SHOTS}`);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await s?.stop();
+});
+
+/** Loads sample `label` and verifies it, recording every request the page makes meanwhile. */
+async function sample(page: Page, label: string): Promise<{ requests: string[] }> {
+  await page.waitForFunction(() => (window as any).__verifierReady === true);
+  const requests: string[] = [];
+  const onReq = (r: { url(): string }) => requests.push(r.url());
+  page.on('request', onReq);
+  await page.selectOption('#sample', { label });
+  await page.click('#load-sample');
+  await page.waitForSelector('#result #summary, #result.error', { timeout: 30_000 });
+  page.off('request', onReq);
+  return { requests };
+}
+
+const text = async (page: Page, sel: string) => (await page.textContent(sel)) ?? '';
+
+async function shoot(page: Page, name: string) {
+  for (const [w, tag] of [
+    [1280, 'desktop'],
+    [360, 'narrow'],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: 900 });
+    await page.screenshot({ path: join(SHOTS, `${name}-${tag}.png`), fullPage: true });
+    // Usable at 360 px: nothing wider than the window.
+    if (w === 360) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at 360 px`).toBeLessThanOrEqual(360);
+  }
+}
+
+const KINDS: Array<[string, string, (p: Page) => Promise<void>]> = [
+  [
+    'A proof logged in a transparency log',
+    'proof-logged',
+    async (p) => {
+      expect(await text(p, '#answer-text')).toMatch(/Eiffel Tower/);
+      expect(await text(p, '#logged')).toMatch(/Leaf index/);
+      expect(await p.locator('#logged svg.tree').count()).toBe(1);
+      expect(await text(p, '#logged figcaption')).toMatch(/Inclusion path: leaf \d+ of \d+/);
+      expect(await text(p, '#layers')).toMatch(/Transparency log: included at index/);
+    },
+  ],
+  [
+    'A proof with an attested question',
+    'proof-question',
+    async (p) => {
+      expect(await text(p, '.question .label')).toMatch(/attested: covered by the signature \(entire-input\)/);
+      expect((await text(p, '#question-text')).length).toBeGreaterThan(0);
+      // The whole signing key id, with a copy button.
+      expect(await text(p, '#content')).toMatch(/Signing key id[0-9a-f]{64}Copy/);
+      expect(await text(p, '#content')).toMatch(/Answer signed at.*\(local\);.*Z \(UTC\)/);
+    },
+  ],
+  [
+    'A proof with a pinned quote',
+    'proof-quote',
+    async (p) => {
+      expect((await text(p, 'mark#quote')).length).toBeGreaterThan(0);
+      expect(await text(p, '#layers')).toMatch(/Pinned quote: an exact slice of the signed answer/);
+    },
+  ],
+  [
+    'A proof whose question is not attested',
+    'proof-unattested-question',
+    async (p) => {
+      // Wording 3: the question is shown, and said not to be attested.
+      expect(await text(p, '.question .label')).toMatch(/not covered by any signature: shown as the document carries it, not attested/);
+      expect((await text(p, '#question-text')).length).toBeGreaterThan(0);
+      expect(await text(p, '#layers')).toMatch(/Question: shown above, not covered by any signature/);
+    },
+  ],
+  [
+    'A tampered proof (answer changed)',
+    'proof-tampered',
+    async (p) => {
+      expect(await text(p, '#integrity')).toMatch(/Integrity: FAIL/);
+      // Wording 2: signed by a pinned key, so "not one of the pinned keys" would be false.
+      const origin = await text(p, '#origin');
+      expect(origin).toMatch(/names a pinned key .* does not verify/);
+      expect(origin).not.toMatch(/not one of/);
+      expect(await text(p, '#layers')).toMatch(/Answer hash: does NOT match the signed hash: the answer was changed/);
+    },
+  ],
+  [
+    'A transcript with one tampered turn',
+    'transcript',
+    async (p) => {
+      expect(await p.locator('#turns > li').count()).toBeGreaterThanOrEqual(2);
+      const link = p.locator('#first-failure');
+      const target = await link.getAttribute('href');
+      expect(await text(p, `${target} .label`)).toMatch(/✗ its answer was changed after signing/);
+      expect(await p.locator('#turns > li.ok').count()).toBeGreaterThan(0);
+    },
+  ],
+  [
+    'An autopilot run',
+    'run',
+    async (p) => {
+      expect(await text(p, '#content')).toMatch(/GoalDraft a release note/);
+      expect(await p.locator('#steps tr').count()).toBeGreaterThan(1);
+      expect(await text(p, '#content')).toMatch(/7 of 10 credits spent \(adds up\)/);
+      // Wording 1: a run has no answer.
+      expect(await text(p, '#layers')).not.toMatch(/Answer hash/);
+      expect(await text(p, '#layers')).toMatch(/Run hash: matches/);
+    },
+  ],
+  [
+    'A conversation export',
+    'export',
+    async (p) => {
+      expect(await text(p, '#content')).toMatch(/Conversations2/);
+      expect(await text(p, '#content')).toMatch(/Messages3/);
+      expect(await text(p, '#layers')).not.toMatch(/Answer hash/);
+    },
+  ],
+  [
+    'A signed tree head',
+    'sth',
+    async (p) => {
+      expect(await text(p, '#content')).toMatch(/Size\d+ leaves/);
+      expect(await text(p, '#content')).toMatch(/Root hash[0-9a-f]{64}/);
+      expect(await text(p, '#layers')).not.toMatch(/Answer hash/);
+      expect(await text(p, '#layers')).toMatch(/Tree head hash: matches/);
+    },
+  ],
+  [
+    'A consistency bundle (5 to 12 leaves)',
+    'consistency',
+    async (p) => {
+      expect(await text(p, '#content')).toMatch(/Older head.*Size5 leaves.*Newer head.*Size12 leaves/s);
+      expect(await p.locator('#content svg.heads').count()).toBe(1);
+      expect(await text(p, '#content figcaption')).toMatch(/prefix of the newer one, and was signed first/);
+    },
+  ],
+  [
+    'A consistency bundle signed out of order',
+    'consistency-rollback',
+    async (p) => {
+      expect(await text(p, '#content figcaption')).toMatch(/signed after the newer one/);
+      expect(await text(p, '#layers')).toMatch(/Timestamp order: the older head was signed AFTER the newer/);
+    },
+  ],
+  [
+    'An AI Provenance Record',
+    'record',
+    async (p) => {
+      expect(await text(p, '#record')).toMatch(/Example Org/);
+      expect(await p.locator('#attested tr').count()).toBeGreaterThan(5);
+      expect(await text(p, '#attested')).toMatch(/signer_recognized.*true.*pins/s);
+      expect(await p.locator('#ai-act tr').count()).toBeGreaterThan(2);
+      expect(await text(p, '#record-disclaimer')).toMatch(/evidence|not a/i);
+      // The embedded proof below it.
+      expect(await text(p, '#content #answer-text')).toMatch(/Eiffel Tower/);
+    },
+  ],
+  [
+    'An AI Provenance Record of a run',
+    'record-run',
+    async (p) => {
+      expect(await text(p, '#content')).toMatch(/Goal/);
+      expect(await text(p, '#layers')).toMatch(/Run hash/);
+    },
+  ],
+];
+
+describe('the verifier page shows what was attested', () => {
+  for (const [label, name, check] of KINDS)
+    it(`${name}: content, checks and pictures, with no request while verifying`, async () => {
+      const page = await browser.newPage();
+      try {
+        await page.goto(`${s.url}/`);
+        const { requests } = await sample(page, label);
+        expect(requests).toEqual([]);
+        expect(await text(page, '#result')).toMatch(/never that the content is accurate/);
+        await check(page);
+        await shoot(page, name);
+      } finally {
+        await page.close();
+      }
+    });
+
+  it('axe-core finds no serious or critical violation, before and after verifying', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      const audit = async () => {
+        await page.addScriptTag({ content: AXE });
+        return page.evaluate(async () => {
+          const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+        });
+      };
+      expect((await audit()).filter((v: any) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      for (const label of ['An AI Provenance Record', 'A transcript with one tampered turn', 'A consistency bundle (5 to 12 leaves)']) {
+        await sample(page, label);
+        expect(
+          (await audit()).filter((v: any) => v.impact === 'serious' || v.impact === 'critical'),
+          label,
+        ).toEqual([]);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('saves the verdict as JSON, and opens a file from the picker', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await sample(page, 'An autopilot run');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save')]);
+      const saved = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+      expect(saved.response.kind).toBe('svc-autopilot-run');
+      expect(saved.response.verdict.overallOk).toBe(true);
+      expect(saved.pinned_keys).toMatch(/test keys/);
+      const doc = await page.evaluate(() => (document.getElementById('bundle') as HTMLTextAreaElement).value);
+      const file = join(SHOTS, 'picked.json');
+      (await import('node:fs')).writeFileSync(file, doc);
+      await page.setInputFiles('#file', file);
+      await page.waitForFunction(() => document.getElementById('keys-state')?.textContent?.includes('keys of this server'));
+      await page.waitForSelector('#result #summary');
+      expect(await text(page, '#integrity')).toMatch(/PASS/);
+      // A file of this server's choosing is judged with this server's keys, not the sample's.
+      expect(await text(page, '#origin')).toMatch(/NOT recognised/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('stays within its budget and loads nothing from elsewhere', () => {
+    const html = readFileSync(PAGE_FILE, 'utf8');
+    const script = html.match(/<script>([\s\S]*?)<\/script>\s*<\/body>/)![1]!;
+    const samples = html.match(/id="samples">([\s\S]*?)<\/script>/)![1]!;
+    // The script (the core verifier with noble's ML-DSA, SLH-DSA and Falcon): at most 180 KiB.
+    expect(script.length).toBeLessThanOrEqual(180 * 1024);
+    // Samples are signed documents (an ML-DSA-87 signature is 9 KB of hex): at most 300 KiB.
+    expect(samples.length).toBeLessThanOrEqual(300 * 1024);
+    expect(html.length).toBeLessThanOrEqual(500 * 1024);
+    expect(html).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/i);
+    // Requests only to the server that served it, and only on the opt-in lookup (tested below).
+    expect(html).toMatch(/connect-src 'self'/);
+  });
+
+  it('the opt-in ledger lookup makes exactly the three requests it names, checks the path against the signed head, and draws it', async () => {
+    const issued = await runSvc(['issue', '--answer', 'An answer to look up.'], { env: { SVC_DATA_DIR: s.dir } });
+    expect(issued.code, issued.err).toBe(0);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+      await page.fill('#bundle', issued.out);
+      await page.click('#verify');
+      await page.waitForSelector('#result #summary');
+      expect(requests).toEqual([]);
+      const named = await page.$$eval('#lookup-requests li', (li) => li.map((x) => x.textContent));
+      expect(named).toHaveLength(3);
+      await page.click('#lookup');
+      await page.waitForSelector('#lookup-checks');
+      expect(requests).toEqual(named);
+      const checks = await text(page, '#lookup-checks');
+      expect(checks).toMatch(/Signed tree head: signature valid, by a pinned key/);
+      expect(checks).toMatch(/Inclusion: at index \d+ of \d+, checked against the signed head's root/);
+      expect(await page.locator('#lookup svg.tree').count()).toBe(1);
+      expect(await page.locator('#history-picture svg').count()).toBe(1);
+      await shoot(page, 'lookup');
+    } finally {
+      await page.close();
+    }
+  });
+});
