@@ -209,6 +209,42 @@ describe('the verifier page shows what was attested', () => {
       }
     });
 
+  it('every case of test-vectors/ gets the same verdict on the page as the vector expects', async () => {
+    const dir = fileURLToPath(new URL('../../../test-vectors/', import.meta.url));
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    let checked = 0;
+    try {
+      await page.goto(`${s.url}/`);
+      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.click('details summary'); // the pinned-keys box, where each case's keys are pasted
+      for (const file of ['proof', 'transcript', 'run', 'export', 'sth', 'consistency', 'record', 'errors']) {
+        for (const c of JSON.parse(readFileSync(join(dir, `${file}.json`), 'utf8')).cases) {
+          // The page verifies as the default deployment, without a log policy.
+          if (c.logPolicy || (c.expected.response && c.expected.response.service !== 'svc')) continue;
+          await page.fill('#keys', JSON.stringify(c.trustedKeys ?? []));
+          await page.fill('#bundle', c.inputText ?? JSON.stringify(c.input));
+          await page.evaluate(() => document.getElementById('result')!.replaceChildren());
+          await page.click('#verify');
+          await page.waitForSelector('#result #summary, #result.error');
+          const where = `${file}: ${c.description}`;
+          if (c.expected.status === 200) {
+            const v = c.expected.response;
+            expect(await text(page, '#integrity'), where).toMatch(v.verdict.overallOk ? /Integrity: PASS/ : /Integrity: FAIL/);
+            if ((c.trustedKeys ?? []).length > 0)
+              expect(/Origin: recognised/.test(await text(page, '#origin')), where).toBe(v.signerRecognized);
+          } else expect(await text(page, '#result'), where).toContain(`(${c.expected.code})`);
+          checked++;
+        }
+      }
+    } finally {
+      await page.close();
+    }
+    expect(checked).toBeGreaterThan(80);
+    expect(requests.filter((u) => !u.startsWith(`${s.url}/`) || !u.endsWith('/'))).toEqual([]);
+  }, 300_000);
+
   it('axe-core finds no serious or critical violation, before and after verifying', async () => {
     const page = await browser.newPage();
     try {
