@@ -300,10 +300,15 @@ write(
       m(diverse, (x) => (x.receipt.slh.sig = flip(x.receipt.slh.sig, 200))),
     ),
     await vector('no layer at all does not pass', fails, { kind: 'svc-proof', answer: 'x' }),
-    await vector('a deployment named acme verifies its own kind and contexts', ok, issueProof(base, { receipt: K.answer }, 'acme'), {
-      service: 'acme',
-      trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)],
-    }),
+    await vector(
+      'a deployment named acme verifies its own kind and contexts',
+      ok,
+      issueProof(base, { receipt: K.answer }, { service: 'acme' }),
+      {
+        service: 'acme',
+        trustedKeys: [toReceiptKey(K.answer, namesFor('acme').contexts.answer)],
+      },
+    ),
     await vector('an answer holding U+FFFD verifies', ok, replacement),
     await vector(
       'the same answer with U+FFFD replaced by a lone surrogate fails (text without an exact UTF-8 form never hashes)',
@@ -320,11 +325,11 @@ write(
 
 const turn = (a) => issueProof({ ...base, answer: a }, { receipt: K.answer });
 write('transcript.json', 'TranscriptBundle (V2): every turn verifies as a ProofBundle; at most 200 turns', [
-  await vector('three turns, all verify', ok, issueTranscript([turn('one'), turn('two'), turn('three')], 'chat')),
+  await vector('three turns, all verify', ok, issueTranscript([turn('one'), turn('two'), turn('three')], { title: 'chat' })),
   await vector(
     'a turn with a question no receipt binds: passes, and the transcript reports promptUnverified (V6)',
     { ...ok, promptUnverified: true },
-    issueTranscript([turn('one'), legacy], 'chat'),
+    issueTranscript([turn('one'), legacy], { title: 'chat' }),
   ),
   await vector(
     'one altered turn fails the transcript',
@@ -543,7 +548,7 @@ function duplicated(doc, path, name, forged) {
   parent[path[path.length - 1]] = marker;
   return JSON.stringify(copy).replace(JSON.stringify(marker), inner);
 }
-const tr = issueTranscript([turn('one'), turn('two')], 'chat');
+const tr = issueTranscript([turn('one'), turn('two')], { title: 'chat' });
 
 write('errors.json', 'Typed refusals: 400 invalid JSON or I-JSON, 413 too large, 422 not a recognised bundle', [
   await vector('invalid JSON', refused(400, 'invalid_json'), undefined, { inputText: '{"kind":"svc-proof",' }),

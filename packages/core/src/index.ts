@@ -71,6 +71,7 @@ export {
   consistencyBundle,
   attestBridge,
   type SigningOptions,
+  type ServiceOptions,
   type IssuerKeys,
   type ProofInput,
   type ProofBundle,

@@ -40,7 +40,7 @@ const cons = (a: number, b: number, ta = 1_700_000_000_000, tb = 1_700_000_100_0
   consistencyBundle(head(a, ta), head(b, tb), consistencyProof(tree, a, b));
 
 describe('TranscriptBundle (V2)', () => {
-  const t = issueTranscript([proof('one'), proof('two'), proof('three')], 'chat');
+  const t = issueTranscript([proof('one'), proof('two'), proof('three')], { title: 'chat' });
 
   it('verifies every turn and reports each verdict', async () => {
     const r = await verifyBundle(t, trusted);

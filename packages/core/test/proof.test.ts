@@ -79,7 +79,7 @@ describe('ProofBundle: receipt layer', () => {
   });
 
   it("an answer signed for another deployment is not this deployment's kind", async () => {
-    const acme = issueProof(base, { receipt: K.answer }, 'acme');
+    const acme = issueProof(base, { receipt: K.answer }, { service: 'acme' });
     await expectSvcError(verifyBundle(acme), 'unknown_kind', 422);
     const r = await verifyBundle(acme, { service: 'acme' });
     expect(r.service).toBe('acme');

@@ -16,7 +16,7 @@ describe('VerifyResponse narrows on kind', () => {
       expectTypeOf(res.verdict).toEqualTypeOf<ProofVerdict>();
       expect(res.verdict.receipt.sigOk).toBe(true);
     } else throw new Error(`expected a proof, got ${res.kind}`);
-    const t = await verifyBundle(issueTranscript([proof], 'chat'), trusted);
+    const t = await verifyBundle(issueTranscript([proof], { title: 'chat' }), trusted);
     if (t.kind === 'svc-transcript') {
       expectTypeOf(t.verdict).toEqualTypeOf<TranscriptVerdict>();
       expect(t.verdict.turns).toHaveLength(1);

@@ -68,7 +68,7 @@ export class Issuer {
           random,
           ...(this.opts.crypto ? { crypto: this.opts.crypto } : {}),
         },
-        this.names.service,
+        { service: this.names.service },
       ),
     );
     // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.

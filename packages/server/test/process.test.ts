@@ -27,7 +27,7 @@ describe('svc serve', () => {
     expect(out).toContain('"dev_keys_generated"');
     const base = `http://127.0.0.1:${port}`;
     const secret = 'a distinctive answer that must never reach the logs';
-    const b = issueProof({ answer: secret, model: 'm', ts: 1 }, { receipt: testKeys('acme').answer }, 'acme');
+    const b = issueProof({ answer: secret, model: 'm', ts: 1 }, { receipt: testKeys('acme').answer }, { service: 'acme' });
     const r = await call(base, '/api/v1/verify', { json: b });
     expect(r.status).toBe(200);
     expect(r.body.service).toBe('acme');

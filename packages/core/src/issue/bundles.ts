@@ -57,6 +57,12 @@ export interface ProofBundle extends Obj {
 }
 
 /** What signing takes besides the key: the deployment (its contexts), randomness, and where to compute. */
+/** The deployment an issued document belongs to; its kinds and signing contexts derive from it. */
+export interface ServiceOptions {
+  /** Deployment name. Default `svc`. */
+  service?: string;
+}
+
 export interface SigningOptions {
   /** Deployment name; the signing contexts derive from it. Default `svc`. */
   service?: string;
@@ -106,8 +112,8 @@ function textHash(text: string, what: string): string {
   return h;
 }
 
-export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string): ProofBundle {
-  const n = namesFor(service);
+export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOptions = {}): ProofBundle {
+  const n = namesFor(opts.service);
   const bind = input.prompt !== undefined && input.bindQuestion !== false;
   const v = bind && input.framing ? 2 : 1;
   let receipt = signReceipt(
@@ -143,14 +149,19 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, service?: string
   return bundle;
 }
 
-export function issueTranscript(turns: Obj[], title?: string, service?: string): Obj {
-  const out: Obj = { kind: namesFor(service).kinds.transcript, turns };
-  if (title !== undefined) out.title = title;
+export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: string } = {}): Obj {
+  const out: Obj = { kind: namesFor(opts.service).kinds.transcript, turns };
+  if (opts.title !== undefined) out.title = opts.title;
   return out;
 }
 
-export function issueRun(run: Obj, meta: { model: string; ts: number; created?: number }, keys: IssuerKeys, service?: string): Obj {
-  const n = namesFor(service);
+export function issueRun(
+  run: Obj,
+  meta: { model: string; ts: number; created?: number },
+  keys: IssuerKeys,
+  opts: ServiceOptions = {},
+): Obj {
+  const n = namesFor(opts.service);
   const hash = runHash(run);
   if (hash === null) throw new TypeError('run is not canonicalisable JSON');
   const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, {
@@ -172,9 +183,9 @@ export function issueExport(
   conversations: Obj[],
   meta: { model: string; ts: number; created?: number; exported?: string },
   keys: IssuerKeys,
-  service?: string,
+  opts: ServiceOptions = {},
 ): Obj {
-  const n = namesFor(service);
+  const n = namesFor(opts.service);
   const messages = countMessages(conversations);
   if (messages === null) throw new TypeError('every conversation needs a messages array');
   const manifest = exportManifest(conversations, messages);
@@ -227,6 +238,6 @@ export function signTreeHead(body: TreeHeadBody, key: KeyPair, opts: SigningOpti
   return { signed, receipt, key: toReceiptKey(key, n.contexts.sth) };
 }
 
-export function consistencyBundle(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], service?: string): Obj {
-  return { kind: namesFor(service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
+export function consistencyBundle(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], opts: ServiceOptions = {}): Obj {
+  return { kind: namesFor(opts.service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
 }

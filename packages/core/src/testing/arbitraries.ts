@@ -51,7 +51,7 @@ export function proofInput(): fc.Arbitrary<ProofInput> {
 
 /** Valid ProofBundles signed with deterministic test keys. */
 export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
-  return proofInput().map((input) => issueProof(input, { receipt: keys.answer }, service));
+  return proofInput().map((input) => issueProof(input, { receipt: keys.answer }, { service }));
 }
 
 export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
@@ -77,7 +77,7 @@ export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
         { id, goal, steps, status: 'done', budgetCredits: spent + slack, spentCredits: spent },
         { model: 'autopilot', ts: 1_700_000_000 },
         { receipt: keys.autopilot },
-        service,
+        { service },
       );
     });
 }
@@ -91,11 +91,13 @@ export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc
   });
   return fc
     .array(conv, { maxLength: 3 })
-    .map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, service));
+    .map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, { service }));
 }
 
 export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
-  return fc.array(proofBundle(keys, service), { minLength: 1, maxLength: 4 }).map((turns) => issueTranscript(turns, 'chat', service));
+  return fc
+    .array(proofBundle(keys, service), { minLength: 1, maxLength: 4 })
+    .map((turns) => issueTranscript(turns, { title: 'chat', service }));
 }
 
 /** Signed tree heads and consistency bundles over one random log (sizes up to `maxLeaves`). */
@@ -115,7 +117,7 @@ export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: stri
         signTreeHead({ log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, keys.sth, {
           service,
         });
-      return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), service);
+      return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), { service });
     });
 }
 

@@ -61,7 +61,7 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
       council_grounded: true,
     },
     { receipt: keys.answer, bridge: { primary: keys.bridgePrimary, cosign: keys.bridgeCosign }, random: keys.random },
-    service,
+    { service },
   );
   out.push({ kind: 'proof', doc: full as unknown as Obj });
   return out;

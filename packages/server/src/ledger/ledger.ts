@@ -330,12 +330,9 @@ export class Ledger implements LedgerApi {
       if (!oldHead || !newHead)
         throw new LedgerError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
-      const bundle = consistencyBundle(
-        this.sthOf(oldHead, true),
-        this.sthOf(newHead, true),
-        proof,
-        this.o.names.service,
-      ) as ConsistencyBody;
+      const bundle = consistencyBundle(this.sthOf(oldHead, true), this.sthOf(newHead, true), proof, {
+        service: this.o.names.service,
+      }) as ConsistencyBody;
       if (w) bundle.sth_withheld = w;
       return bundle;
     });
