@@ -6,7 +6,7 @@
 // section per set of parts, so a full campaign and a long core-only one stand side by side) unless
 // --no-docs, and exits 1 on any finding.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,12 +81,25 @@ async function httpPart() {
     await new Promise((r) => setTimeout(r, 100));
   }
   const rss = [];
-  const rssOf = (pid) => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
-    } catch {
-      return Number.NaN;
-    }
+  // The whole server: the primary, its server processes and their storage processes (svc serve
+  // runs one process per core by default), summed from /proc.
+  const rssOf = (root) => {
+    const status = (pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/status`, 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const parents = new Map();
+    for (const d of readdirSync('/proc')) if (/^\d+$/.test(d)) parents.set(Number(d), Number(/PPid:\s+(\d+)/.exec(status(d))?.[1] ?? 0));
+    const inTree = (pid) => {
+      for (let p = pid, n = 0; p > 1 && n < 64; p = parents.get(p) ?? 0, n++) if (p === root) return true;
+      return false;
+    };
+    let kb = 0;
+    for (const pid of parents.keys()) if (inTree(pid)) kb += Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1] ?? 0);
+    return kb > 0 ? kb / 1024 : Number.NaN;
   };
   const sampler = setInterval(() => rss.push({ t: (Date.now() - started) / 1000, mb: rssOf(server.pid) }), 5000);
   // Beside the random cases: waves of 1,000 stalled uploads from distinct addresses, and damage done
@@ -107,6 +120,11 @@ async function httpPart() {
   const h = await runHttpFuzz({ port, seed, stop: () => Date.now() >= until, alive: () => serverExit === null });
   await chaos;
   clearInterval(sampler);
+  // The primary restarts a server process that dies; each restart is a crash the fuzzer caused.
+  const restarts = await fetch(`http://127.0.0.1:${port}/metrics`)
+    .then((r) => r.text())
+    .then((t) => Number(/^svc_process_restarts_total (\d+)/m.exec(t)?.[1] ?? 0))
+    .catch(() => 0);
   server.kill('SIGTERM');
   const code = await new Promise((r) => (serverExit !== null ? r(serverExit) : server.once('exit', (c) => r(c))));
   const valid = rss.filter((x) => Number.isFinite(x.mb));
@@ -115,7 +133,7 @@ async function httpPart() {
     ...h,
     waves,
     damage,
-    crashes: h.findings.filter((f) => f.kind === 'dead').length + (code === 0 ? 0 : 1),
+    crashes: h.findings.filter((f) => f.kind === 'dead').length + (code === 0 ? 0 : 1) + restarts,
     rss: {
       first: med(valid.filter((x) => x.t <= 90).map((x) => x.mb)),
       last: med(valid.filter((x) => x.t >= minutes * 60 - 60).map((x) => x.mb)),
@@ -219,7 +237,7 @@ if (h) {
     `| HTTP fuzzer (raw sockets: request lines, targets, headers, chunked framing, queries, methods, bodies of every kind mutated) against \`svc serve\` | ${n(h.cases)} requests | ${h.crashes} crashes, ${x5} 5xx, ${hangs} hangs |`,
   );
   notes.push(
-    `Server memory (RSS, sampled every 5 s): ${f1(h.rss.first)} MiB median in the first 90 s, ${f1(h.rss.last)} MiB median in the last minute, ${f1(h.rss.max)} MiB at most.`,
+    `Server memory (RSS of all its processes, sampled every 5 s): ${f1(h.rss.first)} MiB median in the first 90 s, ${f1(h.rss.last)} MiB median in the last minute, ${f1(h.rss.max)} MiB at most.`,
   );
   if (h.waves.length)
     notes.push(

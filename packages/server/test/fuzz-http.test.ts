@@ -22,6 +22,8 @@ beforeAll(async () => {
       ...process.env,
       SVC_DATA_DIR: dir,
       PORT: String(port),
+      // Two processes whatever the machine: the default layout on two cores, and restarts are counted.
+      SVC_PROCESSES: '2',
       SVC_WORKERS: '1',
       SVC_RATE_VERIFY: '0',
       SVC_RATE_READ: '0',
@@ -46,5 +48,8 @@ describe('HTTP fuzzer (bounded slice)', () => {
     expect(stats.statuses['200']).toBeGreaterThan(10);
     expect(stats.statuses['400']).toBeGreaterThan(5);
     expect(exited).toBe(false);
+    // svc serve runs a process per core: one that died would have been restarted, and counted.
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/^svc_process_restarts_total 0$/m);
   }, 300_000);
 });
