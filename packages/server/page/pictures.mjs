@@ -53,7 +53,7 @@ export function inclusionPicture(index, size, hashes, rootLabel) {
   }
   const W = 340;
   const H = 56;
-  const height = (steps.length + 2) * H;
+  const height = (steps.length + 1) * H + 8;
   const s = svg('svg', { viewBox: `0 0 ${W} ${height}`, width: '100%', role: 'img', 'aria-labelledby': 'incl-title', class: 'tree' });
   s.append(
     svg(
@@ -69,7 +69,9 @@ export function inclusionPicture(index, size, hashes, rootLabel) {
   };
   const cx = W / 2 - 60;
   const yOf = (i) => height - (i + 1) * H;
-  s.append(box(cx, yOf(0), 120, `leaf ${index}`, 'node leaf'));
+  // A tree of one leaf: the leaf hash is the root.
+  if (steps.length === 0) s.append(box(W / 2 - 100, yOf(0), 200, `leaf ${index} = ${rootLabel}`, 'node root'));
+  else s.append(box(cx, yOf(0), 120, `leaf ${index}`, 'node leaf'));
   steps.forEach((st, i) => {
     const y = yOf(i + 1);
     s.append(svg('line', { x1: W / 2, y1: y + 30, x2: W / 2, y2: yOf(i), class: 'edge' }));
@@ -78,7 +80,6 @@ export function inclusionPicture(index, size, hashes, rootLabel) {
     s.append(box(sx, yOf(i), 100, short(st.hash), 'node sibling'));
     s.append(box(cx, y, 120, i === steps.length - 1 ? rootLabel : `level ${st.level + 1}`, i === steps.length - 1 ? 'node root' : 'node'));
   });
-  if (steps.length === 0) s.append(box(cx, yOf(1), 120, rootLabel, 'node root'));
   const caption = document.createElement('figcaption');
   caption.textContent = `Inclusion path: leaf ${index} of ${size}, hashed with ${steps.length} sibling${steps.length === 1 ? '' : 's'} (left or right as drawn) up to the root.`;
   figure.append(s, caption);
