@@ -14,7 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode24, ensureSqliteModule } from '../scripts/node24.mjs';
-import { machine, percentiles } from './util.mjs';
+import { machine, percentiles, sampleLatency } from './util.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -149,24 +149,13 @@ async function childMain() {
     const load = { url: `${base}/api/v1/verify`, method: 'POST', body, headers: { 'content-type': 'application/json' } };
     const connections = Math.max(8, 4 * procs * Math.max(1, workers));
     await autocannon({ ...load, connections, duration: 2 });
-    const latencies = [];
-    let stop = false;
-    const reader = (async () => {
-      while (!stop) {
-        const t = performance.now();
-        const r = await fetch(`${base}/api/provenance/pubkey`);
-        await r.arrayBuffer();
-        latencies.push(performance.now() - t);
-        await new Promise((res) => setTimeout(res, 20));
-      }
-    })();
+    const reader = sampleLatency(`${base}/api/provenance/pubkey`);
     const before = treeCpu(server.pid);
     const w0 = performance.now();
     const result = await autocannon({ ...load, connections, duration: seconds });
     const wall = (performance.now() - w0) / 1000;
     const after = treeCpu(server.pid);
-    stop = true;
-    await reader;
+    const latencies = await reader.stop();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     const rps = result.requests.total / wall;

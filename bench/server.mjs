@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Issuer, Keyring, ensureKeys, loadConfig } from '../packages/server/dist/internal.js';
 import { namesFor } from '@svc/core';
-import { line, percentiles } from './util.mjs';
+import { line, percentiles, sampleLatency } from './util.mjs';
 
 const CLI = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
 
@@ -59,17 +59,7 @@ export async function serverBench(rawMs, { rawLabel = 'raw ML-DSA-87 verifies/s 
       connections: 4,
       duration: 2,
     });
-    const latencies = [];
-    let stop = false;
-    const reader = (async () => {
-      while (!stop) {
-        const t = performance.now();
-        const r = await fetch(`${base}/api/provenance/pubkey`);
-        await r.arrayBuffer();
-        latencies.push(performance.now() - t);
-        await new Promise((res) => setTimeout(res, 20));
-      }
-    })();
+    const reader = sampleLatency(`${base}/api/provenance/pubkey`);
     const result = await autocannon({
       url: `${base}/api/v1/verify`,
       method: 'POST',
@@ -78,8 +68,7 @@ export async function serverBench(rawMs, { rawLabel = 'raw ML-DSA-87 verifies/s 
       connections: 6,
       duration: 10,
     });
-    stop = true;
-    await reader;
+    const latencies = await reader.stop();
     const rps = result.requests.average;
     const rawRate = 1000 / rawMs;
     line(rawLabel, rawRate.toFixed(1));

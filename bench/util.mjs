@@ -40,3 +40,25 @@ export function percentiles(samples) {
 export function line(name, value, goal) {
   console.log(`${name.padEnd(64)} ${value}${goal ? `   (goal ${goal})` : ''}`);
 }
+
+/** Times GET `url` every 20 ms until stopped: `stop()` resolves with the latencies (ms). */
+export function sampleLatency(url) {
+  const latencies = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const t = performance.now();
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      latencies.push(performance.now() - t);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return latencies;
+    },
+  };
+}
