@@ -5,7 +5,7 @@ import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromHex, issueProof, nobleBackend, receiptMessage, signTreeHead, utf8, verifyBundle, webCryptoBackend, namesFor } from '@svc/core';
+import { fromHex, issueProof, nobleBackend, receiptMessage, signTreeHead, utf8, verifyBundle, namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import {
   Issuer,
@@ -47,23 +47,6 @@ const { a: rawMs, b: fullMs } = await compare(raw, full, { n: 200, pairs: 7 });
 line('raw node:crypto ML-DSA-87 verify (baseline)', `${rawMs.toFixed(4)} ms`);
 line('verifyBundle with the node:crypto backend', `${fullMs.toFixed(4)} ms`);
 line('ratio verifyBundle / raw native verify', (fullMs / rawMs).toFixed(3), '<= 1.15');
-const web = await webCryptoBackend();
-if (web) {
-  // Default options: the backend every Node >= 24 user gets (WebCrypto), against one raw WebCrypto
-  // verify of the same receipt.
-  const subtle = globalThis.crypto.subtle;
-  const wkey = await subtle.importKey('raw-public', pkBytes, { name: 'ML-DSA-87' }, false, ['verify']);
-  const rawWeb = async () => {
-    if (!(await subtle.verify({ name: 'ML-DSA-87', context }, wkey, sig, msg))) throw new Error('raw WebCrypto verify failed');
-  };
-  const byDefault = async () => {
-    if (!(await verifyBundle(bundle, { trustedKeys: K.trustedKeys })).verdict.overallOk) throw new Error('bundle failed');
-  };
-  const { a: rawWebMs, b: defaultMs } = await compare(rawWeb, byDefault, { n: 100, pairs: 7 });
-  line('raw WebCrypto ML-DSA-87 verify (baseline)', `${rawWebMs.toFixed(4)} ms`);
-  line('verifyBundle with default options (WebCrypto)', `${defaultMs.toFixed(4)} ms`);
-  line('ratio verifyBundle / raw WebCrypto verify', (defaultMs / rawWebMs).toFixed(3), '<= 1.2');
-}
 const nobleMs = await perOp(() => verifyBundle(bundle, { trustedKeys: K.trustedKeys, crypto: nobleBackend }), { n: 20 });
 line('verifyBundle with noble on the same runtime', `${nobleMs.toFixed(3)} ms (${(nobleMs / fullMs).toFixed(1)}x native)`);
 

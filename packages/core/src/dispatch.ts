@@ -9,8 +9,8 @@ import { SvcError } from './errors.js';
 import { verifyRecord } from './record/verify.js';
 import { VERIFY_DISCLAIMER } from './text.js';
 import { makeContext, type VerifyContext, type VerifyOptions } from './verify/context.js';
-import { defaultCrypto } from './crypto/backend.js';
-import { CallPlan } from './verify/plan.js';
+import { defaultCrypto, type CryptoBackend } from './crypto/backend.js';
+import { CheckBatch } from './verify/batch.js';
 import { verifyExport, type ExportVerdict } from './verify/export.js';
 import { verifyProofBundle, type ProofVerdict } from './verify/proof.js';
 import { verifyRun, type RunVerdict } from './verify/run.js';
@@ -110,35 +110,38 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
 
 /**
  * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError. With an
- * asynchronous backend (WebCrypto) a synchronous pass collects the checks the document needs
- * (answering each "valid" for now), the backend computes them as one batch, and the pass's verdict
- * stands when every answer was "valid"; otherwise another pass reads the real answers.
+ * asynchronous backend (WebCrypto) a collecting pass finds the signature checks the document needs,
+ * the backend computes them as one batch, and a folding pass reads the answers (verify/batch.ts);
+ * when every check holds, the collecting pass's verdict is already the answer.
  */
 export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
   const backend = options.crypto ?? (await defaultCrypto());
   const doc = parseDocument(input);
   if (backend.sync) return verifyIn(doc, makeContext({ ...options, crypto: backend }));
-  const plan = new CallPlan(backend);
-  for (;;) {
-    // A pass that meets an unanswered check may refuse (a record's summary cannot match a
-    // placeholder): only a pass whose every check was answered decides.
-    let res: VerifyResponse | undefined;
-    let refusal: unknown;
-    try {
-      res = verifyIn(doc, makeContext(options, plan.compute));
-    } catch (e) {
-      refusal = e;
-    }
-    if (!plan.unresolved()) {
-      if (res === undefined) throw refusal;
-      return res;
-    }
-    await plan.settle();
-    // Every check this pass met was answered "valid" and really is: this pass saw the real answers.
-    if (plan.placeholdersHeld()) {
-      if (res === undefined) throw refusal;
-      return res;
-    }
-    plan.nextPass();
+  return (await verifyBatched(doc, options, backend)).response;
+}
+
+/** verifyBundle's two passes, with how many checks the fold found uncollected (tests assert 0). */
+export async function verifyBatched(
+  doc: unknown,
+  options: VerifyOptions,
+  backend: CryptoBackend,
+): Promise<{ response: VerifyResponse; misses: number }> {
+  const batch = new CheckBatch(backend);
+  // The collecting pass may refuse (a record's summary recomputed under "valid" answers): a refusal
+  // stands only where its answers were the real ones.
+  let first: VerifyResponse | undefined;
+  let refusal: unknown;
+  try {
+    first = verifyIn(doc, makeContext(options, batch.collect));
+  } catch (e) {
+    refusal = e;
   }
+  if (batch.pending()) await batch.answer();
+  if (batch.allValid()) {
+    if (first === undefined) throw refusal;
+    return { response: first, misses: 0 };
+  }
+  const response = verifyIn(doc, makeContext(options, batch.fold));
+  return { response, misses: batch.misses };
 }

@@ -3,11 +3,14 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCrypto, nobleBackend, webCryptoBackend, type CryptoBackend } from '../src/crypto/backend.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../src/crypto/ids.js';
-import { verifyBundle, verifyBundleSync } from '../src/dispatch.js';
+import { verifyBatched, verifyBundle, verifyBundleSync, type VerifyResponse } from '../src/dispatch.js';
 import { issueProof } from '../src/issue/bundles.js';
-import { CallPlan } from '../src/verify/plan.js';
+import { CheckBatch } from '../src/verify/batch.js';
+import { parseDocument } from '../src/parse.js';
+import type { SvcError } from '../src/errors.js';
+import { fuzzCorpus, mutate, prng } from '../src/testing/index.js';
 import { acvpAgree, asyncNoble, mutationsAgree, signaturesInteroperate, vectorsAgree } from './differential.js';
-import { K, flipHex } from './helpers.js';
+import { K, flipHex, trusted } from './helpers.js';
 
 const nodeMajor = Number((globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node?.split('.')[0] ?? 0);
 const inBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
@@ -46,7 +49,7 @@ describe('backend selection', () => {
 const backends: Promise<CryptoBackend>[] = [Promise.resolve(nobleBackend), Promise.resolve(asyncNoble), defaultCrypto()];
 
 describe('differential: every backend agrees with noble', () => {
-  for (const [i, label] of ['noble', 'noble (async, plan path)', 'default'].entries()) {
+  for (const [i, label] of ['noble', 'noble (async: collect, batch, fold)', 'default'].entries()) {
     it(`${label}: every test vector`, async () => {
       expect(await vectorsAgree(await backends[i]!)).toBeGreaterThan(70);
     });
@@ -85,7 +88,7 @@ describe('asynchronous backends: one batch, no replay for a genuine document', (
     expect(r).toEqual(verifyBundleSync(bundle, { trustedKeys: K.trustedKeys }));
   });
 
-  it('a forged bundle: the placeholders did not hold, so another pass reads the real answers', async () => {
+  it('a forged bundle: a check failed, so the folding pass reads the real answers', async () => {
     const bundle = issueProof({ answer: 'One pass.', model: 'm', ts: 1 }, { receipt: K.answer });
     const forged = { ...bundle, receipt: { ...bundle.receipt, sig: flipHex(bundle.receipt.sig as string, 20) } };
     const { b, calls } = counting();
@@ -96,27 +99,72 @@ describe('asynchronous backends: one batch, no replay for a genuine document', (
   });
 });
 
-describe('the call plan', () => {
-  it('answers a new check "valid" and says afterwards whether every such answer held', async () => {
-    const bundle = issueProof({ answer: 'Plan.', model: 'm', ts: 1 }, { receipt: K.answer });
-    const pk = K.answer.publicKey;
+describe('the check batch', () => {
+  const receiptCheck = async () => {
+    const bundle = issueProof({ answer: 'Batch.', model: 'm', ts: 1 }, { receipt: K.answer });
     const sig = Uint8Array.from((bundle.receipt.sig as string).match(/../g)!.map((h) => Number.parseInt(h, 16)));
     const { receiptMessage } = await import('../src/wire/signed.js');
-    const msg = receiptMessage(bundle.receipt as never)!;
-    const ctx = new TextEncoder().encode('svc-provenance-v1');
-    const plan = new CallPlan(asyncNoble);
-    expect(plan.compute(ML_DSA_87, pk, msg, sig, ctx)).toBe(true);
-    expect(plan.unresolved()).toBe(true);
-    await plan.settle();
-    expect(plan.placeholdersHeld()).toBe(true);
+    return {
+      pk: K.answer.publicKey,
+      msg: receiptMessage(bundle.receipt as never)!,
+      sig,
+      ctx: new TextEncoder().encode('svc-provenance-v1'),
+    };
+  };
+
+  it('collects a check as "valid", computes it in the batch, and folds the real answer by its inputs', async () => {
+    const { pk, msg, sig, ctx } = await receiptCheck();
+    const batch = new CheckBatch(asyncNoble);
+    expect(batch.collect(ML_DSA_87, pk, msg, sig, ctx)).toBe(true);
+    expect(batch.pending()).toBe(true);
+    await batch.answer();
+    expect(batch.pending()).toBe(false);
+    expect(batch.allValid()).toBe(true);
     const bad = sig.slice();
     bad[5] = bad[5]! ^ 1;
-    const plan2 = new CallPlan(asyncNoble);
-    plan2.compute(ML_DSA_87, pk, msg, bad, ctx);
-    await plan2.settle();
-    expect(plan2.placeholdersHeld()).toBe(false);
-    plan2.nextPass();
-    expect(plan2.compute(ML_DSA_87, pk, msg, bad, ctx)).toBe(false);
-    expect(plan2.unresolved()).toBe(false);
+    const batch2 = new CheckBatch(asyncNoble);
+    expect(batch2.collect(ML_DSA_87, pk, msg, bad, ctx)).toBe(true);
+    await batch2.answer();
+    expect(batch2.allValid()).toBe(false);
+    expect(batch2.fold(ML_DSA_87, pk, msg, bad, ctx)).toBe(false);
+    expect(batch2.misses).toBe(0);
   });
+
+  it('a check the fold meets uncollected is computed, not guessed, and counted', async () => {
+    const { pk, msg, sig, ctx } = await receiptCheck();
+    const batch = new CheckBatch(asyncNoble);
+    await batch.answer();
+    expect(batch.fold(ML_DSA_87, pk, msg, sig, ctx)).toBe(true);
+    const bad = sig.slice();
+    bad[0] = bad[0]! ^ 1;
+    expect(batch.fold(ML_DSA_87, pk, msg, bad, ctx)).toBe(false);
+    expect(batch.misses).toBe(2);
+  });
+
+  it('mutated documents of every kind: the fold never misses, and the verdict is the synchronous one', async () => {
+    const corpus = fuzzCorpus(11);
+    const r = prng(11);
+    let folded = 0;
+    for (let i = 0; i < 120; i++) {
+      const { kind, doc } = corpus[i % corpus.length]!;
+      const m = mutate(doc, r, kind);
+      const outcome = async (f: () => Promise<VerifyResponse>) =>
+        f().then(
+          (res) => ({ res }),
+          (e: SvcError) => ({ code: e.code }),
+        );
+      let misses = 0;
+      const got = await outcome(async () => {
+        const b = await verifyBatched(parseDocument(m.input), trusted, asyncNoble);
+        misses = b.misses;
+        return b.response;
+      });
+      const want = await outcome(async () => verifyBundleSync(m.input, trusted));
+      expect(got, m.description).toEqual(want);
+      expect(misses, m.description).toBe(0);
+      if ('res' in got && !got.res.verdict.overallOk) folded++;
+    }
+    // Failing verdicts are the ones that take the folding pass: the property is not empty.
+    expect(folded).toBeGreaterThan(20);
+  }, 120_000);
 });

@@ -41,7 +41,7 @@ function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): b
 
 /**
  * One signature check computed synchronously, already past the shape checks. The verify path is
- * written against this, so a backend (or a plan of calls answered later) can stand behind it.
+ * written against this, so a backend (or a batch of checks answered later) can stand behind it.
  */
 export type SyncVerify = (
   alg: BackendAlgorithm,

@@ -44,32 +44,42 @@ const NIBBLE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) NIBBLE[48 + i] = i;
 for (let i = 0; i < 6; i++) NIBBLE[97 + i] = 10 + i;
 
-// Byte values of every pair of lowercase hex digits, indexed by (first << 7) | second; -1 elsewhere.
-const PAIR = new Int16Array(128 * 128).fill(-1);
+// Byte values of every pair of lowercase hex digits, indexed by the two ASCII codes read as one
+// 16-bit word in the platform's byte order; -1 elsewhere. Signatures arrive as 9 KB hex strings on
+// every verify: encoding the text natively and reading one word per output byte from this table is
+// about 2.5 times faster than a table of pairs indexed by shifts (bench: 12.7 to 4.6 us per
+// ML-DSA-87 signature on Node 26), and faster than Uint8Array.fromHex plus a lowercase check.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const WORD = new Int16Array(65536).fill(-1);
 for (let a = 0; a < 128; a++)
-  for (let b = 0; b < 128; b++) if (NIBBLE[a]! >= 0 && NIBBLE[b]! >= 0) PAIR[(a << 7) | b] = (NIBBLE[a]! << 4) | NIBBLE[b]!;
+  for (let b = 0; b < 128; b++)
+    if (NIBBLE[a]! >= 0 && NIBBLE[b]! >= 0) WORD[LITTLE_ENDIAN ? a | (b << 8) : (a << 8) | b] = (NIBBLE[a]! << 4) | NIBBLE[b]!;
 
-// Signatures arrive as 9 KB hex strings on every verify: encoding the text to bytes natively first
-// and reading pairs from a table is about twice as fast as charCodeAt per digit.
 let scratch = new Uint8Array(16 * 1024);
+let scratchWords = new Uint16Array(scratch.buffer);
 
 /** Lowercase hex only; returns null on anything else so callers map it to a failed check. */
 export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
   if (typeof s !== 'string' || s.length % 2 !== 0) return null;
   if (byteLength !== undefined && s.length !== byteLength * 2) return null;
   const n = s.length;
-  if (n <= 1024 * 1024 && scratch.length < n) scratch = new Uint8Array(n);
+  if (n <= 1024 * 1024 && scratch.length < n) {
+    scratch = new Uint8Array(n);
+    scratchWords = new Uint16Array(scratch.buffer);
+  }
   const text = n <= 1024 * 1024 ? scratch : new Uint8Array(n);
+  const words = text === scratch ? scratchWords : new Uint16Array(text.buffer);
   const r = encoder.encodeInto(s, text);
   // Any character outside ASCII takes more than one byte, so the text is not read whole.
   if (r.read !== n || r.written !== n) return null;
   const out = new Uint8Array(n >> 1);
-  for (let i = 0, j = 0; i < out.length; i++, j += 2) {
-    const v = PAIR[(text[j]! << 7) | text[j + 1]!]!;
-    if (v < 0) return null;
+  let bad = 0;
+  for (let i = 0; i < out.length; i++) {
+    const v = WORD[words[i]!]!;
+    bad |= v;
     out[i] = v;
   }
-  return out;
+  return bad < 0 ? null : out;
 }
 
 export function toBase64(b: Uint8Array): string {
@@ -118,6 +128,8 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  // Decoded keys are shared per distinct string (keycache.ts): a pinned key is often the same array.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
