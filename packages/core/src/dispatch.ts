@@ -1,7 +1,7 @@
 // verifyBundle: the exact body POST /api/v1/verify answers with 200, or the typed error for its
 // 400/413/422 answers. The dispatcher sits above the per-kind verifiers and records, so imports
 // only run downward. Pure: nothing is fetched, stored or timed.
-import { detectKind } from './detect.js';
+import { detectKind, type Kind } from './detect.js';
 import { parseDocument } from './parse.js';
 
 export { MAX_BODY_BYTES, parseDocument } from './parse.js';
@@ -16,7 +16,8 @@ import { verifyProofBundle, type ProofVerdict } from './verify/proof.js';
 import { verifyRun, type RunVerdict } from './verify/run.js';
 import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './verify/sth.js';
 import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js';
-import { isInt, isObj, type Obj } from './lib/json.js';
+import type { Obj } from './lib/json.js';
+import { createdOf, type Facts, type Verified } from './verify/verdict.js';
 
 export type AnyVerdict = ProofVerdict | TranscriptVerdict | RunVerdict | ExportVerdict | SthVerdict | ConsistencyVerdict;
 
@@ -54,53 +55,54 @@ export type VerifyResponse =
   | (ResponseBase & { kind: `${string}-consistency`; verdict: ConsistencyVerdict })
   | (ResponseBase & { kind: `${string}-ai-provenance-record`; verdict: ProofVerdict | RunVerdict; record: RecordSummary });
 
-function createdOf(o: unknown): number | null {
-  return isObj(o) && isInt(o.created) ? o.created : null;
+/** What the response adds for a record: its summary, and recognition judged with its origin claim. */
+interface RecordFacts extends Facts {
+  record: RecordSummary;
+  signerRecognized: boolean;
 }
+
+type KindVerifier = (doc: Obj, vc: VerifyContext) => Verified<AnyVerdict, Facts | RecordFacts>;
+
+// Every kind's verifier, by kind: the one contract `(document, context) => { verdict, facts }`.
+const VERIFIERS: Record<Exclude<Kind, 'unknown'>, KindVerifier> = {
+  proof: verifyProofBundle,
+  transcript: verifyTranscript,
+  run: verifyRun,
+  export: verifyExport,
+  sth: verifySth,
+  consistency: verifyConsistencyBundle,
+  record: (o, vc) => {
+    const rc = verifyRecord(o, vc);
+    return {
+      verdict: rc.recomputed.verdict,
+      facts: { created: createdOf(o.proof), record: rc.record, signerRecognized: rc.signerRecognized },
+    };
+  },
+};
 
 function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
   const d = detectKind(doc, vc.names.service);
-  const base = { service: vc.names.service, kind: d.name, disclaimer: VERIFY_DISCLAIMER };
-  const o = doc as Obj;
-  // The one place a response is assembled: its kind and verdict come from the same case below.
-  const answer = (verdict: AnyVerdict, created: number | null): VerifyResponse =>
-    ({
-      service: base.service,
-      kind: base.kind,
-      created,
-      verdict,
-      signerRecognized: verdict.signerRecognized,
-      disclaimer: base.disclaimer,
-    }) as VerifyResponse;
-  switch (d.kind) {
-    case 'proof':
-      return answer(verifyProofBundle(o, vc).verdict, createdOf(o));
-    case 'transcript':
-      return answer(verifyTranscript(o, vc), createdOf(o));
-    case 'run':
-      return answer(verifyRun(o, vc).verdict, createdOf(o));
-    case 'export':
-      return answer(verifyExport(o, vc), createdOf(o.proof));
-    case 'sth':
-      return answer(verifySth(o, vc), null);
-    case 'consistency':
-      return answer(verifyConsistencyBundle(o, vc), null);
-    case 'record': {
-      const rc = verifyRecord(o, vc);
-      const res = answer(rc.recomputed.verdict, createdOf(o.proof)) as Extract<VerifyResponse, { record: RecordSummary }>;
-      res.signerRecognized = rc.signerRecognized;
-      res.record = rc.record;
-      return res;
+  if (d.kind === 'unknown') {
+    if (d.sthWrapper) {
+      throw new SvcError(
+        'sth_wrapper',
+        'a ledger response wrapping signed_tree_head is not a bundle: submit the signed_tree_head object by itself',
+      );
     }
-    case 'unknown':
-      if (d.sthWrapper) {
-        throw new SvcError(
-          'sth_wrapper',
-          'a ledger response wrapping signed_tree_head is not a bundle: submit the signed_tree_head object by itself',
-        );
-      }
-      throw new SvcError('unknown_kind', 'not a recognised bundle');
+    throw new SvcError('unknown_kind', 'not a recognised bundle');
   }
+  const { verdict, facts } = VERIFIERS[d.kind](doc as Obj, vc);
+  // The one place a response is assembled; its kind and verdict come from the same table entry.
+  const res = {
+    service: vc.names.service,
+    kind: d.name,
+    created: facts.created,
+    verdict,
+    signerRecognized: 'record' in facts ? facts.signerRecognized : verdict.signerRecognized,
+    disclaimer: VERIFY_DISCLAIMER,
+  } as VerifyResponse;
+  if ('record' in facts) (res as Extract<VerifyResponse, { record: RecordSummary }>).record = facts.record;
+  return res;
 }
 
 /** Verify with a synchronous backend (noble by default). Returns the body or throws SvcError. */

@@ -34,11 +34,11 @@ export {
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
 export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
-export type { BaseVerdict } from './verify/verdict.js';
+export type { BaseVerdict, Facts, Verified } from './verify/verdict.js';
 export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';
 export type { BridgeVerdict } from './verify/bridge.js';
 export type { TranscriptVerdict } from './verify/transcript.js';
-export type { RunVerdict } from './verify/run.js';
+export type { RunVerdict, RunFacts } from './verify/run.js';
 export type { ExportVerdict } from './verify/export.js';
 export type { SthVerdict, ConsistencyVerdict, TreeHeadBody, HeadSummary } from './verify/sth.js';
 export type { FramingFlags } from './verify/question.js';

@@ -52,8 +52,8 @@ export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
   }
   if (d.kind === 'run') {
     const b = bundle as Obj;
-    const r = verifyRun(b, vc);
-    return { kind: 'run', verdict: r.verdict, ...attestRun(b, r.verdict, r.algorithms, r.answerSha256, stepMethods(b.run)) };
+    const { verdict, facts } = verifyRun(b, vc);
+    return { kind: 'run', verdict, ...attestRun(b, verdict, facts.algorithms, facts.answerSha256, stepMethods(b.run)) };
   }
   if (d.kind === 'unknown') throw new SvcError(d.sthWrapper ? 'sth_wrapper' : 'unknown_kind', 'not a recognised bundle');
   throw new SvcError('unsupported_kind', `a record is made from a ${vc.names.kinds.proof} or ${vc.names.kinds.run} bundle, not ${d.name}`);

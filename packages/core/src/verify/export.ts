@@ -6,7 +6,7 @@ import type { VerifyContext } from './context.js';
 import { countMessages } from '../wire/signed.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
 // V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
 export interface ExportVerdict extends BaseVerdict {
@@ -14,7 +14,7 @@ export interface ExportVerdict extends BaseVerdict {
   export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
 }
 
-export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
+export function verifyExport(b: Obj, vc: VerifyContext): Verified<ExportVerdict> {
   const proof = isObj(b.proof) ? b.proof : {};
   const manifestText = typeof proof.manifest === 'string' ? proof.manifest : null;
   const manifest = parseObject(manifestText);
@@ -49,5 +49,9 @@ export function verifyExport(b: Obj, vc: VerifyContext): ExportVerdict {
   );
   const checks = rc.verdict.present ? 1 : 0;
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, manifestOk, payloadOk, countsOk);
-  return { overallOk, checks, receipt: rc.verdict, export: { manifestOk, payloadOk, countsOk }, signerRecognized };
+  return {
+    verdict: { overallOk, checks, receipt: rc.verdict, export: { manifestOk, payloadOk, countsOk }, signerRecognized },
+    // The archive's own `created` is unsigned; the signed proof's is the one shown.
+    facts: { created: createdOf(b.proof) },
+  };
 }

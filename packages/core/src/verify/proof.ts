@@ -7,7 +7,7 @@ import { applyQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
 export interface ExcerptVerdict {
   present: boolean;
@@ -23,7 +23,7 @@ export interface ProofVerdict extends BaseVerdict {
 }
 
 /** What a record needs beyond the verdict, computed once during verification. */
-export interface ProofFacts {
+export interface ProofFacts extends Facts {
   answerSha256: string | null;
   algorithms: string[];
   questionCarried: boolean;
@@ -42,7 +42,7 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
   return cps.slice(start, end).join('') === quote;
 }
 
-export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVerdict; facts: ProofFacts } {
+export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
   const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing, vc.compute);
@@ -74,6 +74,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): { verdict: ProofVe
   return {
     verdict,
     facts: {
+      created: createdOf(b),
       answerSha256: answerHash,
       algorithms: [...new Set(algorithms)].sort(),
       questionCarried: has(b, 'prompt'),

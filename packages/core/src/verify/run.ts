@@ -2,7 +2,7 @@ import type { VerifyContext } from './context.js';
 import { runHash } from '../wire/signed.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
 export interface RunVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
@@ -31,8 +31,16 @@ export function stepMethods(run: unknown): string[] {
   return run.steps.map((s: unknown) => (isObj(s) && typeof s.verify === 'string' ? s.verify : ''));
 }
 
+/** What a record of a run needs beyond the verdict. */
+export interface RunFacts extends Facts {
+  /** Algorithms whose signatures verified (a record attests them). */
+  algorithms: string[];
+  /** The run hash the receipt signs, when the run is an object. */
+  answerSha256: string | null;
+}
+
 // V3: the whole run under the autopilot context, so a run receipt never passes as an answer.
-export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; algorithms: string[]; answerSha256: string | null } {
+export function verifyRun(b: Obj, vc: VerifyContext): Verified<RunVerdict, RunFacts> {
   const run = isObj(b.run) ? b.run : null;
   const shapeOk = !!run && typeof run.id === 'string' && typeof run.goal === 'string' && Array.isArray(run.steps);
   const hash = run ? runHash(run) : null;
@@ -46,7 +54,6 @@ export function verifyRun(b: Obj, vc: VerifyContext): { verdict: RunVerdict; alg
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, shapeOk, runV.budgetOk);
   return {
     verdict: { overallOk, checks, receipt: rc.verdict, run: runV, signerRecognized },
-    algorithms: rc.algorithms,
-    answerSha256: hash,
+    facts: { created: createdOf(b), algorithms: rc.algorithms, answerSha256: hash },
   };
 }

@@ -9,7 +9,7 @@ import type { TreeHeadBody } from '../wire/signed.js';
 export type { TreeHeadBody };
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
 export interface HeadSummary {
   treeSize: number | null;
@@ -37,7 +37,7 @@ export function parseTreeHead(signed: unknown): TreeHeadBody | null {
   return { log: o.log, tree_size: o.tree_size, root_hash: o.root_hash, timestamp: o.timestamp };
 }
 
-export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
+export function verifySth(b: Obj, vc: VerifyContext): Verified<SthVerdict> {
   const signed = typeof b.signed === 'string' ? b.signed : null;
   const body = parseTreeHead(signed);
   const rc = checkReceipt(b.receipt, b.key, signed === null ? null : sha256Hex(signed), vc.names.contexts.sth, vc);
@@ -46,7 +46,7 @@ export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
   const bodyOk = !!body && !!r && r.v === 1 && r.model === body.log && r.ts === Math.floor(body.timestamp / 1000);
   const checks = rc.verdict.present ? 1 : 0;
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, bodyOk);
-  return {
+  const verdict: SthVerdict = {
     overallOk,
     checks,
     receipt: rc.verdict,
@@ -59,15 +59,17 @@ export function verifySth(b: Obj, vc: VerifyContext): SthVerdict {
     },
     signerRecognized,
   };
+  // A tree head carries its time in the signed body, not as `created`.
+  return { verdict, facts: { created: null } };
 }
 
 function summary(v: SthVerdict): HeadSummary {
   return { treeSize: v.sth.treeSize, rootHash: v.sth.rootHash, timestamp: v.sth.timestamp };
 }
 
-export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyVerdict {
-  const oldV = verifySth(isObj(b.old) ? b.old : {}, vc);
-  const newV = verifySth(isObj(b.new) ? b.new : {}, vc);
+export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): Verified<ConsistencyVerdict> {
+  const oldV = verifySth(isObj(b.old) ? b.old : {}, vc).verdict;
+  const newV = verifySth(isObj(b.new) ? b.new : {}, vc).verdict;
   const o = oldV.sth;
   const n = newV.sth;
   let proofOk = false;
@@ -97,5 +99,5 @@ export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): ConsistencyV
       verdict.timestampOrderOk === true,
     ),
   );
-  return verdict;
+  return { verdict, facts: { created: null } };
 }

@@ -3,7 +3,7 @@ import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
 import { verifyProofBundle, type ProofVerdict } from './proof.js';
 import { isObj, type Obj } from '../lib/json.js';
-import { foldVerdict, type BaseVerdict } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
 // LIMIT-TURNS
 export const MAX_TURNS = 200;
@@ -14,7 +14,7 @@ export interface TranscriptVerdict extends BaseVerdict {
   promptUnverified?: true;
 }
 
-export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
+export function verifyTranscript(b: Obj, vc: VerifyContext): Verified<TranscriptVerdict> {
   const turns = Array.isArray(b.turns) ? b.turns : [];
   if (turns.length > MAX_TURNS) throw new SvcError('too_many_turns', `a transcript holds at most ${MAX_TURNS} turns (got ${turns.length})`);
   const out: TranscriptVerdict = { overallOk: false, checks: 0, turns: [], signerRecognized: false };
@@ -35,5 +35,5 @@ export function verifyTranscript(b: Obj, vc: VerifyContext): TranscriptVerdict {
   // The bundle carries every turn's question: one that no receipt verified is the bundle's too.
   if (out.turns.some((t) => t.verdict.promptUnverified)) out.promptUnverified = true;
   // Each turn is a layer; a transcript with no turn has nothing to pass.
-  return Object.assign(out, foldVerdict(out.checks, allOk, allPinned, turns.length > 0));
+  return { verdict: Object.assign(out, foldVerdict(out.checks, allOk, allPinned, turns.length > 0)), facts: { created: createdOf(b) } };
 }

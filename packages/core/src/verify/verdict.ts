@@ -1,10 +1,31 @@
 // Rule V5 and the recognition rule, written once for every kind: a verdict passes only when at
 // least one signed layer was checked and every checked layer, and every further condition of its
 // kind, holds; its signer is recognised only when it passes and its keys are pinned.
+import { isInt, isObj } from '../lib/json.js';
+
 export interface BaseVerdict {
   overallOk: boolean;
   checks: number;
   signerRecognized: boolean;
+}
+
+/** What every verification learns beyond its verdict. */
+export interface Facts {
+  /** The document's `created` (Unix seconds) where its kind carries one, else null. */
+  created: number | null;
+}
+
+/**
+ * The one contract of every kind's verifier, `(document, context) => Verified`: looked up by kind
+ * in dispatch.ts, so a kind is added by one entry there.
+ */
+export interface Verified<V extends BaseVerdict, F extends Facts = Facts> {
+  verdict: V;
+  facts: F;
+}
+
+export function createdOf(o: unknown): number | null {
+  return isObj(o) && isInt(o.created) ? o.created : null;
 }
 
 export function foldVerdict(
