@@ -6,7 +6,7 @@ import type { VerifyContext } from './context.js';
 import { countMessages } from '../wire/signed.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
 // V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
 export interface ExportVerdict extends BaseVerdict {

@@ -9,7 +9,7 @@ import type { TreeHeadBody } from '../wire/signed.js';
 export type { TreeHeadBody };
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import { foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
 export interface HeadSummary {
   treeSize: number | null;

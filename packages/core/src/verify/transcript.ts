@@ -3,7 +3,7 @@ import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
 import { verifyProofBundle, type ProofVerdict } from './proof.js';
 import { isObj, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
 // LIMIT-TURNS
 export const MAX_TURNS = 200;
