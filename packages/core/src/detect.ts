@@ -3,8 +3,25 @@
 import { namesFor } from './names.js';
 import { has, isObj } from './lib/json.js';
 
+/**
+ * The kinds of document the verifier knows, and `unknown`.
+ *
+ * @example
+ * ```ts
+ * const k: Kind = detectKind(JSON.parse(text)).kind;
+ * ```
+ */
 export type Kind = 'proof' | 'transcript' | 'run' | 'export' | 'sth' | 'consistency' | 'record' | 'unknown';
 
+/**
+ * What detectKind found: the kind, its wire name, and whether it is a wrapped tree head.
+ *
+ * @example
+ * ```ts
+ * const d: Detection = detectKind(doc, 'svc');
+ * if (d.kind === 'unknown') console.log('not a bundle');
+ * ```
+ */
 export interface Detection {
   kind: Kind;
   /** The wire name, e.g. `svc-proof`; `unknown` when not recognised. */
@@ -13,6 +30,15 @@ export interface Detection {
   sthWrapper?: true;
 }
 
+/**
+ * Which kind a parsed document is, from its identifying members only (wire-format s.0).
+ *
+ * @example
+ * ```ts
+ * detectKind({ kind: 'svc-proof' }).kind; // 'proof'
+ * detectKind({ signed_tree_head: {} }).sthWrapper; // true: refused by V10
+ * ```
+ */
 export function detectKind(input: unknown, service?: string): Detection {
   const n = namesFor(service);
   if (!isObj(input)) return { kind: 'unknown', name: 'unknown' };

@@ -19,9 +19,26 @@ import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js
 import type { Obj } from './lib/json.js';
 import { createdOf, type Facts, type Verified } from './verify/verdict.js';
 
+/**
+ * The verdict of any kind; narrow through `VerifyResponse.kind`.
+ *
+ * @example
+ * ```ts
+ * const verdict: AnyVerdict = (await verifyBundle(text)).verdict;
+ * console.log(verdict.overallOk, verdict.checks);
+ * ```
+ */
 export type AnyVerdict = ProofVerdict | TranscriptVerdict | RunVerdict | ExportVerdict | SthVerdict | ConsistencyVerdict;
 
-/** What a verified record adds to its response (V4, V8). */
+/**
+ * What a verified record adds to its response (V4, V8).
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(recordText, { trustedKeys });
+ * if (res.kind === 'svc-ai-provenance-record') console.log(res.record.summaryOk, res.record.unattested);
+ * ```
+ */
 export interface RecordSummary {
   schema: string;
   summaryOk: true;
@@ -105,7 +122,15 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
   return res;
 }
 
-/** Verify with a synchronous backend (noble by default). Returns the body or throws SvcError. */
+/**
+ * Verify with a synchronous backend (noble by default). Returns the body or throws SvcError.
+ *
+ * @example
+ * ```ts
+ * const res = verifyBundleSync(bundleText, { trustedKeys });
+ * console.log(res.verdict.overallOk, res.signerRecognized);
+ * ```
+ */
 export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): VerifyResponse {
   return verifyIn(parseDocument(input), makeContext(options));
 }
@@ -115,6 +140,13 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
  * asynchronous backend (WebCrypto) a collecting pass finds the signature checks the document needs,
  * the backend computes them as one batch, and a folding pass reads the answers (verify/batch.ts);
  * when every check holds, the collecting pass's verdict is already the answer.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundleText, { trustedKeys });
+ * if (!res.verdict.overallOk) console.log('does not verify');
+ * else if (!res.signerRecognized) console.log('verifies, but the signer is not one you pin');
+ * ```
  */
 export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
   const backend = options.crypto ?? (await defaultCrypto());

@@ -16,6 +16,18 @@
  * | `invalid_org`      | 422    | an organisation name outside the documented form                |
  * | `invalid_request`  | 422    | any other malformed request (nesting past the depth guard, text |
  * |                    |        | with no exact UTF-8 form given to an issuing function)          |
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await verifyBundle(text);
+ * } catch (e) {
+ *   if (isSvcError(e)) {
+ *     const code: SvcErrorCode = e.code;
+ *     if (code === 'invalid_json') console.log('not JSON');
+ *   }
+ * }
+ * ```
  */
 export type SvcErrorCode =
   | 'invalid_json'
@@ -40,7 +52,18 @@ const STATUS: Record<SvcErrorCode, number> = {
   invalid_request: 422,
 };
 
-/** The one error class the core throws on purpose. `status` is the HTTP status a server answers. */
+/**
+ * The one error class the core throws on purpose. `status` is the HTTP status a server answers.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await verifyBundle('{');
+ * } catch (e) {
+ *   if (e instanceof SvcError) console.log(e.code, e.status); // 'invalid_json' 400
+ * }
+ * ```
+ */
 export class SvcError extends Error {
   readonly code: SvcErrorCode;
   readonly status: number;
@@ -58,10 +81,26 @@ export class SvcError extends Error {
   }
 }
 
+/**
+ * Whether `e` is an SvcError.
+ *
+ * @example
+ * ```ts
+ * verifyBundle(text).catch((e) => (isSvcError(e) ? { status: e.status, code: e.code } : Promise.reject(e)));
+ * ```
+ */
 export function isSvcError(e: unknown): e is SvcError {
   return e instanceof SvcError;
 }
 
+/**
+ * The HTTP status the spec gives an error code.
+ *
+ * @example
+ * ```ts
+ * statusOf('too_large'); // 413
+ * ```
+ */
 export function statusOf(code: SvcErrorCode): number {
   return STATUS[code];
 }

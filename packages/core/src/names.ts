@@ -1,8 +1,25 @@
 // Every kind and signing context is derived from the deployment's service name (wire-format s.0),
 // so two deployments never accept each other's signatures as their own.
 
+/**
+ * The deployment name used when none is given: `svc`.
+ *
+ * @example
+ * ```ts
+ * namesFor(DEFAULT_SERVICE).kinds.record; // 'svc-ai-provenance-record'
+ * ```
+ */
 export const DEFAULT_SERVICE = 'svc';
 
+/**
+ * The wire names of a deployment: its kinds and its signing contexts.
+ *
+ * @example
+ * ```ts
+ * const n: Names = namesFor('svc');
+ * if (doc.kind === n.kinds.transcript) console.log('a transcript');
+ * ```
+ */
 export interface Names {
   service: string;
   kinds: {
@@ -26,12 +43,30 @@ export interface Names {
 
 const SERVICE_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/**
+ * Whether `s` can name a deployment (kinds and signing contexts derive from it).
+ *
+ * @example
+ * ```ts
+ * isValidServiceName('acme'); // true
+ * isValidServiceName('Acme Corp'); // false
+ * ```
+ */
 export function isValidServiceName(s: unknown): s is string {
   return typeof s === 'string' && SERVICE_RE.test(s);
 }
 
 const cache = new Map<string, Names>();
 
+/**
+ * The kinds and signing contexts of a deployment.
+ *
+ * @example
+ * ```ts
+ * namesFor('acme').kinds.proof; // 'acme-proof'
+ * namesFor().contexts.answer; // 'svc-provenance-v1'
+ * ```
+ */
 export function namesFor(service: string = DEFAULT_SERVICE): Names {
   const hit = cache.get(service);
   if (hit) return hit;

@@ -4,12 +4,25 @@ import { SvcError } from './errors.js';
 import { fromUtf8, utf8 } from './encoding/bytes.js';
 import { duplicateMember } from './lib/members.js';
 
-/** Request bodies above this many bytes are refused (interface.md Limits: 2 MB). */
+/**
+ * Request bodies above this many bytes are refused (interface.md Limits: 2 MB).
+ *
+ * @example
+ * ```ts
+ * if (body.byteLength > MAX_BODY_BYTES) return new Response(null, { status: 413 });
+ * ```
+ */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /**
  * Parse a posted document. Strings and bytes are JSON text (size-checked); anything else is taken
  * as an already parsed JSON value.
+ *
+ * @example
+ * ```ts
+ * parseDocument('{"kind":"svc-proof"}'); // { kind: 'svc-proof' }
+ * parseDocument('{"a":1,"a":2}'); // throws SvcError invalid_json: duplicate member
+ * ```
  */
 export function parseDocument(input: unknown): unknown {
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) return input;

@@ -20,6 +20,14 @@ import { RateLimiter } from './http/ratelimit.js';
 import { json, type AppRequest, type AppResponse, type Handler } from './http/types.js';
 import { ROUTES, UNDOCUMENTED, type Group, type OperationId, type RouteSpec } from './routes.js';
 
+/**
+ * Everything the HTTP app is built from: configuration, keys, ledger, executor, limiter, metrics, logger. startServer builds them; tests pass their own.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(deps satisfies AppDeps);
+ * ```
+ */
 export interface AppDeps {
   cfg: Config;
   names: Names;
@@ -92,6 +100,23 @@ function intParam(q: URLSearchParams, name: string, required: boolean): number |
   return Number(v);
 }
 
+/**
+ * The server's request handler, independent of node:http: takes an AppRequest, returns an AppResponse.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(deps);
+ * const res = await app.handle({
+ *   method: 'GET',
+ *   path: '/healthz',
+ *   query: new URLSearchParams(),
+ *   headers: {},
+ *   ip: '127.0.0.1',
+ *   body: async () => new Uint8Array(),
+ * });
+ * console.log(res.status); // 200
+ * ```
+ */
 export function createApp(d: AppDeps) {
   const limiter = new RateLimiter(d.now);
   const limit = d.limit ?? ((ip: string, group: Group, perMinute: number) => limiter.take(ip, group, perMinute));

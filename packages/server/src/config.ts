@@ -11,6 +11,15 @@ export function isLogOrigin(s: string): boolean {
   return isKeyName(s) && utf8(s).length <= 255;
 }
 
+/**
+ * Requests per minute per client IP, per rate group.
+ *
+ * @example
+ * ```ts
+ * const rate: RateLimits = { verify: 60, read: 600, modelKeys: 60, tiles: 6000 };
+ * const cfg = loadConfig(process.env, { rate });
+ * ```
+ */
 export interface RateLimits {
   /** Requests per minute per client IP; 0 disables the limit. */
   verify: number;
@@ -20,6 +29,14 @@ export interface RateLimits {
   tiles: number;
 }
 
+/**
+ * The server configuration (see `svc serve --help` and the README's configuration table).
+ *
+ * @example
+ * ```ts
+ * const cfg: Config = loadConfig(process.env, { port: 0 });
+ * ```
+ */
 export interface Config {
   port: number;
   host: string;
@@ -141,6 +158,15 @@ function validate(c: Config): Config {
   return c;
 }
 
+/**
+ * The server configuration from SVC_* environment variables, with overrides; throws on an invalid setting.
+ *
+ * @example
+ * ```ts
+ * const cfg = loadConfig({ PORT: '8080', SVC_DATA_DIR: './data' });
+ * const running = await startServer(cfg);
+ * ```
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const service = env.SVC_SERVICE_NAME ?? DEFAULT_SERVICE;
   if (!isValidServiceName(service)) throw new Error(`SVC_SERVICE_NAME must match [a-z0-9][a-z0-9-]*, got ${JSON.stringify(service)}`);

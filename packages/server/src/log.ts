@@ -4,9 +4,33 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Level } from 'pino';
 
+/**
+ * How the server logs: an event name and its fields, one JSON line per call.
+ *
+ * @example
+ * ```ts
+ * const log: Logger = jsonLogger('warn');
+ * ```
+ */
 export type Logger = (event: string, fields?: Record<string, unknown>) => void;
 
+/**
+ * Every level SVC_LOG_LEVEL accepts.
+ *
+ * @example
+ * ```ts
+ * if (!LOG_LEVELS.includes(value)) throw new Error(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+ * ```
+ */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+/**
+ * The log levels, least to most severe, and `silent`.
+ *
+ * @example
+ * ```ts
+ * const level: LogLevel = (process.env.SVC_LOG_LEVEL as LogLevel) ?? 'info';
+ * ```
+ */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Events that are more than information, by level; every other event is `info`. */
@@ -35,7 +59,14 @@ const LEVELS: Readonly<Record<string, Level>> = {
   dev_keys_generated: 'warn',
 };
 
-/** The level an event is logged at. */
+/**
+ * The level an event is logged at.
+ *
+ * @example
+ * ```ts
+ * levelOf('request'); // the level an event is logged at
+ * ```
+ */
 export function levelOf(event: string): Level {
   return LEVELS[event] ?? 'info';
 }
@@ -55,6 +86,12 @@ export function requestId(given: string | string[] | undefined): string {
 /**
  * A logger at `level` (true: info; false: nothing), writing to standard output, or line by line
  * to `write` (tests read their server's log that way).
+ *
+ * @example
+ * ```ts
+ * const log = jsonLogger('info');
+ * log('listening', { port: 8080 }); // one JSON line: level, ts, pid, event, fields
+ * ```
  */
 export function jsonLogger(level: boolean | LogLevel, write?: (line: string) => void): Logger {
   const lvl: LogLevel = level === true ? 'info' : level === false ? 'silent' : level;

@@ -75,6 +75,15 @@ function finish(paths: Record<string, Record<string, Operation>>): void {
   }
 }
 
+/**
+ * The OpenAPI 3.1 document of the server, derived from the route table.
+ *
+ * @example
+ * ```ts
+ * const doc = openApiDocument('svc', VERSION);
+ * Object.keys(doc.paths); // every documented route
+ * ```
+ */
 export function openApiDocument(service: string, version: string) {
   const doc = {
     openapi: '3.1.0',

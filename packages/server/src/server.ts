@@ -32,6 +32,16 @@ export { VERSION };
 /** How often the log looks for a new checkpoint to ask its witnesses about. */
 const WITNESS_ROUND_MS = 250;
 
+/**
+ * A started server: its URL, the app and a way to stop it.
+ *
+ * @example
+ * ```ts
+ * const running: Running = await startServer(loadConfig({ PORT: '0' }));
+ * console.log(running.url);
+ * await running.close();
+ * ```
+ */
 export interface Running {
   server: Server;
   url: string;
@@ -53,7 +63,14 @@ function clusterMetrics(m: Metrics, link: ClusterLink): Pick<Metrics, 'request' 
   };
 }
 
-/** Load the keyring, making dev keys for whatever is missing (and saying so in the log). */
+/**
+ * Load the keyring, making dev keys for whatever is missing (and saying so in the log).
+ *
+ * @example
+ * ```ts
+ * const keys = ensureKeys(cfg, jsonLogger('info')); // loads, or generates on first start
+ * ```
+ */
 export function ensureKeys(cfg: Config, log: Logger): Keyring {
   const dir = join(cfg.dataDir, 'keys');
   const written = Keyring.generate(dir);
@@ -78,6 +95,15 @@ function pageLoader(keys: unknown): () => string | null {
   };
 }
 
+/**
+ * Start the reference server: keys, ledger, worker pool and the HTTP listener, from a Config.
+ *
+ * @example
+ * ```ts
+ * const running = await startServer(loadConfig({ PORT: '8080', SVC_DATA_DIR: './data' }));
+ * process.on('SIGTERM', () => running.close());
+ * ```
+ */
 export async function startServer(
   cfg: Config,
   opts: {

@@ -2,4 +2,12 @@
 // `svc --version` and `--help` load nothing else.
 import { createRequire } from 'node:module';
 
+/**
+ * The server's version, as /healthz and `svc --version` say it.
+ *
+ * @example
+ * ```ts
+ * console.log(`svc ${VERSION}`);
+ * ```
+ */
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;

@@ -10,6 +10,14 @@ import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName } from '.
 
 export { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName };
 
+/**
+ * Public key and signature lengths in bytes of each algorithm, checked before any backend is called.
+ *
+ * @example
+ * ```ts
+ * if (signature.length !== LENGTHS[ML_DSA_87].signatureMin) throw new Error('not an ML-DSA-87 signature');
+ * ```
+ */
 export const LENGTHS = {
   [ML_DSA_87]: { publicKey: 2592, secretKey: 4896, signatureMin: 4627, signatureMax: 4627, seed: 32 },
   [SLH_DSA_SHA2_256F]: { publicKey: 64, secretKey: 128, signatureMin: 49856, signatureMax: 49856, seed: 96 },
@@ -17,7 +25,15 @@ export const LENGTHS = {
   [FALCON_1024]: { publicKey: 1793, secretKey: 2305, signatureMin: 42, signatureMax: 1462, seed: 48 },
 } as const;
 
-/** A source of random bytes the caller hands in; the core never reaches for one itself. */
+/**
+ * A source of random bytes the caller hands in; the core never reaches for one itself.
+ *
+ * @example
+ * ```ts
+ * const random: RandomSource = (n) => crypto.getRandomValues(new Uint8Array(n));
+ * const sig = sign(key, utf8('message'), 'svc-provenance-v1', random); // hedged signing
+ * ```
+ */
 export type RandomSource = (byteLength: number) => Uint8Array;
 
 function isBytes(x: unknown): x is Uint8Array {
@@ -42,6 +58,12 @@ function shapeOk(alg: AlgorithmName, pk: unknown, sig: unknown, msg: unknown): b
 /**
  * One signature check computed synchronously, already past the shape checks. The verify path is
  * written against this, so a backend (or a batch of checks answered later) can stand behind it.
+ *
+ * @example
+ * ```ts
+ * const compute: SyncVerify = syncVerifier(nobleBackend);
+ * verifyMlDsa87(publicKey, message, signature, 'svc-provenance-v1', compute);
+ * ```
  */
 export type SyncVerify = (
   alg: BackendAlgorithm,
@@ -51,7 +73,15 @@ export type SyncVerify = (
   context: Uint8Array,
 ) => boolean;
 
-/** A SyncVerify over a synchronous backend, falling back to noble for what it does not compute. */
+/**
+ * A SyncVerify over a synchronous backend, falling back to noble for what it does not compute.
+ *
+ * @example
+ * ```ts
+ * const compute = syncVerifier(); // noble
+ * const ok = verifyMlDsa87(publicKey, message, signature, 'svc-provenance-v1', compute);
+ * ```
+ */
 export function syncVerifier(backend?: CryptoBackend): SyncVerify {
   if (backend && !backend.sync) throw new TypeError(`the ${backend.name} backend is asynchronous; use verifyBundle`);
   return (alg, pk, msg, sig, ctx) => backendFor(backend, alg).verify(alg, pk, msg, sig, ctx) === true;
@@ -76,7 +106,14 @@ function checked(
   }
 }
 
-/** FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context). */
+/**
+ * FIPS 204 pure-mode ML-DSA-87 verification with ctx = UTF-8(context).
+ *
+ * @example
+ * ```ts
+ * const ok = verifyMlDsa87(publicKey, receiptMessage(receipt)!, fromHex(receipt.sig)!, 'svc-provenance-v1');
+ * ```
+ */
 export function verifyMlDsa87(
   publicKey: Uint8Array,
   message: Uint8Array,
@@ -87,7 +124,14 @@ export function verifyMlDsa87(
   return checked(ML_DSA_87, publicKey, message, signature, context, compute);
 }
 
-/** FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context). */
+/**
+ * FIPS 205 pure-mode SLH-DSA-SHA2-256f verification with ctx = UTF-8(context).
+ *
+ * @example
+ * ```ts
+ * const ok = verifySlhDsa(slhPublicKey, message, signature, 'svc-provenance-v1');
+ * ```
+ */
 export function verifySlhDsa(
   publicKey: Uint8Array,
   message: Uint8Array,
@@ -101,6 +145,11 @@ export function verifySlhDsa(
 /**
  * Round-3 Falcon has no context input, so the message is prefixed the way FIPS 204 builds its own
  * domain separation: 0x00 || len(ctx) || ctx || message (wire-format s.2).
+ *
+ * @example
+ * ```ts
+ * const m = falconMessage(utf8('hello'), 'svc-bridge-v1'); // 0x00 || len(ctx) || ctx || message
+ * ```
  */
 export function falconMessage(message: Uint8Array, context: Context): Uint8Array | null {
   const ctx = contextBytes(context);
@@ -108,6 +157,14 @@ export function falconMessage(message: Uint8Array, context: Context): Uint8Array
   return concatBytes(new Uint8Array([0, ctx.length]), ctx, message);
 }
 
+/**
+ * Falcon-1024 verification of `message` under `context` (prefixed as falconMessage does); false on any malformed input, never a throw.
+ *
+ * @example
+ * ```ts
+ * const ok = verifyFalcon1024(cosignKey.publicKey, utf8(payload), signature, 'svc-bridge-v1');
+ * ```
+ */
 export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
   if (!shapeOk(FALCON_1024, publicKey, signature, message)) return false;
   const m = falconMessage(message, context);
@@ -119,6 +176,14 @@ export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, sig
   }
 }
 
+/**
+ * Verify a signature by algorithm name: ML-DSA-87 and SLH-DSA through `compute`, Falcon-1024 through noble. False on any malformed input.
+ *
+ * @example
+ * ```ts
+ * const ok = verifyWith(ML_DSA_87, publicKey, message, signature, 'svc-provenance-v1');
+ * ```
+ */
 export function verifyWith(
   alg: AlgorithmName,
   publicKey: Uint8Array,
@@ -139,13 +204,30 @@ export function verifyWith(
 
 // ---- issuing side -------------------------------------------------------------------------
 
+/**
+ * A key pair of one algorithm: public and secret key bytes.
+ *
+ * @example
+ * ```ts
+ * const key: KeyPair = keygen(ML_DSA_87, seed32);
+ * console.log(key.alg, key.publicKey.length); // ML-DSA-87 2592
+ * ```
+ */
 export interface KeyPair {
   alg: AlgorithmName;
   publicKey: Uint8Array;
   secretKey: Uint8Array;
 }
 
-/** Deterministic key generation from a seed (32 bytes ML-DSA, 96 SLH-DSA, 48 Falcon). */
+/**
+ * Deterministic key generation from a seed (32 bytes ML-DSA, 96 SLH-DSA, 48 Falcon).
+ *
+ * @example
+ * ```ts
+ * const seed = crypto.getRandomValues(new Uint8Array(32)); // the core takes randomness, never fetches it
+ * const key = keygen(ML_DSA_87, seed);
+ * ```
+ */
 export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
   const want = LENGTHS[alg].seed;
   if (!isBytes(seed) || seed.length !== want) throw new TypeError(`${alg} keygen needs a ${want}-byte seed`);
@@ -158,6 +240,12 @@ export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
  * Sign under a context. ML-DSA and SLH-DSA sign deterministically with noble unless `random` is
  * handed in (hedged mode); a native `backend` may hedge always. Falcon needs randomness by
  * construction, so it requires `random`.
+ *
+ * @example
+ * ```ts
+ * const sig = sign(key, utf8('message'), 'svc-provenance-v1');
+ * verifyMlDsa87(key.publicKey, utf8('message'), sig, 'svc-provenance-v1'); // true
+ * ```
  */
 export function sign(key: KeyPair, message: Uint8Array, context: Context, random?: RandomSource, backend?: CryptoBackend): Uint8Array {
   const ctx = contextBytes(context);

@@ -10,8 +10,30 @@ import { slh_dsa_sha2_256f } from '@noble/post-quantum/slh-dsa.js';
 import type { KeyPair } from './algorithms.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F } from './ids.js';
 
+/**
+ * The algorithms a crypto backend may compute: ML-DSA-87 and SLH-DSA-SHA2-256f.
+ *
+ * @example
+ * ```ts
+ * const alg: BackendAlgorithm = ML_DSA_87;
+ * ```
+ */
 export type BackendAlgorithm = typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F;
 
+/**
+ * Where ML-DSA-87 and SLH-DSA are computed. Backends only compute: lengths, contexts and types are checked by the core before a backend is called.
+ *
+ * @example
+ * ```ts
+ * const logged: CryptoBackend = {
+ *   name: 'logged noble',
+ *   algorithms: [ML_DSA_87],
+ *   sync: true,
+ *   verify: (alg, pk, msg, sig, ctx) => nobleBackend.verify(alg, pk, msg, sig, ctx),
+ * };
+ * await verifyBundle(bundle, { crypto: logged });
+ * ```
+ */
 export interface CryptoBackend {
   /** Shown in logs and benchmarks: `noble`, `webcrypto`, `node:crypto`, ... */
   readonly name: string;
@@ -39,6 +61,14 @@ export interface CryptoBackend {
   ): Uint8Array | Promise<Uint8Array>;
 }
 
+/**
+ * The pure-JavaScript backend (noble-post-quantum): synchronous, on every runtime.
+ *
+ * @example
+ * ```ts
+ * const res = verifyBundleSync(bundle, { crypto: nobleBackend });
+ * ```
+ */
 export const nobleBackend: CryptoBackend = {
   name: 'noble',
   algorithms: [ML_DSA_87, SLH_DSA_SHA2_256F],
@@ -48,7 +78,14 @@ export const nobleBackend: CryptoBackend = {
     (alg === ML_DSA_87 ? ml_dsa87 : slh_dsa_sha2_256f).sign(msg, key.secretKey, { context, extraEntropy: extraEntropy ?? false }),
 };
 
-/** Which backend computes `alg`: the given one when it has the algorithm, else noble. */
+/**
+ * Which backend computes `alg`: the given one when it has the algorithm, else noble.
+ *
+ * @example
+ * ```ts
+ * backendFor(await webCryptoBackend(), SLH_DSA_SHA2_256F).name; // 'noble': WebCrypto has no SLH-DSA
+ * ```
+ */
 export function backendFor(backend: CryptoBackend | undefined, alg: BackendAlgorithm): CryptoBackend {
   return backend?.algorithms.includes(alg) ? backend : nobleBackend;
 }
@@ -71,6 +108,12 @@ function subtleOf(x: unknown): Subtle | null {
  * A WebCrypto backend for ML-DSA-87 when `subtle` really supports it: a generated key must export
  * and import as raw bytes, its signature must verify under the same context and fail under another.
  * Resolves to null otherwise (no WebCrypto, no ML-DSA, an insecure context, a partial engine).
+ *
+ * @example
+ * ```ts
+ * const web = await webCryptoBackend(); // null where WebCrypto has no working ML-DSA-87
+ * const res = await verifyBundle(bundle, { crypto: web ?? nobleBackend });
+ * ```
  */
 export async function webCryptoBackend(subtle: unknown = subtleOf(globalThis)): Promise<CryptoBackend | null> {
   const s = subtle as Subtle | null;
@@ -107,7 +150,15 @@ export async function webCryptoBackend(subtle: unknown = subtleOf(globalThis)): 
 
 let detected: Promise<CryptoBackend> | null = null;
 
-/** The default backend, decided once: WebCrypto ML-DSA-87 where the runtime has it, else noble. */
+/**
+ * The default backend, decided once: WebCrypto ML-DSA-87 where the runtime has it, else noble.
+ *
+ * @example
+ * ```ts
+ * const backend = await defaultCrypto();
+ * console.log(backend.name); // 'webcrypto' on Node >= 24, Bun, Chromium; 'noble' elsewhere
+ * ```
+ */
 export function defaultCrypto(): Promise<CryptoBackend> {
   if (!detected) detected = webCryptoBackend().then((b) => b ?? nobleBackend);
   return detected;

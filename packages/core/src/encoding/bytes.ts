@@ -8,6 +8,14 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * UTF-8 bytes of a string.
+ *
+ * @example
+ * ```ts
+ * const ctx = utf8('svc-provenance-v1');
+ * ```
+ */
 export function utf8(s: string): Uint8Array {
   return encoder.encode(s);
 }
@@ -16,16 +24,42 @@ export function utf8(s: string): Uint8Array {
 // two different strings would hash alike. Text that is hashed or signed must pass this first.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether `s` is well-formed Unicode (no lone surrogates), so its UTF-8 encoding is exact. */
+/**
+ * Whether `s` is well-formed Unicode (no lone surrogates), so its UTF-8 encoding is exact.
+ *
+ * @example
+ * ```ts
+ * isWellFormedText('caf\u00e9'); // true
+ * isWellFormedText('\ud800'); // false: a lone surrogate has no UTF-8 encoding
+ * ```
+ */
 export function isWellFormedText(s: string): boolean {
   const native = (s as { isWellFormed?: () => boolean }).isWellFormed;
   return typeof native === 'function' ? native.call(s) : !LONE_SURROGATE.test(s);
 }
 
+/**
+ * Text of UTF-8 bytes; throws on malformed UTF-8 (fatal decoding).
+ *
+ * @example
+ * ```ts
+ * fromUtf8(utf8('hello')); // 'hello'
+ * ```
+ */
 export function fromUtf8(b: Uint8Array): string {
   return decoder.decode(b);
 }
 
+/**
+ * Whether `s` is lowercase hex, of exactly `byteLength` bytes when given.
+ *
+ * @example
+ * ```ts
+ * isHex('00ff'); // true
+ * isHex('00FF'); // false: the wire format writes lowercase only
+ * isHex(receipt.key_id, 32); // a SHA-256 key id
+ * ```
+ */
 export function isHex(s: unknown, byteLength?: number): s is string {
   if (typeof s !== 'string' || !HEX_RE.test(s)) return false;
   return byteLength === undefined || s.length === byteLength * 2;
@@ -33,6 +67,14 @@ export function isHex(s: unknown, byteLength?: number): s is string {
 
 const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/**
+ * Lowercase hex of bytes.
+ *
+ * @example
+ * ```ts
+ * toHex(new Uint8Array([0, 255])); // '00ff'
+ * ```
+ */
 export function toHex(b: Uint8Array): string {
   let out = '';
   for (let i = 0; i < b.length; i++) out += HEX_BYTE[b[i]!]!;
@@ -58,7 +100,16 @@ for (let a = 0; a < 128; a++)
 let scratch = new Uint8Array(16 * 1024);
 let scratchWords = new Uint16Array(scratch.buffer);
 
-/** Lowercase hex only; returns null on anything else so callers map it to a failed check. */
+/**
+ * Lowercase hex only; returns null on anything else so callers map it to a failed check.
+ *
+ * @example
+ * ```ts
+ * fromHex('00ff'); // Uint8Array [0, 255]
+ * fromHex('00FF'); // null
+ * fromHex(sigHex, 4627); // null unless exactly 4627 bytes
+ * ```
+ */
 export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
   if (typeof s !== 'string' || s.length % 2 !== 0) return null;
   if (byteLength !== undefined && s.length !== byteLength * 2) return null;
@@ -82,6 +133,14 @@ export function fromHex(s: unknown, byteLength?: number): Uint8Array | null {
   return bad < 0 ? null : out;
 }
 
+/**
+ * Canonical padded base64 of bytes.
+ *
+ * @example
+ * ```ts
+ * toBase64(new Uint8Array([0, 1])); // 'AAE='
+ * ```
+ */
 export function toBase64(b: Uint8Array): string {
   let out = '';
   for (let i = 0; i < b.length; i += 3) {
@@ -96,7 +155,15 @@ export function toBase64(b: Uint8Array): string {
 const B64_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64.charCodeAt(i)] = i;
 
-/** Canonical padded base64 only (the re-encoding must round-trip), else null. */
+/**
+ * Canonical padded base64 only (the re-encoding must round-trip), else null.
+ *
+ * @example
+ * ```ts
+ * fromBase64('AAE='); // Uint8Array [0, 1]
+ * fromBase64('AAF='); // null: not the canonical spelling
+ * ```
+ */
 export function fromBase64(s: unknown): Uint8Array | null {
   if (typeof s !== 'string' || !B64_RE.test(s)) return null;
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
@@ -115,6 +182,14 @@ export function fromBase64(s: unknown): Uint8Array | null {
   return out;
 }
 
+/**
+ * The parts joined into one new array.
+ *
+ * @example
+ * ```ts
+ * concatBytes(new Uint8Array([1]), new Uint8Array([2, 3])); // Uint8Array [1, 2, 3]
+ * ```
+ */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   let len = 0;
   for (const p of parts) len += p.length;
@@ -127,6 +202,14 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * Whether two arrays hold the same bytes.
+ *
+ * @example
+ * ```ts
+ * bytesEqual(sha256(utf8('a')), sha256(utf8('a'))); // true
+ * ```
+ */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   // Decoded keys are shared per distinct string (keycache.ts): a pinned key is often the same array.
   if (a === b) return true;

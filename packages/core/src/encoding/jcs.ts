@@ -2,14 +2,40 @@
 // RFC 8785 adopts, so JSON.stringify on primitives is exact; only member ordering, I-JSON checks
 // and the refusal of non-JSON values are done here.
 
-/** Deeper documents are refused so that hostile nesting cannot exhaust the stack. */
+/**
+ * Deeper documents are refused so that hostile nesting cannot exhaust the stack.
+ *
+ * @example
+ * ```ts
+ * if (depth > MAX_JSON_DEPTH) throw new Error('too deep to canonicalise');
+ * ```
+ */
 export const MAX_JSON_DEPTH = 500;
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/** Why a value has no RFC 8785 form, as a closed union a caller can switch on. */
+/**
+ * Why a value has no RFC 8785 form, as a closed union a caller can switch on.
+ *
+ * @example
+ * ```ts
+ * try { canonicalize({ x: 1n }); } catch (e) { if (e instanceof CanonicalizationError) console.log(e.code satisfies CanonicalizationErrorCode); }
+ * ```
+ */
 export type CanonicalizationErrorCode = 'too_deep' | 'not_json' | 'lone_surrogate' | 'non_finite';
 
+/**
+ * Thrown by canonicalize for a value RFC 8785 cannot write (non-finite number, lone surrogate, too deep, not JSON).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   canonicalize({ n: Number.NaN });
+ * } catch (e) {
+ *   if (e instanceof CanonicalizationError) console.log(e.code);
+ * }
+ * ```
+ */
 export class CanonicalizationError extends Error {
   readonly code: CanonicalizationErrorCode;
 
@@ -71,14 +97,29 @@ function write(value: unknown, depth: number, out: string[]): void {
   out.push('}');
 }
 
-/** Canonical JSON text of a JSON value; throws CanonicalizationError on anything that is not I-JSON. */
+/**
+ * Canonical JSON text of a JSON value; throws CanonicalizationError on anything that is not I-JSON.
+ *
+ * @example
+ * ```ts
+ * canonicalize({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
+ * ```
+ */
 export function canonicalize(value: unknown): string {
   const out: string[] = [];
   write(value, 0, out);
   return out.join('');
 }
 
-/** Canonical text, or null when the value cannot be canonicalised (verification then fails). */
+/**
+ * Canonical text, or null when the value cannot be canonicalised (verification then fails).
+ *
+ * @example
+ * ```ts
+ * tryCanonicalize({ a: 1 }); // '{"a":1}'
+ * tryCanonicalize({ a: Number.POSITIVE_INFINITY }); // null
+ * ```
+ */
 export function tryCanonicalize(value: unknown): string | null {
   try {
     return canonicalize(value);

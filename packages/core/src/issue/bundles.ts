@@ -20,6 +20,15 @@ import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope } from './receipt.js';
 import type { ReceiptKey } from '../wire/keys.js';
 
+/**
+ * The keys an issuing function signs with: the kind's receipt key, and the optional diversity and model-plane keys.
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const keys: IssuerKeys = { receipt: K.answer, slh: K.slh, bridge: { primary: K.bridgePrimary } };
+ * ```
+ */
 export interface IssuerKeys {
   /** ML-DSA-87 receipt key for the kind being issued. */
   receipt: KeyPair;
@@ -32,6 +41,14 @@ export interface IssuerKeys {
   crypto?: CryptoBackend;
 }
 
+/**
+ * What issueProof signs: the answer, model and time, and optionally a question, framing flags and a pinned excerpt.
+ *
+ * @example
+ * ```ts
+ * const input: ProofInput = { answer: 'Paris.', model: 'm-1', ts: 1767225600, prompt: 'Capital of France?' };
+ * ```
+ */
 export interface ProofInput {
   answer: string;
   model: string;
@@ -48,6 +65,15 @@ export interface ProofInput {
   excerpt?: { start: number; end: number; quote?: string };
 }
 
+/**
+ * A signed answer as issueProof makes it (more members appear with the optional layers).
+ *
+ * @example
+ * ```ts
+ * const bundle: ProofBundle = issueProof({ answer: 'Paris.', model: 'm-1', ts: 1767225600 }, { receipt: K.answer });
+ * bundle.receipt.answer_sha256 === textSha256Hex(bundle.answer); // true
+ * ```
+ */
 export interface ProofBundle extends Obj {
   v: 1;
   kind: string;
@@ -57,12 +83,28 @@ export interface ProofBundle extends Obj {
 }
 
 /** What signing takes besides the key: the deployment (its contexts), randomness, and where to compute. */
-/** The deployment an issued document belongs to; its kinds and signing contexts derive from it. */
+/**
+ * The deployment an issued document belongs to; its kinds and signing contexts derive from it.
+ *
+ * @example
+ * ```ts
+ * issueProof(input, { receipt: K.answer }, { service: 'acme' }); // kind 'acme-proof', context 'acme-provenance-v1'
+ * ```
+ */
 export interface ServiceOptions {
   /** Deployment name. Default `svc`. */
   service?: string;
 }
 
+/**
+ * What signing takes besides the key: the deployment (its contexts), randomness, and where to compute.
+ *
+ * @example
+ * ```ts
+ * const opts: SigningOptions = { service: 'svc', random: (n) => crypto.getRandomValues(new Uint8Array(n)) };
+ * signTreeHead(body, K.sth, opts);
+ * ```
+ */
 export interface SigningOptions {
   /** Deployment name; the signing contexts derive from it. Default `svc`. */
   service?: string;
@@ -112,6 +154,16 @@ function textHash(text: string, what: string): string {
   return h;
 }
 
+/**
+ * Sign an answer: a ProofBundle whose receipt signs the answer's SHA-256 under the answer context (with a bound question, framing, diversity and model-plane layers when asked).
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const bundle = issueProof({ answer: 'Paris.', model: 'm-1', ts: 1767225600, prompt: 'Capital of France?' }, { receipt: K.answer });
+ * (await verifyBundle(bundle, { trustedKeys: K.trustedKeys })).signerRecognized; // true
+ * ```
+ */
 export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOptions = {}): ProofBundle {
   const n = namesFor(opts.service);
   const bind = input.prompt !== undefined && input.bindQuestion !== false;
@@ -149,12 +201,32 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
   return bundle;
 }
 
+/**
+ * A TranscriptBundle of proof bundles, one per turn (V2: every turn verifies as a ProofBundle).
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const turns = ['Hi.', 'Bye.'].map((answer, i) => issueProof({ answer, model: 'm-1', ts: 1767225600 + i }, { receipt: K.answer }));
+ * const transcript = issueTranscript(turns, { title: 'support chat' });
+ * ```
+ */
 export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: string } = {}): Obj {
   const out: Obj = { kind: namesFor(opts.service).kinds.transcript, turns };
   if (opts.title !== undefined) out.title = opts.title;
   return out;
 }
 
+/**
+ * Sign an autopilot run under the autopilot context (V3), so a run receipt never passes as an answer.
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const run = { id: 'r1', goal: 'summarise', steps: [{ i: 0, action: 'search', output_sha256: '00'.repeat(32), verify: 'none', credits: 2 }], spentCredits: 2 };
+ * const bundle = issueRun(run, { model: 'm-1', ts: 1767225600 }, { receipt: K.autopilot });
+ * ```
+ */
 export function issueRun(
   run: Obj,
   meta: { model: string; ts: number; created?: number },
@@ -179,6 +251,15 @@ export function issueRun(
   };
 }
 
+/**
+ * Sign an export archive: the receipt signs a canonical manifest committing to the payload hash and counts.
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const archive = issueExport([{ id: 'c1', messages: [{ role: 'user', content: 'hi' }] }], { model: 'm-1', ts: 1767225600 }, { receipt: K.export });
+ * ```
+ */
 export function issueExport(
   conversations: Obj[],
   meta: { model: string; ts: number; created?: number; exported?: string },
@@ -213,6 +294,15 @@ export function issueExport(
   };
 }
 
+/**
+ * A signed tree head: the canonical body text, its receipt and the key that signed it.
+ *
+ * @example
+ * ```ts
+ * const sth: SthBundle = signTreeHead({ log: 'svc-ledger', tree_size: 1, root_hash: '00'.repeat(32), timestamp: 1767225600000 }, K.sth);
+ * JSON.parse(sth.signed).tree_size; // 1
+ * ```
+ */
 export interface SthBundle extends Obj {
   signed: string;
   receipt: ReceiptEnvelope;
@@ -238,6 +328,16 @@ export function signTreeHead(body: TreeHeadBody, key: KeyPair, opts: SigningOpti
   return { signed, receipt, key: toReceiptKey(key, n.contexts.sth) };
 }
 
+/**
+ * A consistency bundle (V9): two signed tree heads of one log and the RFC 6962 proof between them.
+ *
+ * @example
+ * ```ts
+ * const proof = consistencyProof(tree, 4, 8);
+ * const bundle = consistencyBundle(oldHead, newHead, proof);
+ * (await verifyBundle(bundle, { trustedKeys })).verdict.overallOk;
+ * ```
+ */
 export function consistencyBundle(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], opts: ServiceOptions = {}): Obj {
   return { kind: namesFor(opts.service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
 }

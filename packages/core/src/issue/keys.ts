@@ -6,7 +6,15 @@ import type { ReceiptKey } from '../wire/keys.js';
 
 export { receiptKeyId };
 
-/** The published ReceiptKey of raw public key bytes (retired keys have no secret half to wrap). */
+/**
+ * The published ReceiptKey of raw public key bytes (retired keys have no secret half to wrap).
+ *
+ * @example
+ * ```ts
+ * const key = publishedKey(K.answer.publicKey, 'svc-provenance-v1', ML_DSA_87);
+ * const res = await verifyBundle(bundle, { trustedKeys: [key] });
+ * ```
+ */
 export function publishedKey(
   publicKey: Uint8Array,
   context: string,
@@ -15,6 +23,14 @@ export function publishedKey(
   return { key_id: receiptKeyId(publicKey), public_key_hex: toHex(publicKey), algo, context };
 }
 
+/**
+ * The `receiptKey` a bundle carries for a key pair: its hex public key, id and context (with the SLH-DSA key when given).
+ *
+ * @example
+ * ```ts
+ * const receiptKey = toReceiptKey(K.answer, 'svc-provenance-v1', K.slh);
+ * ```
+ */
 export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): ReceiptKey {
   if (key.alg !== ML_DSA_87) throw new TypeError('receipt keys are ML-DSA-87');
   const out = publishedKey(key.publicKey, context);
@@ -25,6 +41,14 @@ export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): Rece
   return out;
 }
 
+/**
+ * A model-plane key as a bundle's `bridgeKeys` and /v1/provenance/pubkeys list it.
+ *
+ * @example
+ * ```ts
+ * const key: BridgeKey = toBridgeKey(K.bridgePrimary);
+ * ```
+ */
 export interface BridgeKey {
   role: 'primary' | 'cosign';
   alg: 'ML-DSA-87' | 'Falcon-1024';
@@ -32,6 +56,14 @@ export interface BridgeKey {
   public_key_b64: string;
 }
 
+/**
+ * The model-plane key entry (role, alg, key_id, base64 public key) of a key pair.
+ *
+ * @example
+ * ```ts
+ * const trustedBridgeKeys = [toBridgeKey(K.bridgePrimary), toBridgeKey(K.bridgeCosign)];
+ * ```
+ */
 export function toBridgeKey(key: KeyPair): BridgeKey {
   if (key.alg !== ML_DSA_87 && key.alg !== FALCON_1024) throw new TypeError('bridge keys are ML-DSA-87 or Falcon-1024');
   return {

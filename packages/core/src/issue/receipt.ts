@@ -6,6 +6,14 @@ import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signe
 import type { Obj } from '../lib/json.js';
 import { receiptKeyId } from './keys.js';
 
+/**
+ * The signed fields of a receipt before signing.
+ *
+ * @example
+ * ```ts
+ * const fields: ReceiptFields = { v: 1, model: 'm-1', answer_sha256: textSha256Hex('Paris.')!, ts: 1767225600 };
+ * ```
+ */
 export interface ReceiptFields {
   v: 1 | 2;
   model: string;
@@ -17,6 +25,15 @@ export interface ReceiptFields {
   prompt_sha256?: string;
 }
 
+/**
+ * A signed receipt as it travels in a bundle.
+ *
+ * @example
+ * ```ts
+ * const r: ReceiptEnvelope = bundle.receipt;
+ * console.log(r.algo, r.key_id, r.context);
+ * ```
+ */
 export interface ReceiptEnvelope extends Obj {
   v: number;
   model: string;
@@ -28,6 +45,14 @@ export interface ReceiptEnvelope extends Obj {
   algo: string;
 }
 
+/**
+ * Options of signReceipt: a diversity key, randomness and a signing backend.
+ *
+ * @example
+ * ```ts
+ * const r = signReceipt(fields, K.answer, 'svc-provenance-v1', { slh: K.slh });
+ * ```
+ */
 export interface SignOptions {
   /** Adds the SLH-DSA-SHA2-256f diversity signature (wire-format s.3b). */
   slh?: KeyPair;
@@ -37,6 +62,14 @@ export interface SignOptions {
   crypto?: CryptoBackend;
 }
 
+/**
+ * Sign receipt fields with ML-DSA-87 under `context` (wire-format s.3), adding an SLH-DSA diversity signature when `opts.slh` is given.
+ *
+ * @example
+ * ```ts
+ * const receipt = signReceipt({ v: 1, model: 'm-1', answer_sha256: textSha256Hex('Paris.')!, ts: 1767225600 }, K.answer, 'svc-provenance-v1');
+ * ```
+ */
 export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string, opts: SignOptions = {}): ReceiptEnvelope {
   if (key.alg !== ML_DSA_87) throw new TypeError('receipts are signed with ML-DSA-87');
   const core: Obj = { v: fields.v, model: fields.model, answer_sha256: fields.answer_sha256, ts: fields.ts };
@@ -56,7 +89,14 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
   return out;
 }
 
-/** Attach the v:2 framing disclosure, signed with the receipt key under the framing context. */
+/**
+ * Attach the v:2 framing disclosure, signed with the receipt key under the framing context.
+ *
+ * @example
+ * ```ts
+ * const v2 = signFraming(receipt, { persona: 0, voice: 0, attachment: 0, history_turns: 3 }, K.answer, 'svc-framing-v1');
+ * ```
+ */
 export function signFraming(
   receipt: ReceiptEnvelope,
   flags: FramingFlags,

@@ -2,6 +2,18 @@
 import { leafHash, nodeHash } from './hash.js';
 import type { TreeReader } from './prove.js';
 
+/**
+ * An in-memory Merkle tree keeping every complete subtree hash; a TreeReader for the proof functions.
+ *
+ * @example
+ * ```ts
+ * const tree = new MemoryTree();
+ * for (const e of ['a', 'b', 'c']) tree.appendData(utf8(e));
+ * const root = treeRoot(tree, 3);
+ * const proof = inclusionProof(tree, 1, 3);
+ * verifyInclusion(1, 3, leafHash(utf8('b')), proof, root); // true
+ * ```
+ */
 export class MemoryTree implements TreeReader {
   /** levels[h][i] = hash of the complete subtree of 2^h leaves starting at i * 2^h. */
   private readonly levels: Uint8Array[][] = [[]];

@@ -4,12 +4,28 @@
 import { emptyRoot, isTreeSize, leafHash, nodeHash } from './hash.js';
 import type { TreeReader } from './prove.js';
 
-/** A complete subtree: the 2^level leaves starting at leaf index * 2^level. */
+/**
+ * A complete subtree: the 2^level leaves starting at leaf index * 2^level.
+ *
+ * @example
+ * ```ts
+ * const id: NodeId = { level: 1, index: 2 }; // the hash of leaves 4 and 5
+ * ```
+ */
 export interface NodeId {
   level: number;
   index: number;
 }
 
+/**
+ * A complete subtree with its hash, as a store keeps it.
+ *
+ * @example
+ * ```ts
+ * const { nodes } = integrate(0, [], [leafHash(utf8('a'))]);
+ * const stored: StoredNode[] = nodes; // [{ level: 0, index: 0, hash }]
+ * ```
+ */
 export interface StoredNode extends NodeId {
   hash: Uint8Array;
 }
@@ -21,6 +37,13 @@ const PLACEHOLDER = new Uint8Array(32);
  * The subtrees `run` reads, in first-read order, without duplicates. Which subtrees the RFC 6962
  * algorithms read depends only on sizes and indices, never on hash values, so a dry run over
  * placeholders plans exactly what the real run will ask for.
+ *
+ * @example
+ * ```ts
+ * const ids = planReads((r) => inclusionProof(r, 5, 100)); // the subtrees the proof reads
+ * const hashes = await db.readSubtrees(ids); // one round trip
+ * const proof = inclusionProof(new NodeSet(ids, hashes), 5, 100);
+ * ```
  */
 export function planReads(run: (reader: TreeReader) => unknown): NodeId[] {
   const seen = new Set<string>();
@@ -38,7 +61,15 @@ export function planReads(run: (reader: TreeReader) => unknown): NodeId[] {
   return out;
 }
 
-/** A reader over fetched subtrees; asking for one that was not fetched is a planning bug. */
+/**
+ * A reader over fetched subtrees; asking for one that was not fetched is a planning bug.
+ *
+ * @example
+ * ```ts
+ * const ids = planReads((r) => treeRoot(r, 7));
+ * const root = treeRoot(new NodeSet(ids, await fetchHashes(ids)), 7);
+ * ```
+ */
 export class NodeSet implements TreeReader {
   private readonly map = new Map<string, Uint8Array>();
 
@@ -54,7 +85,14 @@ export class NodeSet implements TreeReader {
   }
 }
 
-/** The perfect subtrees that make up a tree of `size` leaves, largest (leftmost) first. */
+/**
+ * The perfect subtrees that make up a tree of `size` leaves, largest (leftmost) first.
+ *
+ * @example
+ * ```ts
+ * frontier(7); // [{ level: 2, index: 0 }, { level: 1, index: 2 }, { level: 0, index: 6 }]
+ * ```
+ */
 export function frontier(size: number): NodeId[] {
   if (!isTreeSize(size)) throw new RangeError('invalid tree size');
   const out: NodeId[] = [];
@@ -72,6 +110,12 @@ export function frontier(size: number): NodeId[] {
 /**
  * The two RFC 6962 hashes, replaceable by a faster implementation of the same functions (a server
  * passes its platform's native SHA-256); the default is the core's own.
+ *
+ * @example
+ * ```ts
+ * const hasher: MerkleHasher = { leaf: leafHash, node: nodeHash };
+ * integrate(0, [], [utf8('a')].map(leafHash), hasher);
+ * ```
  */
 export interface MerkleHasher {
   leaf(data: Uint8Array): Uint8Array;
@@ -80,6 +124,17 @@ export interface MerkleHasher {
 
 const CORE_HASHER: MerkleHasher = { leaf: leafHash, node: nodeHash };
 
+/**
+ * What integrate computes for a batch: the completed subtrees to store, the new root and the new frontier.
+ *
+ * @example
+ * ```ts
+ * let state = { size: 0, frontier: [] as Uint8Array[] };
+ * const batch = [leafHash(utf8('a')), leafHash(utf8('b'))];
+ * const out: Integration = integrate(state.size, state.frontier, batch);
+ * state = { size: state.size + batch.length, frontier: out.frontier };
+ * ```
+ */
 export interface Integration {
   /** Every subtree the new leaves complete, level 0 (the leaf hashes) included. */
   nodes: StoredNode[];
@@ -92,6 +147,13 @@ export interface Integration {
 /**
  * Append leaves (by data) to a tree of `size` leaves whose frontier hashes are given, as
  * `frontier(size)` orders them. Pure: the caller stores `nodes` and keeps `frontier`.
+ *
+ * @example
+ * ```ts
+ * const first = integrate(0, [], [leafHash(utf8('a'))]);
+ * const second = integrate(1, first.frontier, [leafHash(utf8('b'))]);
+ * bytesEqual(second.root, nodeHash(leafHash(utf8('a')), leafHash(utf8('b')))); // true
+ * ```
  */
 export function integrate(
   size: number,

@@ -16,7 +16,14 @@ function shiftToOdd(fn: number, sn: number): [number, number] {
   return [fn, sn];
 }
 
-/** Root an inclusion path leads to, or null if the path cannot fit (index, size). */
+/**
+ * Root an inclusion path leads to, or null if the path cannot fit (index, size).
+ *
+ * @example
+ * ```ts
+ * const root = rootFromInclusionProof(2, 8, leaf, proof); // null when the path is malformed for that size
+ * ```
+ */
 export function rootFromInclusionProof(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[]): Uint8Array | null {
   if (!isTreeSize(index) || !isTreeSize(size) || index >= size || !allHashes(proof) || leaf.length !== 32) return null;
   let fn = index;
@@ -36,6 +43,14 @@ export function rootFromInclusionProof(index: number, size: number, leaf: Uint8A
   return sn === 0 ? r : null;
 }
 
+/**
+ * Whether `proof` proves `leaf` (a leaf hash) at `index` in the tree of `size` leaves with `root` (RFC 9162 s.2.1.3.2).
+ *
+ * @example
+ * ```ts
+ * verifyInclusion(2, 8, leafHash(utf8('c')), proof, root);
+ * ```
+ */
 export function verifyInclusion(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): boolean {
   try {
     const r = rootFromInclusionProof(index, size, leaf, proof);
@@ -48,6 +63,11 @@ export function verifyInclusion(index: number, size: number, leaf: Uint8Array, p
 /**
  * RFC 9162 2.1.4.2. A first size of 0 is never valid here (wire-format s.10): an empty tree is a
  * prefix of everything, so a "proof" of it proves nothing about the log.
+ *
+ * @example
+ * ```ts
+ * verifyConsistency(3, 8, oldRoot, newRoot, proof); // false for any other pair of roots
+ * ```
  */
 export function verifyConsistency(
   first: number,

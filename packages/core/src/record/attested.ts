@@ -3,6 +3,16 @@ import type { ProofFacts, ProofVerdict } from '../verify/proof.js';
 import type { RunVerdict } from '../verify/run.js';
 import type { Obj } from '../lib/json.js';
 
+/**
+ * The `attested` summary of a record (E4): every field recomputed from the embedded proof by verification.
+ *
+ * @example
+ * ```ts
+ * const record = buildRecord(bundle, { generated: 1767225600, trustedKeys });
+ * const a: Attested = record.attested;
+ * console.log(a.algorithms, a.answer_sha256);
+ * ```
+ */
 export interface Attested {
   signed: boolean;
   signer_recognized: boolean | null;

@@ -12,8 +12,25 @@ import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
 import { aiActSupport, type AiActSupportItem } from './table.js';
 
+/**
+ * The longest subject organisation a record accepts, in code points (E6).
+ *
+ * @example
+ * ```ts
+ * if ([...org].length > MAX_ORG_LENGTH) throw new Error('organisation name too long');
+ * ```
+ */
 export const MAX_ORG_LENGTH = 200;
 
+/**
+ * An AI Provenance Record: evidence of origin and integrity of an answer, never a declaration of conformity.
+ *
+ * @example
+ * ```ts
+ * const record: AiProvenanceRecord = buildRecord(bundle, { generated: 1767225600, org: 'Acme', trustedKeys });
+ * console.log(record.disclaimer);
+ * ```
+ */
 export interface AiProvenanceRecord {
   schema: string;
   schema_version: 1;
@@ -28,6 +45,14 @@ export interface AiProvenanceRecord {
   record_type?: 'autopilot_run';
 }
 
+/**
+ * Options of buildRecord: the verification options, the generation time (the core has no clock) and a subject organisation.
+ *
+ * @example
+ * ```ts
+ * const opts: BuildRecordOptions = { generated: Math.floor(Date.now() / 1000), org: 'Acme', trustedKeys };
+ * ```
+ */
 export interface BuildRecordOptions extends VerifyOptions {
   /** Unix seconds; the core has no clock of its own. */
   generated: number;
@@ -60,6 +85,15 @@ export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
 }
 
 // E6 (left open by the spec): more than 200 code points is invalid_org (422).
+/**
+ * The organisation name when it is absent or valid; throws SvcError invalid_org otherwise (E6).
+ *
+ * @example
+ * ```ts
+ * checkOrg('Acme'); // 'Acme'
+ * checkOrg(42); // throws SvcError invalid_org
+ * ```
+ */
 export function checkOrg(org: unknown): string | undefined {
   if (org === undefined) return undefined;
   if (typeof org !== 'string') throw new SvcError('invalid_org', 'org must be a string');
@@ -70,6 +104,14 @@ export function checkOrg(org: unknown): string | undefined {
 /**
  * Build an AI Provenance Record from a proof or run bundle: a parsed value, or JSON text or UTF-8
  * bytes (read as verifyBundle reads them).
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('example');
+ * const bundle = issueProof({ answer: 'Paris.', model: 'm-1', ts: 1767225600 }, { receipt: K.answer });
+ * const record = buildRecord(bundle, { generated: 1767225600, trustedKeys: K.trustedKeys });
+ * (await verifyBundle(record, { trustedKeys: K.trustedKeys })).record; // { summaryOk: true, ... }
+ * ```
  */
 export function buildRecord(input: unknown, options: BuildRecordOptions): AiProvenanceRecord {
   if (!isInt(options.generated)) throw new TypeError('options.generated must be an integer (Unix seconds)');

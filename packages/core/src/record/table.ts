@@ -1,6 +1,14 @@
 // The published obligation mapping (wire-format s.11). Illustrative and factual: it says what the
 // evidence can support and where it stops, and never that anything is compliant or certified.
 
+/**
+ * One row of a record's AI Act support table.
+ *
+ * @example
+ * ```ts
+ * const rows: AiActSupportItem[] = aiActSupport(false);
+ * ```
+ */
 export interface AiActSupportItem {
   article: string;
   title: string;
@@ -8,6 +16,14 @@ export interface AiActSupportItem {
   limits: string;
 }
 
+/**
+ * The AI Act support table of a record: which articles the evidence can support, and how far.
+ *
+ * @example
+ * ```ts
+ * for (const item of AI_ACT_SUPPORT) console.log(item.article, item.title, item.limits);
+ * ```
+ */
 export const AI_ACT_SUPPORT: readonly AiActSupportItem[] = Object.freeze([
   {
     article: 'Article 12, Regulation (EU) 2024/1689',
@@ -38,7 +54,14 @@ export const AI_ACT_SUPPORT: readonly AiActSupportItem[] = Object.freeze([
   },
 ]);
 
-/** The row a record adds when its proof carries its logging (a tlog-proof that verified). */
+/**
+ * The row a record adds when its proof carries its logging (a tlog-proof that verified).
+ *
+ * @example
+ * ```ts
+ * aiActSupport(true).some((row) => row.article === AI_ACT_LOGGING.article); // true: a logged proof adds this row
+ * ```
+ */
 export const AI_ACT_LOGGING: AiActSupportItem = Object.freeze({
   article: 'Article 50(2) and Recital 133, Regulation (EU) 2024/1689',
   title: 'Marking of synthetic content: logging',
@@ -48,7 +71,14 @@ export const AI_ACT_LOGGING: AiActSupportItem = Object.freeze({
     "Shows that the hash was logged, not that the text is accurate. Whether the log and any witnesses that cosigned it are trusted is the verifier's policy and is not attested here.",
 });
 
-/** The mapping a record publishes: the table, and the logging row when its proof is logged. */
+/**
+ * The mapping a record publishes: the table, and the logging row when its proof is logged.
+ *
+ * @example
+ * ```ts
+ * aiActSupport(true).length; // the table with the logging row, for a proof logged in a transparency log
+ * ```
+ */
 export function aiActSupport(logged: boolean): AiActSupportItem[] {
   return [...AI_ACT_SUPPORT, ...(logged ? [AI_ACT_LOGGING] : [])].map((x) => ({ ...x }));
 }

@@ -4,8 +4,26 @@
 import Type from 'typebox';
 
 const Hex = Type.String({ pattern: '^([0-9a-f]{2})*$' });
+/**
+ * A TypeBox schema that also admits null.
+ *
+ * @example
+ * ```ts
+ * import { Type } from 'typebox';
+ * const MaybeSize = Nullable(Type.Integer({ minimum: 0 }));
+ * ```
+ */
 export const Nullable = <T extends Type.TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
+/**
+ * TypeBox schema of a published receipt key (`trustedKeys` entries).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * const trustedKeys = JSON.parse(text).filter((k: unknown) => Value.Check(ReceiptKey, k));
+ * ```
+ */
 export const ReceiptKey = Type.Object(
   {
     key_id: Type.String(),
@@ -17,6 +35,15 @@ export const ReceiptKey = Type.Object(
   { $id: 'ReceiptKey' },
 );
 
+/**
+ * TypeBox schema of a signed receipt (wire-format s.3).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ReceiptEnvelope, bundle.receipt);
+ * ```
+ */
 export const ReceiptEnvelope = Type.Object(
   {
     v: Type.Integer(),
@@ -44,6 +71,15 @@ export const ReceiptEnvelope = Type.Object(
   { $id: 'ReceiptEnvelope' },
 );
 
+/**
+ * TypeBox schema of a model-plane key entry.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(BridgeKey, { role: 'primary', alg: 'ML-DSA-87', key_id: '...', public_key_b64: '...' });
+ * ```
+ */
 export const BridgeKey = Type.Object({
   role: Type.Union([Type.Literal('primary'), Type.Literal('cosign')]),
   alg: Type.Union([Type.Literal('ML-DSA-87'), Type.Literal('Falcon-1024')]),
@@ -51,6 +87,15 @@ export const BridgeKey = Type.Object({
   public_key_b64: Type.String(),
 });
 
+/**
+ * TypeBox schema of a ProofBundle.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ProofBundle, issueProof(input, { receipt: K.answer }));
+ * ```
+ */
 export const ProofBundle = Type.Object(
   {
     v: Type.Optional(Type.Integer()),
@@ -75,6 +120,15 @@ export const ProofBundle = Type.Object(
   { $id: 'ProofBundle' },
 );
 
+/**
+ * TypeBox schema of a TranscriptBundle (V2).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(TranscriptBundle, transcript);
+ * ```
+ */
 export const TranscriptBundle = Type.Object(
   {
     kind: Type.String(),
@@ -84,6 +138,15 @@ export const TranscriptBundle = Type.Object(
   { $id: 'TranscriptBundle' },
 );
 
+/**
+ * TypeBox schema of one step of an autopilot run.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(RunStep, { i: 0, action: 'search', output_sha256: '00'.repeat(32), verify: 'none', credits: 2 }); // true
+ * ```
+ */
 export const RunStep = Type.Object({
   i: Type.Integer(),
   action: Type.String(),
@@ -92,6 +155,15 @@ export const RunStep = Type.Object({
   credits: Type.Integer(),
 });
 
+/**
+ * TypeBox schema of an autopilot run bundle (V3).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(RunProofBundle, runBundle);
+ * ```
+ */
 export const RunProofBundle = Type.Object(
   {
     v: Type.Optional(Type.Integer()),
@@ -114,6 +186,15 @@ export const RunProofBundle = Type.Object(
   { $id: 'RunProofBundle' },
 );
 
+/**
+ * TypeBox schema of an export archive (wire-format s.9).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ExportArchive, doc);
+ * ```
+ */
 export const ExportArchive = Type.Object(
   {
     service: Type.Optional(Type.String()),
@@ -140,6 +221,15 @@ export const ExportArchive = Type.Object(
   { $id: 'ExportArchive' },
 );
 
+/**
+ * TypeBox schema of a signed tree head bundle (wire-format s.10).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(SthBundle, JSON.parse(text));
+ * ```
+ */
 export const SthBundle = Type.Object(
   {
     signed: Type.String(),
@@ -149,6 +239,15 @@ export const SthBundle = Type.Object(
   { $id: 'SthBundle' },
 );
 
+/**
+ * TypeBox schema of a consistency bundle (V9).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ConsistencyBundle, doc);
+ * ```
+ */
 export const ConsistencyBundle = Type.Object(
   {
     kind: Type.String(),
@@ -160,6 +259,15 @@ export const ConsistencyBundle = Type.Object(
   { $id: 'ConsistencyBundle' },
 );
 
+/**
+ * TypeBox schema of one row of a record's AI Act table.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * record.ai_act_support.every((row) => Value.Check(AiActSupportItem, row));
+ * ```
+ */
 export const AiActSupportItem = Type.Object({
   article: Type.String(),
   title: Type.String(),
@@ -167,6 +275,15 @@ export const AiActSupportItem = Type.Object({
   limits: Type.String(),
 });
 
+/**
+ * TypeBox schema of a record's `attested` summary (E4).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(Attested, record.attested);
+ * ```
+ */
 export const Attested = Type.Object({
   signed: Type.Boolean(),
   signer_recognized: Nullable(Type.Boolean()),
@@ -183,6 +300,15 @@ export const Attested = Type.Object({
   logged: Type.Optional(Type.Object({ origin: Type.String(), index: Type.Integer(), tree_size: Type.Integer() })),
 });
 
+/**
+ * TypeBox schema of an AI Provenance Record (E1-E4).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(AiProvenanceRecord, record);
+ * ```
+ */
 export const AiProvenanceRecord = Type.Object(
   {
     schema: Type.String(),

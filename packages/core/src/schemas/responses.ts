@@ -1,6 +1,15 @@
 import Type from 'typebox';
 import { Nullable, ReceiptKey, SthBundle } from './resources.js';
 
+/**
+ * TypeBox schema of a verdict's receipt layer.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ReceiptVerdict, verdict.receipt);
+ * ```
+ */
 export const ReceiptVerdict = Type.Object({
   present: Type.Boolean(),
   answerHashOk: Type.Boolean(),
@@ -25,7 +34,16 @@ export const ReceiptVerdict = Type.Object({
   ),
 });
 
-/** Common shape of every verdict; kind-specific members are listed as optional. */
+/**
+ * Common shape of every verdict; kind-specific members are listed as optional.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * const res = await verifyBundle(bundle);
+ * if (res.kind === 'svc-proof') Value.Check(ProofVerdict, res.verdict); // true
+ * ```
+ */
 export const ProofVerdict = Type.Object(
   {
     overallOk: Type.Boolean(),
@@ -81,6 +99,15 @@ export const ProofVerdict = Type.Object(
   { $id: 'ProofVerdict' },
 );
 
+/**
+ * TypeBox schema of every 200 answer of POST /api/v1/verify.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(VerifyResponse, await verifyBundle(bundle));
+ * ```
+ */
 export const VerifyResponse = Type.Object(
   {
     service: Type.String(),
@@ -103,11 +130,30 @@ export const VerifyResponse = Type.Object(
   { $id: 'VerifyResponse', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of every error answer: `{ error, code }`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (!res.ok && Value.Check(ErrorBody, await res.json())) console.log('a documented refusal');
+ * ```
+ */
 export const ErrorBody = Type.Object(
   { error: Type.String(), code: Type.Optional(Type.String()) },
   { $id: 'Error', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/provenance/pubkey.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * const body = await (await fetch(`${base}/api/provenance/pubkey`)).json();
+ * if (Value.Check(PubkeysResponse, body)) console.log(body.keys.length);
+ * ```
+ */
 export const PubkeysResponse = Type.Object(
   {
     algo: Type.String(),
@@ -119,6 +165,15 @@ export const PubkeysResponse = Type.Object(
   { $id: 'PubkeysResponse', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /v1/provenance/pubkeys (the model-plane keys).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ModelPlaneKeys, await (await fetch(`${base}/v1/provenance/pubkeys`)).json());
+ * ```
+ */
 export const ModelPlaneKeys = Type.Object(
   {
     signer: Type.String(),
@@ -134,6 +189,15 @@ export const ModelPlaneKeys = Type.Object(
   { $id: 'ModelPlaneKeys', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/v1/evidence-signer.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(EvidenceSigner, await (await fetch(`${base}/api/v1/evidence-signer`)).json());
+ * ```
+ */
 export const EvidenceSigner = Type.Object(
   {
     role: Type.String(),
@@ -146,6 +210,15 @@ export const EvidenceSigner = Type.Object(
   { $id: 'EvidenceSigner', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/cbom (CycloneDX cryptography bill of materials).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(Cbom, await (await fetch(`${base}/api/cbom`)).json());
+ * ```
+ */
 export const Cbom = Type.Object(
   {
     bomFormat: Type.String(),
@@ -166,6 +239,15 @@ export const Cbom = Type.Object(
   { $id: 'Cbom' },
 );
 
+/**
+ * TypeBox schema of GET /api/transparency/ledger.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(LedgerSth, await (await fetch(`${base}/api/transparency/ledger`)).json());
+ * ```
+ */
 export const LedgerSth = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -181,6 +263,15 @@ export const LedgerSth = Type.Object(
   { $id: 'LedgerSth', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of the body of POST /api/transparency/ledger/inclusion.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(InclusionRequest, { answer_sha256: bundle.receipt.answer_sha256 });
+ * ```
+ */
 export const InclusionRequest = Type.Object(
   {
     answer: Type.Optional(Type.String()),
@@ -191,6 +282,15 @@ export const InclusionRequest = Type.Object(
   { $id: 'InclusionRequest' },
 );
 
+/**
+ * TypeBox schema of the answer of POST /api/transparency/ledger/inclusion.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(InclusionResponse, body);
+ * ```
+ */
 export const InclusionResponse = Type.Object(
   {
     found: Type.Boolean(),
@@ -203,6 +303,15 @@ export const InclusionResponse = Type.Object(
   { $id: 'InclusionResponse', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/transparency/ledger/consistency.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ConsistencyResponse, body);
+ * ```
+ */
 export const ConsistencyResponse = Type.Object(
   {
     first: Type.Integer(),
@@ -216,6 +325,15 @@ export const ConsistencyResponse = Type.Object(
   { $id: 'ConsistencyResponse', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/transparency/ledger/history.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(LedgerHistory, body);
+ * ```
+ */
 export const LedgerHistory = Type.Object(
   {
     enabled: Type.Boolean(),
@@ -251,6 +369,15 @@ export const LedgerHistory = Type.Object(
   { $id: 'LedgerHistory', additionalProperties: false },
 );
 
+/**
+ * TypeBox schema of GET /api/status/council.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(CouncilHealth, body);
+ * ```
+ */
 export const CouncilHealth = Type.Object(
   {
     ok: Type.Boolean(),

@@ -9,9 +9,27 @@ import { toHex } from '../encoding/bytes.js';
 import type { Obj } from '../lib/json.js';
 import { testKeys, type TestKeys } from './keys.js';
 
-/** Any Unicode text, astral planes included (never lone surrogates: those are not I-JSON). */
+/**
+ * Any Unicode text, astral planes included (never lone surrogates: those are not I-JSON).
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * fc.assert(fc.property(anyText(64), (s) => textSha256Hex(s) !== null)); // well-formed text only
+ * ```
+ */
 export const anyText = (maxLength = 64): fc.Arbitrary<string> => fc.string({ unit: 'binary', maxLength });
 
+/**
+ * fast-check arbitrary of issueProof inputs (answers, questions, framing flags, excerpts).
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.property(proofInput(), (input) => verifyBundleSync(issueProof(input, { receipt: K.answer }), { trustedKeys: K.trustedKeys }).verdict.overallOk));
+ * ```
+ */
 export function proofInput(): fc.Arbitrary<ProofInput> {
   const framing = fc.record({
     persona: fc.constantFrom(0 as const, 1 as const),
@@ -49,11 +67,30 @@ export function proofInput(): fc.Arbitrary<ProofInput> {
     });
 }
 
-/** Valid ProofBundles signed with deterministic test keys. */
+/**
+ * Valid ProofBundles signed with deterministic test keys.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(proofBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).signerRecognized));
+ * ```
+ */
 export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   return proofInput().map((input) => issueProof(input, { receipt: keys.answer }, { service }));
 }
 
+/**
+ * fast-check arbitrary of valid autopilot run bundles signed by the test keys.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(runBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
+ * ```
+ */
 export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   const step = fc.record({
     i: fc.nat({ max: 100 }),
@@ -82,6 +119,16 @@ export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
     });
 }
 
+/**
+ * fast-check arbitrary of valid export archives signed by the test keys.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(exportArchive(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
+ * ```
+ */
 export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: anyText(30) });
   const conv = fc.record({
@@ -94,13 +141,31 @@ export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc
     .map((cs) => issueExport(cs, { model: 'export', ts: 1_700_000_000 }, { receipt: keys.export }, { service }));
 }
 
+/**
+ * fast-check arbitrary of valid transcripts signed by the test keys.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(transcriptBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
+ * ```
+ */
 export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   return fc
     .array(proofBundle(keys, service), { minLength: 1, maxLength: 4 })
     .map((turns) => issueTranscript(turns, { title: 'chat', service }));
 }
 
-/** Signed tree heads and consistency bundles over one random log (sizes up to `maxLeaves`). */
+/**
+ * Signed tree heads and consistency bundles over one random log (sizes up to `maxLeaves`).
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * fc.assert(fc.asyncProperty(consistencyBundle(testKeys()), async (b) => (await verifyBundle(b, { trustedKeys: testKeys().trustedKeys })).verdict.overallOk));
+ * ```
+ */
 export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: string, maxLeaves = 64): fc.Arbitrary<Obj> {
   return fc
     .tuple(
@@ -121,11 +186,30 @@ export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: stri
     });
 }
 
+/**
+ * fast-check arbitrary of signed tree heads by the test keys.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(sthBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
+ * ```
+ */
 export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   return consistencyBundleArb(keys, service).map((c) => c.new as Obj);
 }
 
-/** AI Provenance Records of valid proof bundles, as the evidence endpoint makes them. */
+/**
+ * AI Provenance Records of valid proof bundles, as the evidence endpoint makes them.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(fc.asyncProperty(provenanceRecord(K), async (r) => (await verifyBundle(r, { trustedKeys: K.trustedKeys })).record.summaryOk));
+ * ```
+ */
 export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
   return fc.tuple(proofBundle(keys, service), fc.option(fc.string({ maxLength: 40 }), { nil: undefined })).map(
     ([b, org]) =>
@@ -138,7 +222,14 @@ export function provenanceRecord(keys: TestKeys = testKeys(), service?: string):
   );
 }
 
-/** Paths to every scalar leaf of a JSON value. */
+/**
+ * Paths to every scalar leaf of a JSON value.
+ *
+ * @example
+ * ```ts
+ * leafPaths({ a: 1, b: [true] }); // [['a'], ['b', 0]]
+ * ```
+ */
 export function leafPaths(v: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   if (Array.isArray(v)) return v.flatMap((x, i) => leafPaths(x, [...prefix, i]));
   if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => leafPaths(x, [...prefix, k]));
@@ -173,6 +264,15 @@ function changed(v: unknown, salt: number): unknown {
   return 'x';
 }
 
+/**
+ * One change to a valid bundle, with what was changed.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * fc.assert(fc.property(mutated(proofBundle(testKeys())), (m: Mutation) => !verifyBundleSync(m.bundle).verdict.overallOk));
+ * ```
+ */
 export interface Mutation {
   bundle: Obj;
   description: string;
@@ -182,6 +282,18 @@ export interface Mutation {
  * One change to a signed or checked member of a valid bundle. Members that interface.md declares
  * unsigned display data (e.g. `created`, `v`, export `context`) are left alone: changing those
  * must not fail a bundle.
+ *
+ * @example
+ * ```ts
+ * import fc from 'fast-check';
+ * const K = testKeys();
+ * fc.assert(
+ *   fc.asyncProperty(mutated(proofBundle(K)), async ({ bundle, description }) => {
+ *     const res = await verifyBundle(bundle, { trustedKeys: K.trustedKeys }).catch(() => null);
+ *     return !res?.verdict.overallOk; // every change to signed content fails
+ *   }),
+ * );
+ * ```
  */
 export function mutated(
   valid: fc.Arbitrary<Obj>,
@@ -205,6 +317,12 @@ const UNSIGNED = new Set(['created', 'title', 'exported', 'service', 'signed_man
 /**
  * Whether a member is display data that no signature covers (interface.md): changing it must not
  * fail a bundle, and changing anything else must.
+ *
+ * @example
+ * ```ts
+ * isDisplayOnlyPath(['title']); // true: a transcript's title is display only
+ * isDisplayOnlyPath(['receipt', 'sig']); // false
+ * ```
  */
 export function isDisplayOnlyPath(full: (string | number)[]): boolean {
   // A transcript turn is a ProofBundle: the same members are unsigned inside it.

@@ -106,6 +106,15 @@ function mutateBytes(b: Uint8Array, r: () => number): { bytes: Uint8Array; what:
   }
 }
 
+/**
+ * What a fuzzTlog run saw: inputs, accepted inputs, refusals by code, the slowest call and any findings.
+ *
+ * @example
+ * ```ts
+ * const stats: TlogFuzzStats = await fuzzTlog({ seed: 1, inputs: 200, now: () => performance.now() });
+ * if (stats.findings.length) throw new Error(stats.findings[0]!.detail);
+ * ```
+ */
 export interface TlogFuzzStats {
   inputs: number;
   accepted: number;
@@ -114,7 +123,15 @@ export interface TlogFuzzStats {
   findings: FuzzFinding[];
 }
 
-/** Run the fuzzer; findings are returned, never thrown. */
+/**
+ * Run the fuzzer; findings are returned, never thrown.
+ *
+ * @example
+ * ```ts
+ * const stats = await fuzzTlog({ seed: 20261123, inputs: 400, now: () => performance.now() });
+ * console.log(stats.refusals); // TlogError codes only
+ * ```
+ */
 export async function fuzzTlog(o: {
   seed: number;
   inputs?: number;

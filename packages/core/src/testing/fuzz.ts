@@ -24,7 +24,15 @@ import { testKeys, type TestKeys } from './keys.js';
 
 type Path = (string | number)[];
 
-/** A small deterministic PRNG (mulberry32), so every case can be replayed from its seed. */
+/**
+ * A small deterministic PRNG (mulberry32), so every case can be replayed from its seed.
+ *
+ * @example
+ * ```ts
+ * const r = prng(42);
+ * r(); // a number in [0, 1), the same sequence for the same seed
+ * ```
+ */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -36,7 +44,14 @@ export function prng(seed: number): () => number {
   };
 }
 
-/** Valid documents of every kind, the same for the same seed. */
+/**
+ * Valid documents of every kind, the same for the same seed.
+ *
+ * @example
+ * ```ts
+ * for (const { kind, doc } of fuzzCorpus(3)) console.log(kind, (await verifyBundle(doc, { trustedKeys: testKeys().trustedKeys })).verdict.overallOk);
+ * ```
+ */
 export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: string, perKind = 3): { kind: string; doc: Obj }[] {
   const out: { kind: string; doc: Obj }[] = [];
   const take = (kind: string, arb: fc.Arbitrary<Obj>) => {
@@ -67,6 +82,16 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
   return out;
 }
 
+/**
+ * One mutated document: the input to verify, what was changed, and whether it must fail.
+ *
+ * @example
+ * ```ts
+ * const m: Mutant = mutate(doc, prng(1), 'proof');
+ * const res = await verifyBundle(m.input).catch(() => null);
+ * if (m.mustFail && res?.verdict.overallOk) throw new Error(`forgery: ${m.description}`);
+ * ```
+ */
 export interface Mutant {
   /** The document to verify: a JSON value, JSON text, or raw bytes. */
   input: unknown;
@@ -186,7 +211,18 @@ function isSignedPath(kind: string, p: Path): boolean {
   return RECORD_CHECKED.has(String(p[0]));
 }
 
-/** One mutation of a valid document of `kind`, with whether it changed signed content. */
+/**
+ * One mutation of a valid document of `kind`, with whether it changed signed content.
+ *
+ * @example
+ * ```ts
+ * const r = prng(7);
+ * for (const { kind, doc } of fuzzCorpus(7)) {
+ *   const m = mutate(doc, r, kind);
+ *   if (m.mustFail) console.log(m.description);
+ * }
+ * ```
+ */
 export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
   const m = clone(doc);
   const leaves = leafPaths(m).filter((p) => p.length > 0);
@@ -323,6 +359,14 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
   }
 }
 
+/**
+ * A fuzzer finding: an untyped throw, a slow call, or a changed document that still verified.
+ *
+ * @example
+ * ```ts
+ * for (const f of (await fuzzVerify({ seed: 1, inputs: 100, now: () => performance.now() })).findings) console.log(f.kind, f.description);
+ * ```
+ */
 export interface FuzzFinding {
   kind: 'throw' | 'slow' | 'forgery';
   seed: number;
@@ -331,6 +375,14 @@ export interface FuzzFinding {
   detail: string;
 }
 
+/**
+ * What a fuzzVerify run saw: verdicts, passes, refusals by code, the slowest call and any findings.
+ *
+ * @example
+ * ```ts
+ * const stats: FuzzStats = await fuzzVerify({ seed: 1, inputs: 100, now: () => performance.now() });
+ * ```
+ */
 export interface FuzzStats {
   inputs: number;
   verdicts: number;
@@ -340,6 +392,14 @@ export interface FuzzStats {
   findings: FuzzFinding[];
 }
 
+/**
+ * Options of fuzzVerify: a seed, how many inputs (or a stop condition) and a clock for the slow-call check.
+ *
+ * @example
+ * ```ts
+ * const opts: FuzzOptions = { seed: 1, inputs: 1000, now: () => performance.now() };
+ * ```
+ */
 export interface FuzzOptions {
   seed: number;
   /** How many inputs; or run until `stop` says so. */
@@ -366,7 +426,15 @@ function preview(input: unknown): string {
   }
 }
 
-/** Run the fuzzer; findings are returned, never thrown, so a campaign can count them. */
+/**
+ * Run the fuzzer; findings are returned, never thrown, so a campaign can count them.
+ *
+ * @example
+ * ```ts
+ * const stats = await fuzzVerify({ seed: 20261122, inputs: 400, now: () => performance.now() });
+ * if (stats.findings.length > 0) throw new Error(JSON.stringify(stats.findings));
+ * ```
+ */
 export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
   const keys = o.keys ?? testKeys();
   const corpus = o.corpus ?? fuzzCorpus(o.seed, keys, o.service);

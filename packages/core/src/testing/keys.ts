@@ -8,7 +8,14 @@ import { namesFor } from '../names.js';
 import { toReceiptKey } from '../issue/keys.js';
 import type { ReceiptKey } from '../wire/keys.js';
 
-/** SHA-256 in counter mode over a label: a reproducible byte stream, not a CSPRNG. */
+/**
+ * SHA-256 in counter mode over a label: a reproducible byte stream, not a CSPRNG.
+ *
+ * @example
+ * ```ts
+ * seededBytes('my-test', 32); // the same 32 bytes every run
+ * ```
+ */
 export function seededBytes(label: string, length: number): Uint8Array {
   const out = new Uint8Array(length);
   const base = utf8(label);
@@ -20,11 +27,29 @@ export function seededBytes(label: string, length: number): Uint8Array {
   return out;
 }
 
+/**
+ * A deterministic RandomSource from a label, for reproducible hedged signatures in tests.
+ *
+ * @example
+ * ```ts
+ * const sig = sign(key, msg, 'ctx', seededRandom('run-1'));
+ * ```
+ */
 export function seededRandom(label: string): RandomSource {
   let n = 0;
   return (len: number) => seededBytes(`${label}/${n++}`, len);
 }
 
+/**
+ * Deterministic keys of every role for tests, with the pinned key sets that recognise them. Never use them in production.
+ *
+ * @example
+ * ```ts
+ * const K: TestKeys = testKeys('my-suite');
+ * const bundle = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
+ * verifyBundleSync(bundle, { trustedKeys: K.trustedKeys }).signerRecognized; // true
+ * ```
+ */
 export interface TestKeys {
   answer: KeyPair;
   autopilot: KeyPair;
@@ -43,6 +68,15 @@ export interface TestKeys {
 
 const cache = new Map<string, TestKeys>();
 
+/**
+ * Deterministic test keys from a seed (cached per seed and service).
+ *
+ * @example
+ * ```ts
+ * const K = testKeys('my-suite', 'acme');
+ * const bundle = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer }, { service: 'acme' });
+ * ```
+ */
 export function testKeys(seed = 'svc-test', service?: string): TestKeys {
   const id = `${seed}|${service ?? ''}`;
   const hit = cache.get(id);

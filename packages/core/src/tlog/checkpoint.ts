@@ -3,6 +3,14 @@
 import { fromBase64, toBase64 } from '../encoding/bytes.js';
 import { TlogError } from './errors.js';
 
+/**
+ * A parsed checkpoint body: origin, tree size, root hash and extension lines.
+ *
+ * @example
+ * ```ts
+ * const c: Checkpoint = parseCheckpoint('example.com/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n');
+ * ```
+ */
 export interface Checkpoint {
   origin: string;
   size: number;
@@ -11,6 +19,14 @@ export interface Checkpoint {
   extensions: string[];
 }
 
+/**
+ * The checkpoint body text (C2SP tlog-checkpoint): origin, size, base64 root, extension lines.
+ *
+ * @example
+ * ```ts
+ * formatCheckpoint({ origin: 'example.com/log', size: 3, root, extensions: [] }); // 'example.com/log\n3\n<base64 root>\n'
+ * ```
+ */
 export function formatCheckpoint(c: Checkpoint): string {
   if (!c.origin || c.origin.includes('\n')) throw new TlogError('malformed_checkpoint', 'invalid origin');
   if (!Number.isSafeInteger(c.size) || c.size < 0) throw new TlogError('malformed_checkpoint', 'invalid tree size');
@@ -20,7 +36,15 @@ export function formatCheckpoint(c: Checkpoint): string {
   return `${c.origin}\n${c.size}\n${toBase64(c.root)}\n${c.extensions.map((e) => `${e}\n`).join('')}`;
 }
 
-/** Parse a checkpoint from a note's text (signatures already split off). */
+/**
+ * Parse a checkpoint from a note's text (signatures already split off).
+ *
+ * @example
+ * ```ts
+ * const c = parseCheckpoint(openNote(noteText, [logKey]).note.text);
+ * console.log(c.origin, c.size);
+ * ```
+ */
 export function parseCheckpoint(text: string): Checkpoint {
   if (!text.endsWith('\n')) throw new TlogError('malformed_checkpoint', 'checkpoint text must end with a newline');
   const lines = text.slice(0, -1).split('\n');

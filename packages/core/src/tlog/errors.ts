@@ -14,6 +14,18 @@
  * | `inconsistent`        | two checkpoints that cannot both be views of one append-only log     |
  * | `malformed_policy`    | not a c2sp.org/tlog-policy file                                      |
  * | `malformed_request`   | not a tlog-witness add-checkpoint body                               |
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseNote(text);
+ * } catch (e) {
+ *   if (isTlogError(e)) {
+ *     const code: TlogErrorCode = e.code;
+ *     console.log(code); // 'malformed_note'
+ *   }
+ * }
+ * ```
  */
 export type TlogErrorCode =
   | 'malformed_note'
@@ -27,6 +39,18 @@ export type TlogErrorCode =
   | 'malformed_policy'
   | 'malformed_request';
 
+/**
+ * The refusals of the C2SP format readers, with a closed union of codes.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseVkey('not a vkey');
+ * } catch (e) {
+ *   if (e instanceof TlogError) console.log(e.code); // 'malformed_vkey'
+ * }
+ * ```
+ */
 export class TlogError extends Error {
   readonly code: TlogErrorCode;
   constructor(code: TlogErrorCode, message: string) {
@@ -36,6 +60,14 @@ export class TlogError extends Error {
   }
 }
 
+/**
+ * Whether `e` is a TlogError.
+ *
+ * @example
+ * ```ts
+ * const ok = (() => { try { return parseCheckpoint(text); } catch (e) { if (isTlogError(e)) return null; throw e; } })();
+ * ```
+ */
 export function isTlogError(e: unknown): e is TlogError {
   return e instanceof TlogError;
 }

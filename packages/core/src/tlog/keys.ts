@@ -14,6 +14,15 @@ import {
   type SignatureType,
 } from './signatures.js';
 
+/**
+ * A key that verifies note signatures: its name, key ID, type and public key, and its vkey text.
+ *
+ * @example
+ * ```ts
+ * const v: NoteVerifier = parseVkey(vkeyText);
+ * console.log(v.name, v.type, v.id.toString(16));
+ * ```
+ */
 export interface NoteVerifier {
   name: string;
   id: number;
@@ -24,11 +33,28 @@ export interface NoteVerifier {
   raw?: RawVerify;
 }
 
+/**
+ * A key that signs notes: a NoteVerifier that can also sign.
+ *
+ * @example
+ * ```ts
+ * const signer: NoteSigner = noteSigner('example.com/log', logKeygen('ed25519', seed32));
+ * const line = signer.sign('example.com/log\n0\n...\n');
+ * ```
+ */
 export interface NoteSigner extends NoteVerifier {
   /** One signature line's parts for `text`, at `timestamp` (seconds) for timestamped types. */
   sign(text: string, timestamp?: number): NoteSignature;
 }
 
+/**
+ * A note signature line that verified: which key, and when for timestamped types.
+ *
+ * @example
+ * ```ts
+ * for (const s of openNote(text, verifiers).verified) console.log(s.name, s.type, s.timestamp);
+ * ```
+ */
 export interface VerifiedSignature {
   name: string;
   id: number;
@@ -47,7 +73,15 @@ function typeOf(material: Uint8Array): { type: SignatureType; publicKey: Uint8Ar
   throw new TlogError('malformed_vkey', 'unsupported signature type or key length');
 }
 
-/** A verifier for `name`'s public key of `type`. */
+/**
+ * A verifier for `name`'s public key of `type`.
+ *
+ * @example
+ * ```ts
+ * const v = noteVerifier('example.com/log', 'ed25519', publicKey32);
+ * v.vkey; // 'example.com/log+<hex id>+<base64>'
+ * ```
+ */
 export function noteVerifier(name: string, type: SignatureType, publicKey: Uint8Array): NoteVerifier {
   const spec = SIGNATURE_TYPES[type];
   if (publicKey.length !== spec.publicKeyLength)
@@ -55,7 +89,15 @@ export function noteVerifier(name: string, type: SignatureType, publicKey: Uint8
   return { name, id: keyId(name, spec.bytes, publicKey), type, publicKey, vkey: formatVkey(name, spec.bytes, publicKey) };
 }
 
-/** Parse a vkey; its key ID must be the recommended hash of its name, type and key. */
+/**
+ * Parse a vkey; its key ID must be the recommended hash of its name, type and key.
+ *
+ * @example
+ * ```ts
+ * const log = parseVkey('example.com/log+1f2e3d4c+AT...');
+ * const { verified } = openNote(checkpointText, [log]);
+ * ```
+ */
 export function parseVkey(vkey: unknown): NoteVerifier {
   const parts = splitVkey(vkey);
   const { type, publicKey } = typeOf(parts.material);
@@ -64,7 +106,15 @@ export function parseVkey(vkey: unknown): NoteVerifier {
   return v;
 }
 
-/** A signer for `name`'s key; `raw` signs with another implementation (see makeSignature). */
+/**
+ * A signer for `name`'s key; `raw` signs with another implementation (see makeSignature).
+ *
+ * @example
+ * ```ts
+ * const signer = noteSigner('example.com/log', logKeygen('ed25519', seed32));
+ * const note = signNote(formatCheckpoint(checkpoint), [signer], 0);
+ * ```
+ */
 export function noteSigner(name: string, key: LogKeyPair, raw?: RawSign): NoteSigner {
   const v = noteVerifier(name, key.type, key.publicKey);
   return {
@@ -73,11 +123,27 @@ export function noteSigner(name: string, key: LogKeyPair, raw?: RawSign): NoteSi
   };
 }
 
-/** Sign `text` with each signer: the note, as text. */
+/**
+ * Sign `text` with each signer: the note, as text.
+ *
+ * @example
+ * ```ts
+ * const text = signNote('example.com/log\n1\n' + rootBase64 + '\n', [logSigner], Math.floor(Date.now() / 1000));
+ * ```
+ */
 export function signNote(text: string, signers: readonly NoteSigner[], timestamp = 0): string {
   return formatNote({ text, signatures: signers.map((s) => s.sign(text, timestamp)) });
 }
 
+/**
+ * A note whose signatures by known keys were all checked: the verified lines and the unknown ones.
+ *
+ * @example
+ * ```ts
+ * const opened: OpenedNote = openNote(text, [logKey, ...witnessKeys]);
+ * console.log(opened.verified.length, opened.unknown.length);
+ * ```
+ */
 export interface OpenedNote {
   note: Note;
   /** The lines of known keys, all verified, in note order. */
@@ -90,6 +156,12 @@ export interface OpenedNote {
 /**
  * Open a signed note: every line whose name and key ID match a given verifier must verify, and at
  * least one must. Throws TlogError('unverified') otherwise, and 'malformed_note' for non-notes.
+ *
+ * @example
+ * ```ts
+ * const { note, verified } = openNote(text, [logKey]); // throws TlogError unless a known key signed it
+ * const checkpoint = parseCheckpoint(note.text);
+ * ```
  */
 export function openNote(input: Uint8Array | string | Note, verifiers: readonly NoteVerifier[]): OpenedNote {
   const note = typeof input === 'string' || input instanceof Uint8Array ? parseNote(input) : input;

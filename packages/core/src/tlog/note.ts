@@ -5,10 +5,33 @@ import { concatBytes, fromBase64, toBase64, utf8 } from '../encoding/bytes.js';
 import { sha256 } from '../encoding/hash.js';
 import { TlogError } from './errors.js';
 
-/** A note's text is at most this long, and a note has at most this many signature lines. */
+/**
+ * A note's text is at most this long, and a note has at most this many signature lines.
+ *
+ * @example
+ * ```ts
+ * if (body.byteLength > MAX_NOTE_BYTES) return new Response('note too large', { status: 413 });
+ * ```
+ */
 export const MAX_NOTE_BYTES = 1 << 20;
+/**
+ * The most signature lines a note may carry (more is malformed).
+ *
+ * @example
+ * ```ts
+ * if (note.signatures.length > MAX_NOTE_SIGNATURES) throw new Error('too many signatures');
+ * ```
+ */
 export const MAX_NOTE_SIGNATURES = 100;
 
+/**
+ * One signature line of a note: key name, key ID and the signature proper.
+ *
+ * @example
+ * ```ts
+ * const lines: NoteSignature[] = parseNote(text).signatures;
+ * ```
+ */
 export interface NoteSignature {
   /** The key name of the line. */
   name: string;
@@ -18,6 +41,15 @@ export interface NoteSignature {
   signature: Uint8Array;
 }
 
+/**
+ * A signed note (C2SP signed-note): its text and signature lines.
+ *
+ * @example
+ * ```ts
+ * const note: Note = parseNote(text);
+ * formatNote(note) === text; // true for a note in canonical form
+ * ```
+ */
 export interface Note {
   /** The signed text, ending in a newline. */
   text: string;
@@ -27,7 +59,15 @@ export interface Note {
 const DASH = '\u2014 ';
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/** Key names are non-empty, free of Unicode spaces and of '+' (signed-note "Format"). */
+/**
+ * Key names are non-empty, free of Unicode spaces and of '+' (signed-note "Format").
+ *
+ * @example
+ * ```ts
+ * isKeyName('example.com/log'); // true
+ * isKeyName('has space'); // false
+ * ```
+ */
 export function isKeyName(name: unknown): name is string {
   return typeof name === 'string' && name.length > 0 && !/[\s+\p{Zs}]/u.test(name) && !hasControl(name);
 }
@@ -41,7 +81,14 @@ function hasControl(s: string): boolean {
   return false;
 }
 
-/** key ID = SHA-256(name || 0x0A || type || public key)[:4], big-endian (signed-note "Signatures"). */
+/**
+ * key ID = SHA-256(name || 0x0A || type || public key)[:4], big-endian (signed-note "Signatures").
+ *
+ * @example
+ * ```ts
+ * const id = keyId('example.com/log', new Uint8Array([0x01]), publicKey32); // the 32-bit ID of an Ed25519 key
+ * ```
+ */
 export function keyId(name: string, type: Uint8Array, publicKey: Uint8Array): number {
   const h = sha256(concatBytes(utf8(name), new Uint8Array([0x0a]), type, publicKey));
   return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
@@ -53,11 +100,26 @@ function idBytes(id: number): Uint8Array {
   return new Uint8Array([id >>> 24, (id >>> 16) & 255, (id >>> 8) & 255, id & 255]);
 }
 
-/** One signature line, newline included. */
+/**
+ * One signature line, newline included.
+ *
+ * @example
+ * ```ts
+ * signatureLine({ name: 'example.com/log', id: 0x1f2e3d4c, signature }); // '\u2014 example.com/log <base64>\n'
+ * ```
+ */
 export function signatureLine(s: NoteSignature): string {
   return `${DASH}${s.name} ${toBase64(concatBytes(idBytes(s.id), s.signature))}\n`;
 }
 
+/**
+ * The text of a note: its text, an empty line, and one line per signature.
+ *
+ * @example
+ * ```ts
+ * const text = formatNote({ text: 'hello\n', signatures: [signer.sign('hello\n')] });
+ * ```
+ */
 export function formatNote(note: Note): string {
   if (!note.text.endsWith('\n')) throw new TlogError('malformed_note', 'note text must end with a newline');
   return `${note.text}\n${note.signatures.map(signatureLine).join('')}`;
@@ -67,6 +129,11 @@ export function formatNote(note: Note): string {
  * Parse a signed note from its bytes (or text). Refuses anything the spec does not allow: invalid
  * UTF-8, control characters, a text not ending in newline, no signature lines, a malformed line,
  * more than MAX_NOTE_SIGNATURES lines or MAX_NOTE_BYTES of text.
+ *
+ * @example
+ * ```ts
+ * const note = parseNote(text); // only the syntax: openNote verifies the signatures
+ * ```
  */
 export function parseNote(input: Uint8Array | string): Note {
   let s: string;

@@ -6,6 +6,15 @@ import type { LogPolicyChecker } from '../verify/log.js';
 import { checkSignature } from './signatures.js';
 import { parsePolicy, quorumMet, type Policy } from './policy.js';
 
+/**
+ * A LogPolicyChecker from a witness policy (C2SP tlog-witness policy text): judges a proof bundle's log layer.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { trustedKeys, logPolicy: logPolicy(policyText) });
+ * if (res.kind === 'svc-proof') console.log(res.verdict.log?.quorumMet);
+ * ```
+ */
 export function logPolicy(policy: Policy | string): LogPolicyChecker {
   const p = typeof policy === 'string' ? parsePolicy(policy) : policy;
   const witnesses = [...p.witnesses.values()].map((w) => w.key);

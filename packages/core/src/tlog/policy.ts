@@ -4,11 +4,27 @@
 import { TlogError } from './errors.js';
 import { parseVkey, type NoteVerifier } from './keys.js';
 
+/**
+ * A log or witness of a policy: its key and optional URL.
+ *
+ * @example
+ * ```ts
+ * for (const [name, w] of parsePolicy(text).witnesses) console.log(name, w.key.vkey, w.url);
+ * ```
+ */
 export interface PolicyEntry {
   key: NoteVerifier;
   url?: string;
 }
 
+/**
+ * A parsed witness policy: the logs, witnesses, groups and quorum.
+ *
+ * @example
+ * ```ts
+ * const p: Policy = parsePolicy('log example.com/log+1f2e3d4c+AT...\nquorum none\n');
+ * ```
+ */
 export interface Policy {
   logs: PolicyEntry[];
   /** Witnesses by their policy name. */
@@ -21,12 +37,28 @@ export interface Policy {
 
 const LOG_TYPES = new Set(['ed25519', 'subtree/v1', 'mldsa87-subtree']);
 const WITNESS_TYPES = new Set(['cosignature/v1', 'subtree/v1']);
+/**
+ * The most lines a policy may hold.
+ *
+ * @example
+ * ```ts
+ * if (text.split('\n').length > MAX_POLICY_ENTRIES) throw new Error('policy too long');
+ * ```
+ */
 export const MAX_POLICY_ENTRIES = 256;
 
 function bad(line: number, why: string): TlogError {
   return new TlogError('malformed_policy', `policy line ${line}: ${why}`);
 }
 
+/**
+ * Parse a witness policy (C2SP witness policy format); throws TlogError on anything malformed.
+ *
+ * @example
+ * ```ts
+ * const policy = parsePolicy(['log example.com/log+1f2e3d4c+AT...', 'witness w1 w1.example+8a7b6c5d+BA...', 'quorum w1'].join('\n'));
+ * ```
+ */
 export function parsePolicy(text: string): Policy {
   if (typeof text !== 'string' || text.length > 1 << 20) throw new TlogError('malformed_policy', 'a policy is text of at most 1 MiB');
   for (let i = 0; i < text.length; i++) {
@@ -93,7 +125,14 @@ export function parsePolicy(text: string): Policy {
   return p;
 }
 
-/** Whether the witnesses whose cosignatures verified (by vkey) satisfy the quorum. */
+/**
+ * Whether the witnesses whose cosignatures verified (by vkey) satisfy the quorum.
+ *
+ * @example
+ * ```ts
+ * quorumMet(policy, new Set(['w1', 'w2'])); // whether those witnesses meet the policy's quorum
+ * ```
+ */
 export function quorumMet(p: Policy, witnessed: ReadonlySet<string>): boolean {
   const memo = new Map<string, boolean>();
   const met = (name: string): boolean => {
@@ -113,7 +152,14 @@ export function quorumMet(p: Policy, witnessed: ReadonlySet<string>): boolean {
   return met(p.quorum);
 }
 
-/** The witness keys of a policy, for opening a note. */
+/**
+ * The witness keys of a policy, for opening a note.
+ *
+ * @example
+ * ```ts
+ * const keys = witnessKeys(parsePolicy(policyText)); // every witness's NoteVerifier
+ * ```
+ */
 export function witnessKeys(p: Policy): NoteVerifier[] {
   return [...p.witnesses.values()].map((w) => w.key);
 }

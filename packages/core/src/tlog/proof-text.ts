@@ -5,10 +5,27 @@ import { parseCheckpoint, type Checkpoint } from './checkpoint.js';
 import { TlogError } from './errors.js';
 import { parseNote, type Note } from './note.js';
 
+/**
+ * The first line of every tlog-proof file.
+ *
+ * @example
+ * ```ts
+ * file.startsWith(TLOG_PROOF_HEADER); // true
+ * ```
+ */
 export const TLOG_PROOF_HEADER = 'c2sp.org/tlog-proof@v1';
 /** Inclusion paths of trees up to 2^63 leaves have at most 63 hashes. */
 export const MAX_PROOF_HASHES = 63;
 
+/**
+ * A c2sp.org/tlog-proof file: leaf index, inclusion path, the checkpoint note and optional extra data.
+ *
+ * @example
+ * ```ts
+ * const p: TlogProof = { index: 2, proof: inclusionProof(tree, 2, 8), checkpoint: signedCheckpointText };
+ * const file = formatTlogProof(p);
+ * ```
+ */
 export interface TlogProof {
   extra?: Uint8Array;
   index: number;
@@ -17,6 +34,14 @@ export interface TlogProof {
   checkpoint: string;
 }
 
+/**
+ * The text of a tlog-proof file.
+ *
+ * @example
+ * ```ts
+ * const file = formatTlogProof({ index, proof, checkpoint });
+ * ```
+ */
 export function formatTlogProof(p: TlogProof): string {
   if (!Number.isSafeInteger(p.index) || p.index < 0) throw new RangeError('invalid index');
   const lines = [TLOG_PROOF_HEADER];
@@ -25,6 +50,14 @@ export function formatTlogProof(p: TlogProof): string {
   return `${lines.join('\n')}\n\n${p.checkpoint}`;
 }
 
+/**
+ * Parse a tlog-proof file (its syntax only; verifyTlogProof checks it); throws TlogError when malformed.
+ *
+ * @example
+ * ```ts
+ * const { index, proof, parsed } = parseTlogProof(file);
+ * ```
+ */
 export function parseTlogProof(input: string): TlogProof & { note: Note; parsed: Checkpoint } {
   if (typeof input !== 'string' || input.length > 2 << 20) throw new TlogError('malformed_proof', 'a tlog-proof is text of at most 2 MiB');
   const split = input.indexOf('\n\n');

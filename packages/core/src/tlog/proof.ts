@@ -10,6 +10,15 @@ import { parseTlogProof } from './proof-text.js';
 
 export { TLOG_PROOF_HEADER, MAX_PROOF_HASHES, formatTlogProof, parseTlogProof, type TlogProof } from './proof-text.js';
 
+/**
+ * What verifyTlogProof established: the index, the checkpoint, the log's and the cosigners' verified signatures.
+ *
+ * @example
+ * ```ts
+ * const r: TlogProofResult = verifyTlogProof(file, leafHash(entry), { origin: 'example.com/log', logKeys: [logKey] });
+ * console.log(r.checkpoint.size, r.cosigners.length);
+ * ```
+ */
 export interface TlogProofResult {
   index: number;
   checkpoint: Checkpoint;
@@ -24,6 +33,11 @@ export interface TlogProofResult {
  * Verify a tlog-proof for `leafHash` (RFC 6962 leaf hash of the logged entry): the checkpoint's
  * origin must be `origin` and signed by one of `logKeys` (named for that origin); every known line
  * must verify; the inclusion path must lead from the leaf to the checkpoint's root.
+ *
+ * @example
+ * ```ts
+ * const r = verifyTlogProof(file, leafHash(entryBytes), { origin: 'example.com/log', logKeys: [logKey], cosigners: witnessKeys(policy) });
+ * ```
  */
 export function verifyTlogProof(
   input: string,

@@ -9,15 +9,41 @@ import { rootFromInclusionProof, verifyConsistency } from '../merkle/verify.js';
 import { TlogError } from './errors.js';
 import { TILE_HEIGHT, TILE_WIDTH, decodeEntryBundle, decodeTile, perfectRoot, tilePath, tileWidth } from './tiles.js';
 
-/** Fetch the bytes at a path relative to the log's prefix (`checkpoint`, `tile/0/000`...); reject if absent. */
+/**
+ * Fetch the bytes at a path relative to the log's prefix (`checkpoint`, `tile/0/000`...); reject if absent.
+ *
+ * @example
+ * ```ts
+ * const fetchTile: FetchTile = async (path) => new Uint8Array(await (await fetch(`${base}/${path}`)).arrayBuffer());
+ * ```
+ */
 export type FetchTile = (path: string) => Promise<Uint8Array>;
 
+/**
+ * A tree size and root, from a verified checkpoint.
+ *
+ * @example
+ * ```ts
+ * const c = parseCheckpoint(openNote(text, [logKey]).note.text);
+ * const head: TreeHead = { size: c.size, root: c.root };
+ * ```
+ */
 export interface TreeHead {
   size: number;
   root: Uint8Array;
 }
 
 // WF-TILE-READER
+/**
+ * Reads a tiled log over an injected fetch: every hash it returns was authenticated against the tree head, so a lying mirror can make reads fail, never succeed with other data.
+ *
+ * @example
+ * ```ts
+ * const reader = new TileReader(fetchTile, { size: c.size, root: c.root });
+ * const proof = await reader.inclusionProof(5);
+ * const entries = await reader.entries(0, 10);
+ * ```
+ */
 export class TileReader {
   private readonly tiles = new Map<string, Promise<Uint8Array[]>>();
 

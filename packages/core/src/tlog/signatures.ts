@@ -11,8 +11,24 @@ import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { parseCheckpoint } from './checkpoint.js';
 import { TlogError } from './errors.js';
 
+/**
+ * The note signature types this project reads: Ed25519, cosignature/v1, subtree/v1 (ML-DSA-44) and its own ML-DSA-87 type.
+ *
+ * @example
+ * ```ts
+ * const t: SignatureType = parseVkey(vkeyText).type;
+ * ```
+ */
 export type SignatureType = 'ed25519' | 'cosignature/v1' | 'subtree/v1' | 'mldsa87-subtree';
 
+/**
+ * The identifier line hashed into this project's ML-DSA-87 key type byte string.
+ *
+ * @example
+ * ```ts
+ * console.log(MLDSA87_IDENTIFIER); // 'svc-mldsa87-subtree/v1'
+ * ```
+ */
 export const MLDSA87_IDENTIFIER = 'svc-mldsa87-subtree/v1';
 
 interface TypeSpec {
@@ -23,6 +39,14 @@ interface TypeSpec {
   timestamped: boolean;
 }
 
+/**
+ * Per signature type: its type bytes, public key and signature lengths, and whether it is timestamped.
+ *
+ * @example
+ * ```ts
+ * SIGNATURE_TYPES['cosignature/v1'].timestamped; // true
+ * ```
+ */
 export const SIGNATURE_TYPES: Record<SignatureType, TypeSpec> = {
   ed25519: { bytes: new Uint8Array([0x01]), publicKeyLength: 32, signatureLength: 64, timestamped: false },
   'cosignature/v1': { bytes: new Uint8Array([0x04]), publicKeyLength: 32, signatureLength: 8 + 64, timestamped: true },
@@ -49,7 +73,14 @@ function short(b: Uint8Array, what: string): Uint8Array {
   return concatBytes(new Uint8Array([b.length]), b);
 }
 
-/** The subtree/v1 cosigned_message for a checkpoint (start 0, end = size). */
+/**
+ * The subtree/v1 cosigned_message for a checkpoint (start 0, end = size).
+ *
+ * @example
+ * ```ts
+ * const msg = subtreeMessage('witness.example/w1', 1767225600, checkpointText); // what a subtree/v1 cosigner signs
+ * ```
+ */
 export function subtreeMessage(cosigner: string, timestamp: number, text: string): Uint8Array {
   const c = parseCheckpoint(text);
   return concatBytes(
@@ -63,12 +94,26 @@ export function subtreeMessage(cosigner: string, timestamp: number, text: string
   );
 }
 
-/** The cosignature/v1 message: header, time line, then the whole note text. */
+/**
+ * The cosignature/v1 message: header, time line, then the whole note text.
+ *
+ * @example
+ * ```ts
+ * const msg = cosignatureV1Message(1767225600, checkpointText); // what a cosignature/v1 witness signs
+ * ```
+ */
 export function cosignatureV1Message(timestamp: number, text: string): Uint8Array {
   return utf8(`cosignature/v1\ntime ${timestamp}\n${text}`);
 }
 
-/** The bytes `type` signs for a key named `name`, at `timestamp` for the timestamped types. */
+/**
+ * The bytes `type` signs for a key named `name`, at `timestamp` for the timestamped types.
+ *
+ * @example
+ * ```ts
+ * const msg = signedMessage('ed25519', 'example.com/log', noteText, 0); // the note text itself for Ed25519
+ * ```
+ */
 export function signedMessage(type: SignatureType, name: string, text: string, timestamp: number): Uint8Array {
   switch (type) {
     case 'ed25519':
@@ -87,10 +132,25 @@ function readTimestamp(sig: Uint8Array): number | null {
   return t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : null;
 }
 
-/** Verifies a signature proper over a message with the key's algorithm elsewhere (a native implementation). */
+/**
+ * Verifies a signature proper over a message with the key's algorithm elsewhere (a native implementation).
+ *
+ * @example
+ * ```ts
+ * const raw: RawVerify = (message, signature) => nodeVerify(null, message, publicKeyObject, signature);
+ * const v = { ...parseVkey(vkeyText), raw };
+ * ```
+ */
 export type RawVerify = (message: Uint8Array, signature: Uint8Array) => boolean;
 
-/** Check one signature proper; never throws (a malformed input is a failed check). `raw` verifies instead of noble. */
+/**
+ * Check one signature proper; never throws (a malformed input is a failed check). `raw` verifies instead of noble.
+ *
+ * @example
+ * ```ts
+ * const r = checkSignature('ed25519', 'example.com/log', publicKey32, noteText, signature);
+ * ```
+ */
 export function checkSignature(
   type: SignatureType,
   name: string,
@@ -122,13 +182,26 @@ export function checkSignature(
   }
 }
 
-/** Signs a message with the key's algorithm (and, for ML-DSA-87, this type's context) elsewhere: a native implementation. */
+/**
+ * Signs a message with the key's algorithm (and, for ML-DSA-87, this type's context) elsewhere: a native implementation.
+ *
+ * @example
+ * ```ts
+ * const raw: RawSign = (message) => new Uint8Array(nodeSign(null, message, privateKeyObject)); // a native signer
+ * const signer = noteSigner('example.com/log', logKey, raw);
+ * ```
+ */
 export type RawSign = (message: Uint8Array) => Uint8Array;
 
 /**
  * Sign. With noble (the default) deterministically: the same key, text and time give the same
  * bytes on every instance. `raw` computes the signature proper instead (a native backend, which
  * may hedge); its length is checked.
+ *
+ * @example
+ * ```ts
+ * const sig = makeSignature('ed25519', 'example.com/log', key.secretKey, noteText, 0);
+ * ```
  */
 export function makeSignature(
   type: SignatureType,
@@ -153,6 +226,14 @@ export function makeSignature(
   return spec.timestamped ? concatBytes(u64(timestamp), sig) : sig;
 }
 
+/**
+ * A key pair of one note signature type.
+ *
+ * @example
+ * ```ts
+ * const key: LogKeyPair = logKeygen('mldsa87-subtree', seed32);
+ * ```
+ */
 export interface LogKeyPair {
   type: SignatureType;
   publicKey: Uint8Array;
@@ -160,7 +241,15 @@ export interface LogKeyPair {
   secretKey: Uint8Array;
 }
 
-/** Derive a key pair of `type` from a 32-byte seed. */
+/**
+ * Derive a key pair of `type` from a 32-byte seed.
+ *
+ * @example
+ * ```ts
+ * const logKey = logKeygen('ed25519', crypto.getRandomValues(new Uint8Array(32)));
+ * const signer = noteSigner('example.com/log', logKey);
+ * ```
+ */
 export function logKeygen(type: SignatureType, seed: Uint8Array): LogKeyPair {
   if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new RangeError('a 32-byte seed');
   if (type === 'ed25519' || type === 'cosignature/v1') return { type, publicKey: ed25519.getPublicKey(seed), secretKey: seed.slice() };

@@ -11,8 +11,25 @@ import { openNote, type NoteSigner, type NoteVerifier } from './keys.js';
 import { parseNote, signatureLine } from './note.js';
 import { MAX_PROOF_HASHES } from './proof.js';
 
+/**
+ * The largest add-checkpoint body a witness reads.
+ *
+ * @example
+ * ```ts
+ * if (body.byteLength > MAX_ADD_CHECKPOINT_BYTES) return new Response(null, { status: 413 });
+ * ```
+ */
 export const MAX_ADD_CHECKPOINT_BYTES = 1 << 20;
 
+/**
+ * An add-checkpoint request (C2SP tlog-witness): the size the witness last saw, a consistency proof, and the new checkpoint.
+ *
+ * @example
+ * ```ts
+ * const req: AddCheckpointRequest = { oldSize: 0, proof: [], checkpoint: signedCheckpointText };
+ * await fetch(`${witness}/add-checkpoint`, { method: 'POST', body: formatAddCheckpoint(req) });
+ * ```
+ */
 export interface AddCheckpointRequest {
   oldSize: number;
   proof: Uint8Array[];
@@ -20,7 +37,14 @@ export interface AddCheckpointRequest {
   checkpoint: string;
 }
 
-/** Parse an add-checkpoint body: `old N`, proof lines, an empty line, the checkpoint. */
+/**
+ * Parse an add-checkpoint body: `old N`, proof lines, an empty line, the checkpoint.
+ *
+ * @example
+ * ```ts
+ * const req = parseAddCheckpoint(await request.text()); // throws TlogError when malformed
+ * ```
+ */
 export function parseAddCheckpoint(body: Uint8Array | string): AddCheckpointRequest {
   let s: string;
   if (typeof body === 'string') s = body;
@@ -47,10 +71,26 @@ export function parseAddCheckpoint(body: Uint8Array | string): AddCheckpointRequ
   return { oldSize: Number(m[1]), proof, checkpoint: s.slice(split + 2) };
 }
 
+/**
+ * The body of an add-checkpoint request.
+ *
+ * @example
+ * ```ts
+ * const body = formatAddCheckpoint({ oldSize: 8, proof: consistencyProof(tree, 8, 10), checkpoint });
+ * ```
+ */
 export function formatAddCheckpoint(r: AddCheckpointRequest): string {
   return `old ${r.oldSize}\n${r.proof.map((h) => `${toBase64(h)}\n`).join('')}\n${r.checkpoint}`;
 }
 
+/**
+ * What a witness keeps per log: the last size and root it cosigned, and that checkpoint.
+ *
+ * @example
+ * ```ts
+ * const state: WitnessState | null = store.get(origin) ?? null;
+ * ```
+ */
 export interface WitnessState {
   size: number;
   root: Uint8Array;
@@ -58,6 +98,15 @@ export interface WitnessState {
   checkpoint: string;
 }
 
+/**
+ * A witness's answer to add-checkpoint: 200 with the cosignature and the new state, or an error status and text.
+ *
+ * @example
+ * ```ts
+ * const a: WitnessAnswer = decideAddCheckpoint(body, logsByOrigin, stateOf, [witnessSigner], nowSeconds);
+ * if (a.status === 200) store.set(a.origin, a.state);
+ * ```
+ */
 export type WitnessAnswer =
   | { status: 200; body: string; origin: string; state: WitnessState }
   | { status: 400 | 403 | 404 | 409 | 422; body: string; contentType: string; origin?: string };
@@ -74,6 +123,12 @@ const text = (status: 400 | 403 | 404 | 422, body: string, origin?: string): Wit
  * Decide an add-checkpoint request. `logs` maps an origin to the keys trusted for it; `current`
  * is the latest state cosigned for that origin (null: none); `now` is the time in seconds
  * (non-zero: the cosignature's timestamp).
+ *
+ * @example
+ * ```ts
+ * const answer = decideAddCheckpoint(body, (origin) => logs.get(origin), (origin) => states.get(origin) ?? null, [signer], Math.floor(Date.now() / 1000));
+ * return new Response(answer.body, { status: answer.status });
+ * ```
  */
 export function decideAddCheckpoint(
   body: Uint8Array | string,

@@ -7,6 +7,15 @@ import { isObj, parseObject } from '../lib/json.js';
 import { bridgeKeyId } from '../wire/signed.js';
 
 // WF-KEYS: keyRecognized says whether this layer's keys are pinned; it never makes origin.
+/**
+ * The model-plane attestation layer of a proof verdict (wire-format s.6): primary ML-DSA-87, optional Falcon-1024 co-signature, and whether their keys are pinned.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { trustedBridgeKeys });
+ * if (res.kind === 'svc-proof' && res.verdict.bridge) console.log(res.verdict.bridge.primaryOk, res.verdict.bridge.keyRecognized);
+ * ```
+ */
 export interface BridgeVerdict {
   present: boolean;
   primaryOk: boolean;

@@ -8,6 +8,18 @@ import type { LogPolicyChecker } from './log.js';
 
 export type { ReceiptKey };
 
+/**
+ * What verification is given: pinned keys, the deployment name, a crypto backend, pinned model-plane keys and a log policy. Nothing is fetched.
+ *
+ * @example
+ * ```ts
+ * const options: VerifyOptions = {
+ *   trustedKeys: (await (await fetch(`${base}/api/provenance/pubkey`)).json()).keys,
+ *   logPolicy: logPolicy(policyText),
+ * };
+ * const res = await verifyBundle(bundleText, options);
+ * ```
+ */
 export interface VerifyOptions {
   /** Pinned keys. `signerRecognized` is true only for a key here, by public key bytes and context. */
   trustedKeys?: readonly ReceiptKey[];

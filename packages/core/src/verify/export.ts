@@ -9,6 +9,15 @@ import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
 // V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
+/**
+ * The verdict of an export archive (V11): the receipt, and whether the manifest, payload hash and counts hold.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(archive, { trustedKeys });
+ * if (res.kind === 'svc-export') console.log(res.verdict.export.payloadOk);
+ * ```
+ */
 export interface ExportVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };

@@ -10,6 +10,15 @@ import { rootFromInclusionProof } from '../merkle/verify.js';
 import type { Note } from '../tlog/note.js';
 import { parseTlogProof } from '../tlog/proof-text.js';
 
+/**
+ * The log layer of a proof verdict: whether the tlog-proof leads to the checkpoint, who signed it, and whether the witness quorum was met.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { logPolicy: logPolicy(policyText) });
+ * if (res.kind === 'svc-proof' && res.verdict.log) console.log(res.verdict.log.treeSize, res.verdict.log.quorumMet);
+ * ```
+ */
 export interface LogVerdict {
   present: true;
   /** The proof parses and its path leads from the answer's leaf to the checkpoint's root (and, with a policy, no known key's line fails). */
@@ -27,7 +36,15 @@ export interface LogVerdict {
   quorumMet: boolean | null;
 }
 
-/** Judges a checkpoint's signatures under a trust policy; made by `@svc/core/tlog`'s `logPolicy`. */
+/**
+ * Judges a checkpoint's signatures under a trust policy; made by `@svc/core/tlog`'s `logPolicy`.
+ *
+ * @example
+ * ```ts
+ * const checker: LogPolicyChecker = logPolicy(policyText);
+ * await verifyBundle(bundle, { logPolicy: checker });
+ * ```
+ */
 export interface LogPolicyChecker {
   checkCheckpoint(note: Note, origin: string): { signaturesOk: boolean; logRecognized: boolean; witnesses: number; quorumMet: boolean };
 }

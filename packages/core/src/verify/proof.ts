@@ -9,11 +9,32 @@ import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
 import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
+/**
+ * Whether a pinned excerpt is the exact code-point slice of the answer (V7).
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle);
+ * if (res.kind === 'svc-proof') console.log(res.verdict.excerpt?.ok);
+ * ```
+ */
 export interface ExcerptVerdict {
   present: boolean;
   ok: boolean;
 }
 
+/**
+ * The verdict of a ProofBundle (V5): the receipt layer, question binding, excerpt, model-plane and log layers.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { trustedKeys });
+ * if (res.kind === 'svc-proof') {
+ *   const v: ProofVerdict = res.verdict;
+ *   console.log(v.receipt.sigOk, v.promptUnverified === true);
+ * }
+ * ```
+ */
 export interface ProofVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   promptUnverified?: true;
@@ -22,7 +43,14 @@ export interface ProofVerdict extends BaseVerdict {
   log?: LogVerdict;
 }
 
-/** What a record needs beyond the verdict, computed once during verification. */
+/**
+ * What a record needs beyond the verdict, computed once during verification.
+ *
+ * @example
+ * ```ts
+ * const record = buildRecord(bundle, { generated }); // built from a proof's facts: answer hash, algorithms, log
+ * ```
+ */
 export interface ProofFacts extends Facts {
   answerSha256: string | null;
   algorithms: string[];
@@ -32,7 +60,15 @@ export interface ProofFacts extends Facts {
   logged: LogVerdict | null;
 }
 
-/** Zero-based, end-exclusive code-point slice (wire-format s.5). */
+/**
+ * Zero-based, end-exclusive code-point slice (wire-format s.5).
+ *
+ * @example
+ * ```ts
+ * excerptOk('Hello, world', { start: 7, end: 12, quote: 'world' }); // true
+ * excerptOk('Hello, world', { start: 7, end: 12, quote: 'World' }); // false
+ * ```
+ */
 export function excerptOk(answer: unknown, excerpt: unknown): boolean {
   if (typeof answer !== 'string' || !isObj(excerpt)) return false;
   const { start, end, quote } = excerpt;

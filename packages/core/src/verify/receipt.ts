@@ -8,6 +8,14 @@ import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
 
+/**
+ * The SLH-DSA diversity signature of a receipt: present, valid, and whether by a pinned key.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.diversity?.keyRecognized);
+ * ```
+ */
 export interface DiversityVerdict {
   present: boolean;
   ok: boolean;
@@ -16,6 +24,14 @@ export interface DiversityVerdict {
   keyRecognized: boolean;
 }
 
+/**
+ * A v:2 receipt's signed framing disclosure: what else the council read beside the question.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-proof' && res.verdict.receipt.framing?.ok) console.log(res.verdict.receipt.framing.historyTurns);
+ * ```
+ */
 export interface FramingVerdict {
   present: boolean;
   ok: boolean;
@@ -25,8 +41,27 @@ export interface FramingVerdict {
   historyTurns?: number;
 }
 
+/**
+ * What a verified receipt binds of the question: nothing, the entire input, or only the current message (wire-format s.4).
+ *
+ * @example
+ * ```ts
+ * const binding: QuestionBinding | undefined = res.kind === 'svc-proof' ? res.verdict.receipt.questionBinding : undefined;
+ * ```
+ */
 export type QuestionBinding = 'none' | 'entire-input' | 'current-message';
 
+/**
+ * The receipt layer every signed kind carries: answer hash, ML-DSA-87 signature, question and framing, diversity.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-proof') {
+ *   const r: ReceiptVerdict = res.verdict.receipt;
+ *   console.log(r.answerHashOk, r.sigOk, r.keyId);
+ * }
+ * ```
+ */
 export interface ReceiptVerdict {
   present: boolean;
   answerHashOk: boolean;

@@ -4,6 +4,15 @@ import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
 
+/**
+ * The verdict of an autopilot run (V3): the receipt, the run hash, its steps and its budget.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(run, { trustedKeys });
+ * if (res.kind === 'svc-autopilot-run') console.log(res.verdict.run.budgetOk);
+ * ```
+ */
 export interface RunVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   run: { hashOk: boolean; steps: number; budgetOk: boolean };
@@ -31,7 +40,14 @@ export function stepMethods(run: unknown): string[] {
   return run.steps.map((s: unknown) => (isObj(s) && typeof s.verify === 'string' ? s.verify : ''));
 }
 
-/** What a record of a run needs beyond the verdict. */
+/**
+ * What a record of a run needs beyond the verdict.
+ *
+ * @example
+ * ```ts
+ * const record = buildRecord(runBundle, { generated }); // attests the run hash and algorithms a run's facts carry
+ * ```
+ */
 export interface RunFacts extends Facts {
   /** Algorithms whose signatures verified (a record attests them). */
   algorithms: string[];

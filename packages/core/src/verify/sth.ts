@@ -11,17 +11,42 @@ import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
+/**
+ * A tree head's size, root and time, as a consistency verdict shows them.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-consistency') console.log(res.verdict.consistency.old.treeSize, res.verdict.consistency.new.treeSize);
+ * ```
+ */
 export interface HeadSummary {
   treeSize: number | null;
   rootHash: string | null;
   timestamp: number | null;
 }
 
+/**
+ * The verdict of a signed tree head (V10): its receipt, and whether the body is canonical and restated by the receipt.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(sth, { trustedKeys });
+ * if (res.kind === 'svc-sth') console.log(res.verdict.sth.treeSize, res.verdict.sth.bodyOk);
+ * ```
+ */
 export interface SthVerdict extends BaseVerdict {
   receipt: ReceiptVerdict;
   sth: HeadSummary & { bodyOk: boolean; log: string | null };
 }
 
+/**
+ * The verdict of a consistency bundle (V9): both heads, the proof between them, one log and time order.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-consistency') console.log(res.verdict.consistency.proofOk, res.verdict.timestampOrderOk);
+ * ```
+ */
 export interface ConsistencyVerdict extends BaseVerdict {
   old: SthVerdict;
   new: SthVerdict;
@@ -29,7 +54,15 @@ export interface ConsistencyVerdict extends BaseVerdict {
   timestampOrderOk?: boolean;
 }
 
-/** The tree head body when `signed` is its exact canonical form with well-typed members. */
+/**
+ * The tree head body when `signed` is its exact canonical form with well-typed members.
+ *
+ * @example
+ * ```ts
+ * parseTreeHead('{"log":"svc-ledger","root_hash":"' + '00'.repeat(32) + '","timestamp":1767225600000,"tree_size":1}'); // the body
+ * parseTreeHead('{"tree_size":1,"log":"svc-ledger"}'); // null: not the canonical form of a whole body
+ * ```
+ */
 export function parseTreeHead(signed: unknown): TreeHeadBody | null {
   const o = parseObject(signed);
   if (!o || tryCanonicalize(o) !== signed || Object.keys(o).length !== 4) return null;

@@ -6,8 +6,24 @@ import { isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
 
 // LIMIT-TURNS
+/**
+ * The most turns a transcript may hold (more is too_many_turns, 422).
+ *
+ * @example
+ * ```ts
+ * if (turns.length > MAX_TURNS) throw new Error('split the transcript');
+ * ```
+ */
 export const MAX_TURNS = 200;
 
+/**
+ * The verdict of a transcript (V2): every turn's proof verdict, passing only when every turn does.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-transcript') res.verdict.turns.filter((t) => !t.verdict.overallOk).map((t) => t.index);
+ * ```
+ */
 export interface TranscriptVerdict extends BaseVerdict {
   turns: { index: number; verdict: ProofVerdict }[];
   /** A turn carries a question no bound receipt verified (V6: reported, not failed). */

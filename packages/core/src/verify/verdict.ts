@@ -3,13 +3,29 @@
 // kind, holds; its signer is recognised only when it passes and its keys are pinned.
 import { isInt, isObj } from '../lib/json.js';
 
+/**
+ * What every verdict has: whether it passes (V5), how many signed layers were checked, and whether the signer is pinned.
+ *
+ * @example
+ * ```ts
+ * const v: BaseVerdict = (await verifyBundle(text, { trustedKeys })).verdict;
+ * if (v.overallOk && v.signerRecognized) console.log('verifies, by a key you pin');
+ * ```
+ */
 export interface BaseVerdict {
   overallOk: boolean;
   checks: number;
   signerRecognized: boolean;
 }
 
-/** What every verification learns beyond its verdict. */
+/**
+ * What every verification learns beyond its verdict.
+ *
+ * @example
+ * ```ts
+ * const { facts } = verifyProofBundle(bundle, context); // facts.created: the document's own time, when it has one
+ * ```
+ */
 export interface Facts {
   /** The document's `created` (Unix seconds) where its kind carries one, else null. */
   created: number | null;
@@ -18,6 +34,11 @@ export interface Facts {
 /**
  * The one contract of every kind's verifier, `(document, context) => Verified`: looked up by kind
  * in dispatch.ts, so a kind is added by one entry there.
+ *
+ * @example
+ * ```ts
+ * const table: Record<string, (doc: object, vc: unknown) => Verified<BaseVerdict>> = {}; // the dispatcher's shape
+ * ```
  */
 export interface Verified<V extends BaseVerdict, F extends Facts = Facts> {
   verdict: V;

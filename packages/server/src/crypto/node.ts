@@ -62,7 +62,16 @@ function build(): CryptoBackend {
   };
 }
 
-/** The node:crypto backend when this runtime has it and it agrees with noble; else null. */
+/**
+ * The node:crypto backend when this runtime has it and it agrees with noble; else null.
+ *
+ * @example
+ * ```ts
+ * import { verifyBundle } from '@svc/core';
+ * const native = nodeCryptoBackend(); // null before Node 24
+ * const res = await verifyBundle(bundle, { crypto: native ?? undefined });
+ * ```
+ */
 export function nodeCryptoBackend(): CryptoBackend | null {
   try {
     const b = build();
@@ -86,7 +95,14 @@ export function nodeCryptoBackend(): CryptoBackend | null {
 
 let cached: CryptoBackend | null | undefined;
 
-/** This process's native backend, detected once (null where the runtime has none). */
+/**
+ * This process's native backend, detected once (null where the runtime has none).
+ *
+ * @example
+ * ```ts
+ * const crypto = nativeCrypto(); // node:crypto where it has ML-DSA-87, else null
+ * ```
+ */
 export function nativeCrypto(): CryptoBackend | null {
   if (cached === undefined) cached = nodeCryptoBackend();
   return cached;

@@ -14,6 +14,13 @@ import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
  * | `unavailable`        | 503    | ledger withheld or unreadable, the verify queue or the body  |
  * |                      |        | budget is full                                               |
  * | `not_implemented`    | 501    | a transfer coding other than chunked (RFC 9112 s.6.1)        |
+ *
+ * @example
+ * ```ts
+ * function retryable(code: HttpErrorCode): boolean {
+ *   return code === 'rate_limited' || code === 'unavailable';
+ * }
+ * ```
  */
 export type HttpErrorCode =
   | SvcErrorCode
@@ -33,6 +40,14 @@ const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   not_implemented: 501,
 };
 
+/**
+ * An HTTP refusal with its documented status and body, as the server answers it.
+ *
+ * @example
+ * ```ts
+ * throw new HttpError('not_found', 'no such leaf');
+ * ```
+ */
 export class HttpError extends Error {
   readonly code: HttpErrorCode;
   readonly status: number;
@@ -65,7 +80,15 @@ const LEDGER_STATUS: Record<LedgerErrorCode, HttpErrorCode> = {
   not_found: 'not_found',
 };
 
-/** The HTTP refusal an error stands for, or undefined for anything that is not a refusal (a bug). */
+/**
+ * The HTTP refusal an error stands for, or undefined for anything that is not a refusal (a bug).
+ *
+ * @example
+ * ```ts
+ * const r = refusalOf(e); // SvcError, LedgerError or HttpError as the HTTP refusal it maps to
+ * if (r) return { status: r.status, body: r.toJSON() };
+ * ```
+ */
 export function refusalOf(e: unknown): HttpError | undefined {
   if (e instanceof HttpError) return e;
   if (e instanceof SvcError) return new HttpError(e.code, e.message);

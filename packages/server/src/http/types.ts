@@ -1,5 +1,20 @@
 // The framework-free request/response pair handlers speak. The node:http adapter maps to and from
 // it, and tests call handlers with it directly, in-process, without a socket.
+/**
+ * A request as the app sees it, independent of node:http.
+ *
+ * @example
+ * ```ts
+ * const req: AppRequest = {
+ *   method: 'POST',
+ *   path: '/api/v1/verify',
+ *   query: new URLSearchParams(),
+ *   headers: { 'content-type': 'application/json' },
+ *   ip: '203.0.113.7',
+ *   body: async () => new TextEncoder().encode(text),
+ * };
+ * ```
+ */
 export interface AppRequest {
   method: string;
   path: string;
@@ -11,6 +26,14 @@ export interface AppRequest {
   body(): Promise<Uint8Array>;
 }
 
+/**
+ * What the app answers: status, headers and a body of bytes.
+ *
+ * @example
+ * ```ts
+ * const res: AppResponse = await createApp(deps).handle(req);
+ * ```
+ */
 export interface AppResponse {
   status: number;
   headers?: Record<string, string>;

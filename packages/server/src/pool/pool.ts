@@ -12,6 +12,14 @@ import { nativeCrypto } from '../crypto/node.js';
 import { builtFile } from '../entries.js';
 import { estimateCost, runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
 
+/**
+ * Where verification and signing run: worker threads in the server, or inline in tests and embeddings.
+ *
+ * @example
+ * ```ts
+ * const executor: Executor = inlineExecutor(settings);
+ * ```
+ */
 export interface Executor {
   /** Resolves with the task's result or a typed refusal; never rejects. */
   run(task: Task): Promise<TaskResult>;
@@ -62,7 +70,14 @@ const unreadable: TaskResult = {
 };
 const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: false, code: 'unavailable', message, retryAfter });
 
-/** Runs tasks on the calling thread: for tests and single-threaded tools. */
+/**
+ * Runs tasks on the calling thread: for tests and single-threaded tools.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ ...deps, executor: inlineExecutor(settings) }); // no worker threads
+ * ```
+ */
 export function inlineExecutor(settings: PoolSettings, crypto?: CryptoBackend): Executor {
   return {
     run: (t) => runTask(t, settings, crypto).catch(() => crashed),
