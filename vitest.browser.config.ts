@@ -2,7 +2,7 @@
 // behave the same in a browser as in Node. No browser is downloaded; the system one is used.
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 
 export default defineConfig({
   server: { fs: { allow: ['..'] } },

@@ -24,7 +24,7 @@ export default defineConfig({
         },
       },
       {
-        // Run by scripts/test-runtimes.mjs under Node 24: the native crypto backend.
+        // Run by tools/scripts/test-runtimes.mjs under Node 24: the native crypto backend.
         extends: true,
         test: { name: 'native', include: ['packages/server/test/native/**/*.test.ts'], testTimeout: 120_000 },
       },

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { boot, type Booted } from './harness.js';

@@ -1,7 +1,7 @@
 // One real PostgreSQL server for the server test project, started here and stopped after the run.
 // Each test that needs a database makes its own (test/backends.ts), so files never share state.
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from '../../../scripts/postgres.mjs';
+import { startPostgres } from '@svc/tools/postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {

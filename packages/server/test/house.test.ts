@@ -15,6 +15,25 @@ describe('the test suite', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('tooling lives in the private tools workspace: no tool reaches into another by path, no package into tools', () => {
+    const repo = join(here, '..', '..', '..');
+    const read = (dir: string) =>
+      readdirSync(join(repo, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.(m?js|m?ts)$/.test(f) && !f.includes('node_modules') && !f.startsWith('dist'))
+        .map((f) => ({ f: `${dir}/${f}`, text: readFileSync(join(repo, dir, f), 'utf8') }));
+    const importsOf = (text: string) => [...text.matchAll(/(?:from\s+|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+    // bench and scripts share only tools/lib; packages reach tools by its package name, never by path.
+    const offenders: string[] = [];
+    for (const { f, text } of read('tools/bench')) for (const i of importsOf(text)) if (/\.\.\/scripts\//.test(i)) offenders.push(`${f} -> ${i}`);
+    for (const { f, text } of read('tools/scripts')) for (const i of importsOf(text)) if (/\.\.\/bench\//.test(i)) offenders.push(`${f} -> ${i}`);
+    for (const dir of ['packages/core', 'packages/server', 'examples'])
+      for (const { f, text } of read(dir)) for (const i of importsOf(text)) if (/(\.\.\/)+(tools|scripts|bench)\//.test(i)) offenders.push(`${f} -> ${i}`);
+    expect(offenders).toEqual([]);
+    // The server's own build glue is the server's.
+    const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
+    expect(pkg.scripts.build).not.toMatch(/\.\.\//);
+  });
+
   it('smoke: the built package, imported by its name, starts a server that answers', async () => {
     const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
     const built = await import('@svc/server');

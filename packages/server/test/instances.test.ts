@@ -18,7 +18,7 @@ import {
   startServer,
   type Running,
 } from '../src/internal.js';
-import { startPostgres } from '../../../scripts/postgres.mjs';
+import { startPostgres } from '@svc/tools/postgres';
 import { testDb, type TestDb } from './backends.js';
 import { call } from './harness.js';
 

@@ -7,7 +7,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiTypes } from '../../../scripts/openapi-types.mjs';
+import { openapiTypes } from '@svc/tools/openapi-types';
 import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../src/internal.js';
 import type { paths } from './generated/openapi.js';
 import { boot, type Booted } from './harness.js';

@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPostgres } from '../../../scripts/postgres.mjs';
+import { startPostgres } from '@svc/tools/postgres';
 import { loadConfig } from '../src/internal.js';
 import { boot, call, type Booted } from './harness.js';
 

@@ -10,7 +10,7 @@ import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { call } from './harness.js';
 
-const START = fileURLToPath(new URL('../../../scripts/start.mjs', import.meta.url));
+const START = fileURLToPath(new URL('../../../tools/scripts/start.mjs', import.meta.url));
 
 describe('npm start', () => {
   it('runs the server on a runtime with native crypto and logs the backend of each algorithm', async () => {
@@ -47,7 +47,7 @@ describe('npm start', () => {
 
 describe('npm start builds only when a source changed', () => {
   it('fresh after a build; stale once a source is newer than the build, or an output is missing', async () => {
-    const { staleBecause } = await import('../../../scripts/build-if-stale.mjs');
+    const { staleBecause } = await import('@svc/tools/build-if-stale');
     const { cpSync, utimesSync, rmSync } = await import('node:fs');
     // A copy of the tree's sources and builds, so touching files here cannot disturb other tests.
     const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -62,13 +62,13 @@ describe('npm start builds only when a source changed', () => {
       'packages/server/tsup.config.ts',
       'packages/server/package.json',
       'packages/server/dist',
-      'scripts/build-page.mjs',
+      'packages/server/scripts/build-page.mjs',
     ])
       cpSync(join(root, p), join(dir, p), { recursive: true });
     const past = new Date(Date.now() - 60_000);
     const src = join(dir, 'packages/server/src/app.ts');
     utimesSync(src, past, past);
-    for (const f of ['packages/core/src', 'packages/server/src', 'packages/server/page', 'scripts/build-page.mjs']) {
+    for (const f of ['packages/core/src', 'packages/server/src', 'packages/server/page', 'packages/server/scripts/build-page.mjs']) {
       const { readdirSync, statSync } = await import('node:fs');
       const walk = (p: string): void => {
         if (statSync(p).isDirectory()) for (const e of readdirSync(p)) walk(join(p, e));

@@ -37,7 +37,7 @@ export interface PoolLimits {
   taskTimeoutMs: number;
   /**
    * Tasks estimated at most this many signatures run on the calling thread: for a plain proof the
-   * hop to a worker and back costs more CPU than the check (measured in bench/scaling.mjs), and a
+   * hop to a worker and back costs more CPU than the check (measured in tools/bench/scaling.mjs), and a
    * bounded estimate bounds how long the event loop is held. 0: every task goes to a worker.
    */
   inlineMaxCost: number;

@@ -1,4 +1,4 @@
-// Run under Node 24 (scripts/test-runtimes.mjs): the node:crypto backend against noble and
+// Run under Node 24 (tools/scripts/test-runtimes.mjs): the node:crypto backend against noble and
 // WebCrypto on every test vector, every applicable ACVP case and every mutation, and signatures
 // made by any backend verify under every other.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Run under Node 24 (scripts/test-runtimes.mjs): OpenSSL (node:crypto) checks the checkpoint lines
+// Run under Node 24 (tools/scripts/test-runtimes.mjs): OpenSSL (node:crypto) checks the checkpoint lines
 // the core signs (ML-DSA-44 subtree/v1, the ML-DSA-87 type under its context, Ed25519), and the
 // core checks subtree/v1 signatures OpenSSL makes: two implementations, one message format.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';

@@ -8,7 +8,7 @@ import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../st
 
 /**
  * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
- * scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
+ * tools/scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
  * aborts the process when a prepared statement is garbage collected.
  */
 export function sqliteDriver(): typeof Database {

@@ -2,8 +2,8 @@
 // First step of `npm test`: the system components the suite needs, checked before minutes of other
 // tests run. Missing ones stop the run at once with the exact command that installs them.
 import { existsSync } from 'node:fs';
-import { CHROMIUM_PATH } from './chromium.mjs';
-import { postgresBinDir } from './postgres.mjs';
+import { CHROMIUM_PATH } from '../lib/chromium.mjs';
+import { postgresBinDir } from '../lib/postgres.mjs';
 
 const missing = [];
 const chromium = CHROMIUM_PATH;

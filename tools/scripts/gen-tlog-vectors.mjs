@@ -4,12 +4,12 @@
 // this project reads, a small tiled log, and tlog-proofs with single mutations. Each case declares
 // its intent; a case whose computed answer contradicts its intent stops the generator.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MemoryTree, inclusionProof, leafHash, sha256, toHex, treeRoot, utf8 } from '@svc/core';
 import * as t from '@svc/core/tlog';
+import { root as repoRoot } from '../lib/root.mjs';
 
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-vectors', 'tlog');
+const out = join(repoRoot, 'test-vectors', 'tlog');
 mkdirSync(out, { recursive: true });
 const seed = (s) => sha256(utf8(`svc-tlog-vectors/${s}`));
 const ORIGIN = 'example.test/svc-vectors';

@@ -16,7 +16,7 @@ import {
   ensureKeys,
   loadConfig,
   nodeCryptoBackend,
-} from '../packages/server/dist/internal.js';
+} from '../../packages/server/dist/internal.js';
 import { compare, line, machine, perOp } from './util.mjs';
 import { serverBench } from './server.mjs';
 

@@ -16,7 +16,7 @@ import {
   signedMessage,
   verifyTlogProof,
 } from '@svc/core/tlog';
-import { exportTiles, readTile } from '../packages/server/dist/internal.js';
+import { exportTiles, readTile } from '../../packages/server/dist/internal.js';
 import { compare, line, percentiles } from './util.mjs';
 
 const ORIGIN = 'bench.example/log';

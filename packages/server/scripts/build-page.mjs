@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'packages', 'server');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = await build({
   entryPoints: [join(root, 'page', 'app.mjs')],
   bundle: true,

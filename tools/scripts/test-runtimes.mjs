@@ -5,11 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ensureNode24, NODE24 } from './node24.mjs';
+import { ensureNode24, NODE24 } from '../lib/node24.mjs';
 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_PATH } from './chromium.mjs';
+import { CHROMIUM_PATH } from '../lib/chromium.mjs';
 
 const require = createRequire(import.meta.url);
 const vitest = join(dirname(require.resolve('vitest/package.json')), 'vitest.mjs');

@@ -1,10 +1,5 @@
-// Benchmark helpers: machine description, timing loops, percentiles.
-import os from 'node:os';
-
-export function machine() {
-  const cpu = os.cpus()[0]?.model ?? 'unknown cpu';
-  return `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, Node ${process.version}`;
-}
+// Benchmark helpers: timing loops, percentiles.
+export { machine } from '../lib/machine.mjs';
 
 /** Median per-op milliseconds of `fn` over `rounds` rounds of `n` calls (sync or async). */
 export async function perOp(fn, { n = 20, rounds = 7, warmup = 5 } = {}) {

@@ -7,7 +7,7 @@ import { fuzzTlog, fuzzVerify } from '@svc/core/testing';
 const [seed, until] = process.argv.slice(2).map(Number);
 let crypto;
 if (process.env.SVC_FUZZ_NATIVE) {
-  const { nodeCryptoBackend } = await import('../../packages/server/dist/index.js');
+  const { nodeCryptoBackend } = await import('../../../packages/server/dist/index.js');
   crypto = nodeCryptoBackend() ?? undefined;
   if (!crypto) throw new Error('SVC_FUZZ_NATIVE is set but node:crypto has no ML-DSA-87 here');
 }

@@ -13,8 +13,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { leafHash, nodeHash, namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../packages/server/dist/internal.js';
-import { startPostgres } from '../scripts/postgres.mjs';
+import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../../packages/server/dist/internal.js';
+import { startPostgres } from '../lib/postgres.mjs';
 import { line, percentiles } from './util.mjs';
 import { benchCheckpoints, exportBench, tileBench } from './tlog.mjs';
 

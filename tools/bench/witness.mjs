@@ -20,10 +20,10 @@ import {
   nativeMlDsa44,
   openLedger,
   startServer,
-} from '../packages/server/dist/internal.js';
+} from '../../packages/server/dist/internal.js';
 import { line, percentiles } from './util.mjs';
 
-const CLI = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 
 async function freePort() {
   const s = createServer();

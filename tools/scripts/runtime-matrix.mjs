@@ -10,13 +10,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { build } from 'esbuild';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.mjs';
-import { ensureNode24 } from './node24.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/chromium.mjs';
+import { ensureNode24 } from '../lib/node24.mjs';
+import { root } from '../lib/root.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNTIMES = ['bun@1.4.5', 'deno@2.9.6', 'workerd@1.20261117.1'];
 const sh = (cmd, args, opts = {}) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -52,7 +51,7 @@ const tlog = Object.fromEntries(
 const tlogCount = tlog.notes.vkeys.length + tlog.notes.notes.length + tlog['tlog-proof'].cases.length + 1;
 writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\nexport const tlog = ${JSON.stringify(tlog)};\n`);
 for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs'])
-  writeFileSync(join(consumer, f), readFileSync(join(root, 'scripts', 'matrix', f)));
+  writeFileSync(join(consumer, f), readFileSync(join(root, 'tools', 'scripts', 'matrix', f)));
 
 // 2. The runtimes.
 const rtDir = join(root, 'node_modules', '.cache', 'runtimes');

@@ -5,14 +5,13 @@
 // prebuilt in its package) for it. If either cannot be had, it says so and serves on the system
 // Node with noble instead.
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildIfStale } from './build-if-stale.mjs';
-import { ensureNode24, ensureSqliteModule } from './node24.mjs';
+import { join } from 'node:path';
+import { buildIfStale } from '../lib/build-if-stale.mjs';
+import { ensureNode24, ensureSqliteModule } from '../lib/node24.mjs';
+import { root } from '../lib/root.mjs';
 
 buildIfStale();
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'packages', 'server', 'dist', 'cli.js');
 const args = ['serve', ...process.argv.slice(2)];
 let node = process.execPath;

@@ -15,9 +15,9 @@ import { namesFor, toHex } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import pgDriver from 'pg';
 
-const server = fileURLToPath(new URL('../../packages/server/', import.meta.url));
+const server = fileURLToPath(new URL('../../../packages/server/', import.meta.url));
 const { Ledger, PgStore, SqliteStore } = await import(join(server, 'dist', 'internal.js'));
-const { startPostgres } = await import('../postgres.mjs');
+const { startPostgres } = await import('../../lib/postgres.mjs');
 const LOOP = join(server, 'test', 'fixtures', 'append-loop.mjs');
 
 export async function sigkillCampaign({ until, seed, pg = false }) {

@@ -4,11 +4,11 @@
 // expected answer is what verifyBundle returns, written only when it agrees with the intent. The
 // files are committed and a test replays them, so any behaviour change shows up as a diff.
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as core from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import * as tlog from '@svc/core/tlog';
+import { root as repoRoot } from '../lib/root.mjs';
 
 const {
   verifyBundle,
@@ -28,7 +28,7 @@ const {
   publishedKey,
   namesFor,
 } = core;
-const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-vectors');
+const out = join(repoRoot, 'test-vectors');
 mkdirSync(out, { recursive: true });
 
 const K = testKeys('svc-vectors-2026');

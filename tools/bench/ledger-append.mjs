@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, MemoryHighWater, PgStore, SqliteStore, nativeCrypto } from '../packages/server/dist/internal.js';
+import { Ledger, MemoryHighWater, PgStore, SqliteStore, nativeCrypto } from '../../packages/server/dist/internal.js';
 
 const [location, tag, secondsArg, batchArg, rateArg] = process.argv.slice(2);
 const seconds = Number(secondsArg);

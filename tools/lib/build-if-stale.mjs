@@ -3,10 +3,8 @@
 // configuration; the build: each package's dist entry.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { join } from 'node:path';
+import { root } from './root.mjs';
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -27,7 +25,7 @@ export function staleBecause(dir = root) {
         'packages/server/page',
         'packages/server/tsup.config.ts',
         'packages/server/package.json',
-        'scripts/build-page.mjs',
+        'packages/server/scripts/build-page.mjs',
       ],
       output: 'packages/server/dist/cli.js',
     },

@@ -8,15 +8,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { machine } from '../bench/util.mjs';
+import { machine } from '../lib/machine.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
-import { ensureNode24 } from './node24.mjs';
+import { ensureNode24 } from '../lib/node24.mjs';
+import { root } from '../lib/root.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
@@ -191,7 +190,7 @@ function corePart() {
       (_, i) =>
         new Promise((resolve) => {
           const env = { ...process.env, ...(values.native ? { SVC_FUZZ_NATIVE: '1' } : {}) };
-          const c = spawn(node, ['--no-warnings', join(root, 'scripts/fuzz/core-worker.mjs'), String(seed + i + 1), String(until)], {
+          const c = spawn(node, ['--no-warnings', join(root, 'tools/scripts/fuzz/core-worker.mjs'), String(seed + i + 1), String(until)], {
             stdio: ['ignore', 'pipe', 'inherit'],
             env,
           });

@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { root } from '../lib/root.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const tmp = mkdtempSync(join(tmpdir(), 'svc-docs-'));
 const json = join(tmp, 'api.json');
 const r = spawnSync(process.execPath, [join(root, 'node_modules/typedoc/bin/typedoc'), '--json', json], { cwd: root, stdio: 'inherit' });

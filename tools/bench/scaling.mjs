@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode24, ensureSqliteModule } from '../scripts/node24.mjs';
+import { ensureNode24, ensureSqliteModule } from '../lib/node24.mjs';
 import { machine, percentiles, sampleLatency } from './util.mjs';
 
 const arg = (name, fallback) => {
@@ -81,7 +81,7 @@ async function childMain() {
   const { createPublicKey, verify } = await import('node:crypto');
   const { default: autocannon } = await import('autocannon');
   const { fromHex, namesFor, receiptMessage, utf8 } = await import('@svc/core');
-  const { Issuer, Keyring, ensureKeys, loadConfig } = await import('../packages/server/dist/internal.js');
+  const { Issuer, Keyring, ensureKeys, loadConfig } = await import('../../packages/server/dist/internal.js');
   console.log(`machine: ${machine()}`);
   console.log(`runtime: Node ${process.version} (OpenSSL ${process.versions.openssl})`);
   const dir = mkdtempSync(join(tmpdir(), 'svc-scaling-'));
@@ -117,7 +117,7 @@ async function childMain() {
     '| processes x workers | req/s | raw verifies/s, one core | server cores used | per-core efficiency | main-thread CPU per request | errors | pubkey p99 |',
   );
   console.log('|---|---|---|---|---|---|---|---|');
-  const cli = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
+  const cli = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
   const runs = [];
   for (let round = 0; round < rounds; round++) for (const l of layouts) runs.push(l);
   for (const [procs, workers] of runs) {

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Issuer, Keyring, ensureKeys, loadConfig } from '../packages/server/dist/internal.js';
+import { Issuer, Keyring, ensureKeys, loadConfig } from '../../packages/server/dist/internal.js';
 import { namesFor } from '@svc/core';
 import { line, percentiles, sampleLatency } from './util.mjs';
 
-const CLI = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 
 async function startChild(dir, port, extra = {}) {
   const child = spawn(process.execPath, [CLI, 'serve'], {
