@@ -3,7 +3,7 @@
 import { textSha256Hex } from '../encoding/hash.js';
 import { checkBridge, type BridgeVerdict } from './bridge.js';
 import type { VerifyContext } from './context.js';
-import { applyQuestion } from './question.js';
+import { checkQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
@@ -81,7 +81,9 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
 export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
-  const promptUnverified = applyQuestion(b, rc, vc.names.contexts.framing, vc.compute);
+  const question = checkQuestion(b, rc, vc.names.contexts.framing, vc.compute);
+  const receipt: ReceiptVerdict = { ...rc.verdict, ...question.receipt };
+  const promptUnverified = question.unverified;
 
   let checks = 0;
   let layersOk = true;
@@ -90,7 +92,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
     checks++;
     layersOk &&= rc.layerOk;
   }
-  const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt: rc.verdict, signerRecognized: rc.recognized };
+  const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt, signerRecognized: rc.recognized };
   if (has(b, 'attestation')) {
     const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge, vc.compute, vc.pinnedBridge);
     verdict.bridge = br.verdict;
@@ -100,7 +102,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
     if (br.verdict.keyRecognized) algorithms.push(...br.algorithms);
   }
   // V6: a bound question must match; an unbound one is reported, not failed.
-  const questionOk = !(has(b, 'prompt') && rc.verdict.promptBound && !rc.verdict.promptOk);
+  const questionOk = !(has(b, 'prompt') && receipt.promptBound && !receipt.promptOk);
   if (promptUnverified) verdict.promptUnverified = true;
   if (has(b, 'excerpt')) verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) }; // V7
   // V5: a present log layer must hold; it adds a condition, not a signed layer of its own.

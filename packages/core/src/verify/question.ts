@@ -3,7 +3,7 @@
 import { fromHex, isHex } from '../encoding/bytes.js';
 import { textSha256Hex } from '../encoding/hash.js';
 import { verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
-import type { FramingVerdict, QuestionBinding, ReceiptCheck } from './receipt.js';
+import type { FramingVerdict, QuestionBinding, ReceiptCheck, ReceiptVerdict } from './receipt.js';
 import { framingMessage, type FramingFlags } from '../wire/signed.js';
 
 export type { FramingFlags };
@@ -32,31 +32,34 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
   };
 }
 
+/** What the question adds to a receipt verdict, and whether the question is unverified. */
+export interface QuestionCheck {
+  /** Members of the receipt verdict the question decides (framing before questionBinding, as answered). */
+  receipt: Partial<Pick<ReceiptVerdict, 'promptOk' | 'framing' | 'questionBinding'>>;
+  /** No signature covers the question shown (V6: reported, not failed). */
+  unverified: boolean;
+}
+
 // V6: attested only when bound; unbound is reported (promptUnverified), a bound mismatch fails.
-/**
- * Fill promptOk / questionBinding / framing on a checked receipt. Returns whether the question is
- * unverified (no signature covers the question shown).
- */
-export function applyQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string, compute: SyncVerify): boolean {
-  if (!has(bundle, 'prompt')) return false;
+/** Judge a bundle's question against its checked receipt; returns values, never changes `rc`. */
+export function checkQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string, compute: SyncVerify): QuestionCheck {
+  if (!has(bundle, 'prompt')) return { receipt: {}, unverified: false };
   const v = rc.verdict;
   const r = rc.receipt;
-  if (!v.present || !r || !v.promptBound) {
-    v.questionBinding = 'none';
-    return true;
-  }
+  if (!v.present || !r || !v.promptBound) return { receipt: { questionBinding: 'none' }, unverified: true };
   const prompt = bundle.prompt;
   const hashOk = typeof prompt === 'string' && isHex(r.prompt_sha256, 32) && r.prompt_sha256 === textSha256Hex(prompt);
   let binding: QuestionBinding = 'entire-input';
   let ok = hashOk;
+  const out: QuestionCheck['receipt'] = {};
   if (r.v === 2) {
     const framing = checkFraming(r, rc.publicKey, framingContext, compute);
-    v.framing = framing;
+    out.framing = framing;
     ok = hashOk && framing.ok;
     if (framing.ok && (framing.persona || framing.voice || framing.attachment || framing.historyTurns)) binding = 'current-message';
   }
-  v.promptOk = ok;
+  out.promptOk = ok;
   // The question is attested only by a receipt whose own signature holds.
-  v.questionBinding = ok && v.sigOk ? binding : 'none';
-  return !(ok && v.sigOk);
+  out.questionBinding = ok && v.sigOk ? binding : 'none';
+  return { receipt: out, unverified: !(ok && v.sigOk) };
 }
