@@ -24,10 +24,13 @@ describe('the test suite', () => {
     const importsOf = (text: string) => [...text.matchAll(/(?:from\s+|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
     // bench and scripts share only tools/lib; packages reach tools by its package name, never by path.
     const offenders: string[] = [];
-    for (const { f, text } of read('tools/bench')) for (const i of importsOf(text)) if (/\.\.\/scripts\//.test(i)) offenders.push(`${f} -> ${i}`);
-    for (const { f, text } of read('tools/scripts')) for (const i of importsOf(text)) if (/\.\.\/bench\//.test(i)) offenders.push(`${f} -> ${i}`);
+    for (const { f, text } of read('tools/bench'))
+      for (const i of importsOf(text)) if (/\.\.\/scripts\//.test(i)) offenders.push(`${f} -> ${i}`);
+    for (const { f, text } of read('tools/scripts'))
+      for (const i of importsOf(text)) if (/\.\.\/bench\//.test(i)) offenders.push(`${f} -> ${i}`);
     for (const dir of ['packages/core', 'packages/server', 'examples'])
-      for (const { f, text } of read(dir)) for (const i of importsOf(text)) if (/(\.\.\/)+(tools|scripts|bench)\//.test(i)) offenders.push(`${f} -> ${i}`);
+      for (const { f, text } of read(dir))
+        for (const i of importsOf(text)) if (/(\.\.\/)+(tools|scripts|bench)\//.test(i)) offenders.push(`${f} -> ${i}`);
     expect(offenders).toEqual([]);
     // The server's own build glue is the server's.
     const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
