@@ -2,6 +2,8 @@
 import type { ProofFacts, ProofVerdict } from '../verify/proof.js';
 import type { RunVerdict } from '../verify/run.js';
 import type { Obj } from '../lib/json.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 
 /**
  * The `attested` summary of a record (E4): every field recomputed from the embedded proof by verification.
@@ -13,26 +15,7 @@ import type { Obj } from '../lib/json.js';
  * console.log(a.algorithms, a.answer_sha256);
  * ```
  */
-export interface Attested {
-  signed: boolean;
-  signer_recognized: boolean | null;
-  answer_sha256?: string;
-  algorithms: string[];
-  governance_flag?: string;
-  council_grounded: boolean | null;
-  signed_at: number | null;
-  receipt_key_id?: string;
-  question_attested: boolean | null;
-  question_binding: string | null;
-  quote_attested: boolean | null;
-  /** Runs only: the per-step verification methods the run receipt binds. */
-  step_verification?: string[];
-  /**
-   * The proof carries a tlog-proof whose path leads from the answer to its checkpoint: where it is
-   * logged. Whether that log and its witnesses are trusted is the verifier's policy, not attested.
-   */
-  logged?: { origin: string; index: number; tree_size: number };
-}
+export type Attested = Static<typeof S.Attested>;
 
 /** The receipt's own fields are attested only when its signature verified: nothing else signs them. */
 function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk: boolean, keyId: string): Attested {

@@ -2,6 +2,7 @@
 // publishes them as OpenAPI 3.1 and validates its responses against them in tests. Kind constants
 // depend on the deployment's service name, so they are strings here, not literals.
 import Type from 'typebox';
+import { MAX_TURNS } from '../verify/transcript.js';
 
 const Hex = Type.String({ pattern: '^([0-9a-f]{2})*$' });
 /**
@@ -133,7 +134,7 @@ export const TranscriptBundle = Type.Object(
   {
     kind: Type.String(),
     title: Type.Optional(Type.String()),
-    turns: Type.Array(Type.Object({}), { maxItems: 200 }),
+    turns: Type.Array(Type.Object({}), { maxItems: MAX_TURNS }),
   },
   { $id: 'TranscriptBundle' },
 );

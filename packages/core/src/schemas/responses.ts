@@ -1,8 +1,45 @@
 import Type from 'typebox';
 import { Nullable, ReceiptKey, SthBundle } from './resources.js';
 
+const Bit = Type.Union([Type.Literal(0), Type.Literal(1)]);
+
 /**
- * TypeBox schema of a verdict's receipt layer.
+ * TypeBox schema of a v:2 receipt's framing disclosure as verified; the source of `FramingVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(FramingVerdict, verdict.receipt.framing);
+ * ```
+ */
+export const FramingVerdict = Type.Object({
+  present: Type.Boolean(),
+  ok: Type.Boolean(),
+  persona: Type.Optional(Bit),
+  voice: Type.Optional(Bit),
+  attachment: Type.Optional(Bit),
+  historyTurns: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+/**
+ * TypeBox schema of a receipt's SLH-DSA diversity signature as verified; the source of `DiversityVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(DiversityVerdict, verdict.receipt.diversity);
+ * ```
+ */
+export const DiversityVerdict = Type.Object({
+  present: Type.Boolean(),
+  ok: Type.Boolean(),
+  keyId: Type.String(),
+  /** ok, and by an SLH-DSA key this verifier pins (not only the one the bundle carries). */
+  keyRecognized: Type.Boolean(),
+});
+
+/**
+ * TypeBox schema of a verdict's receipt layer; the source of `ReceiptVerdict`.
  *
  * @example
  * ```ts
@@ -19,20 +56,66 @@ export const ReceiptVerdict = Type.Object({
   promptBound: Type.Boolean(),
   promptOk: Type.Boolean(),
   questionBinding: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('entire-input'), Type.Literal('current-message')])),
-  framing: Type.Optional(
-    Type.Object({
-      present: Type.Boolean(),
-      ok: Type.Boolean(),
-      persona: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-      voice: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-      attachment: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-      historyTurns: Type.Optional(Type.Integer({ minimum: 0 })),
-    }),
-  ),
-  diversity: Type.Optional(
-    Type.Object({ present: Type.Boolean(), ok: Type.Boolean(), keyId: Type.String(), keyRecognized: Type.Boolean() }),
-  ),
+  framing: Type.Optional(FramingVerdict),
+  diversity: Type.Optional(DiversityVerdict),
 });
+
+/**
+ * TypeBox schema of a proof verdict's model-plane attestation layer; the source of `BridgeVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(BridgeVerdict, verdict.bridge);
+ * ```
+ */
+export const BridgeVerdict = Type.Object({
+  present: Type.Boolean(),
+  primaryOk: Type.Boolean(),
+  secondaryOk: Type.Boolean(),
+  /** Whether a co-signature was carried at all (secondaryOk is false when it was not). */
+  cosignPresent: Type.Boolean(),
+  keyId: Type.String(),
+  /** Verified, and by model-plane keys this verifier pins (the co-signature's too, when carried). */
+  keyRecognized: Type.Boolean(),
+});
+
+/**
+ * TypeBox schema of a proof verdict's log layer; the source of `LogVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(LogVerdict, verdict.log);
+ * ```
+ */
+export const LogVerdict = Type.Object({
+  present: Type.Literal(true),
+  /** The proof parses and its path leads from the answer's leaf to the checkpoint's root (and, with a policy, no known key's line fails). */
+  ok: Type.Boolean(),
+  origin: Nullable(Type.String()),
+  index: Nullable(Type.Integer()),
+  treeSize: Nullable(Type.Integer()),
+  /** Whether a policy was given to judge the signatures. */
+  policyChecked: Type.Boolean(),
+  /** A log key of the policy, named for the origin, signed the checkpoint. */
+  logRecognized: Type.Boolean(),
+  /** Distinct policy witnesses whose cosignatures verified. */
+  witnesses: Type.Integer({ minimum: 0 }),
+  /** The policy's quorum is met (null without a policy). */
+  quorumMet: Nullable(Type.Boolean()),
+});
+
+/**
+ * TypeBox schema of a pinned excerpt's check (V7); the source of `ExcerptVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ExcerptVerdict, verdict.excerpt);
+ * ```
+ */
+export const ExcerptVerdict = Type.Object({ present: Type.Boolean(), ok: Type.Boolean() });
 
 /**
  * Common shape of every verdict; kind-specific members are listed as optional.
@@ -50,30 +133,9 @@ export const ProofVerdict = Type.Object(
     checks: Type.Integer({ minimum: 0 }),
     receipt: Type.Optional(ReceiptVerdict),
     promptUnverified: Type.Optional(Type.Literal(true)),
-    excerpt: Type.Optional(Type.Object({ present: Type.Boolean(), ok: Type.Boolean() })),
-    bridge: Type.Optional(
-      Type.Object({
-        present: Type.Boolean(),
-        primaryOk: Type.Boolean(),
-        secondaryOk: Type.Boolean(),
-        cosignPresent: Type.Boolean(),
-        keyId: Type.String(),
-        keyRecognized: Type.Boolean(),
-      }),
-    ),
-    log: Type.Optional(
-      Type.Object({
-        present: Type.Literal(true),
-        ok: Type.Boolean(),
-        origin: Nullable(Type.String()),
-        index: Nullable(Type.Integer()),
-        treeSize: Nullable(Type.Integer()),
-        policyChecked: Type.Boolean(),
-        logRecognized: Type.Boolean(),
-        witnesses: Type.Integer({ minimum: 0 }),
-        quorumMet: Nullable(Type.Boolean()),
-      }),
-    ),
+    excerpt: Type.Optional(ExcerptVerdict),
+    bridge: Type.Optional(BridgeVerdict),
+    log: Type.Optional(LogVerdict),
     signerRecognized: Type.Boolean(),
     turns: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), verdict: Type.Object({ overallOk: Type.Boolean() }) }))),
     timestampOrderOk: Type.Optional(Type.Boolean()),

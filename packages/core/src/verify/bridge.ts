@@ -5,6 +5,8 @@ import { decodeKeyBase64 } from '../encoding/keycache.js';
 import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import { isObj, parseObject } from '../lib/json.js';
 import { bridgeKeyId } from '../wire/signed.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 // WF-KEYS: keyRecognized says whether this layer's keys are pinned; it never makes origin.
 /**
@@ -16,16 +18,7 @@ import { bridgeKeyId } from '../wire/signed.js';
  * if (res.kind === 'svc-proof' && res.verdict.bridge) console.log(res.verdict.bridge.primaryOk, res.verdict.bridge.keyRecognized);
  * ```
  */
-export interface BridgeVerdict {
-  present: boolean;
-  primaryOk: boolean;
-  secondaryOk: boolean;
-  /** Whether a co-signature was carried at all (secondaryOk is false when it was not). */
-  cosignPresent: boolean;
-  keyId: string;
-  /** Verified, and by model-plane keys this verifier pins (the co-signature's too, when carried). */
-  keyRecognized: boolean;
-}
+export type BridgeVerdict = Static<typeof S.BridgeVerdict>;
 
 function findKey(keys: unknown, role: string, alg: string, keyId: unknown): Uint8Array | null {
   if (!Array.isArray(keys) || typeof keyId !== 'string') return null;

@@ -9,6 +9,8 @@ import { leafHash } from '../merkle/hash.js';
 import { rootFromInclusionProof } from '../merkle/verify.js';
 import type { Note } from '../tlog/note.js';
 import { parseTlogProof } from '../tlog/proof-text.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * The log layer of a proof verdict: whether the tlog-proof leads to the checkpoint, who signed it, and whether the witness quorum was met.
@@ -19,22 +21,7 @@ import { parseTlogProof } from '../tlog/proof-text.js';
  * if (res.kind === 'svc-proof' && res.verdict.log) console.log(res.verdict.log.treeSize, res.verdict.log.quorumMet);
  * ```
  */
-export interface LogVerdict {
-  present: true;
-  /** The proof parses and its path leads from the answer's leaf to the checkpoint's root (and, with a policy, no known key's line fails). */
-  ok: boolean;
-  origin: string | null;
-  index: number | null;
-  treeSize: number | null;
-  /** Whether a policy was given to judge the signatures. */
-  policyChecked: boolean;
-  /** A log key of the policy, named for the origin, signed the checkpoint. */
-  logRecognized: boolean;
-  /** Distinct policy witnesses whose cosignatures verified. */
-  witnesses: number;
-  /** The policy's quorum is met (null without a policy). */
-  quorumMet: boolean | null;
-}
+export type LogVerdict = Static<typeof S.LogVerdict>;
 
 /**
  * Judges a checkpoint's signatures under a trust policy; made by `@svc/core/tlog`'s `logPolicy`.

@@ -8,6 +8,8 @@ import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
 import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * Whether a pinned excerpt is the exact code-point slice of the answer (V7).
@@ -18,10 +20,7 @@ import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } f
  * if (res.kind === 'svc-proof') console.log(res.verdict.excerpt?.ok);
  * ```
  */
-export interface ExcerptVerdict {
-  present: boolean;
-  ok: boolean;
-}
+export type ExcerptVerdict = Static<typeof S.ExcerptVerdict>;
 
 /**
  * The verdict of a ProofBundle (V5): the receipt layer, question binding, excerpt, model-plane and log layers.

@@ -7,6 +7,8 @@ import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../cr
 import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * The SLH-DSA diversity signature of a receipt: present, valid, and whether by a pinned key.
@@ -16,13 +18,7 @@ import { has, isInt, isObj, type Obj } from '../lib/json.js';
  * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.diversity?.keyRecognized);
  * ```
  */
-export interface DiversityVerdict {
-  present: boolean;
-  ok: boolean;
-  keyId: string;
-  /** ok, and by an SLH-DSA key this verifier pins (not only the one the bundle carries). */
-  keyRecognized: boolean;
-}
+export type DiversityVerdict = Static<typeof S.DiversityVerdict>;
 
 /**
  * A v:2 receipt's signed framing disclosure: what else the council read beside the question.
@@ -32,14 +28,7 @@ export interface DiversityVerdict {
  * if (res.kind === 'svc-proof' && res.verdict.receipt.framing?.ok) console.log(res.verdict.receipt.framing.historyTurns);
  * ```
  */
-export interface FramingVerdict {
-  present: boolean;
-  ok: boolean;
-  persona?: 0 | 1;
-  voice?: 0 | 1;
-  attachment?: 0 | 1;
-  historyTurns?: number;
-}
+export type FramingVerdict = Static<typeof S.FramingVerdict>;
 
 /**
  * What a verified receipt binds of the question: nothing, the entire input, or only the current message (wire-format s.4).
@@ -49,7 +38,7 @@ export interface FramingVerdict {
  * const binding: QuestionBinding | undefined = res.kind === 'svc-proof' ? res.verdict.receipt.questionBinding : undefined;
  * ```
  */
-export type QuestionBinding = 'none' | 'entire-input' | 'current-message';
+export type QuestionBinding = NonNullable<ReceiptVerdict['questionBinding']>;
 
 /**
  * The receipt layer every signed kind carries: answer hash, ML-DSA-87 signature, question and framing, diversity.
@@ -62,18 +51,7 @@ export type QuestionBinding = 'none' | 'entire-input' | 'current-message';
  * }
  * ```
  */
-export interface ReceiptVerdict {
-  present: boolean;
-  answerHashOk: boolean;
-  sigOk: boolean;
-  keyId: string;
-  councilGrounded: boolean;
-  promptBound: boolean;
-  promptOk: boolean;
-  questionBinding?: QuestionBinding;
-  framing?: FramingVerdict;
-  diversity?: DiversityVerdict;
-}
+export type ReceiptVerdict = Static<typeof S.ReceiptVerdict>;
 
 export interface ReceiptCheck {
   verdict: ReceiptVerdict;

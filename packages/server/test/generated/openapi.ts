@@ -752,9 +752,9 @@ export interface components {
                 framing?: {
                     present: boolean;
                     ok: boolean;
-                    persona?: number;
-                    voice?: number;
-                    attachment?: number;
+                    persona?: 0 | 1;
+                    voice?: 0 | 1;
+                    attachment?: 0 | 1;
                     historyTurns?: number;
                 };
                 diversity?: {
