@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // npm run docs: the API reference of @svc/core and @svc/server (TypeDoc, into docs/api/), built with
-// warnings as errors, then checked: every public export has a summary and an @example.
+// warnings as errors, then checked: every public export has a summary and an @example, and every
+// example parses as TypeScript (a syntax check: examples use names a reader brings, so they are not
+// type-checked).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { root } from '../lib/root.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'svc-docs-'));
@@ -30,12 +33,25 @@ function visit(node, path) {
     exports++;
     const cs = comments(c);
     if (!cs.some((cm) => (cm.summary ?? []).some((p) => p.text.trim()))) missing.push(`${path}${c.name}: no summary`);
-    if (!cs.some((cm) => (cm.blockTags ?? []).some((t) => t.tag === '@example'))) missing.push(`${path}${c.name}: no @example`);
+    const examples = cs.flatMap((cm) => (cm.blockTags ?? []).filter((t) => t.tag === '@example'));
+    if (!examples.length) missing.push(`${path}${c.name}: no @example`);
+    for (const ex of examples) {
+      const code = ex.content
+        .map((p) => p.text)
+        .join('')
+        .replace(/^\s*```\w*\n?|```\s*$/g, '');
+      const out = ts.transpileModule(code, {
+        reportDiagnostics: true,
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      for (const d of out.diagnostics ?? [])
+        missing.push(`${path}${c.name}: example does not parse: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+    }
   }
 }
 visit(project, '');
 if (missing.length) {
-  console.error(`${missing.length} public exports lack documentation:\n  ${missing.join('\n  ')}`);
+  console.error(`${missing.length} public exports lack documentation or have a broken example:\n  ${missing.join('\n  ')}`);
   process.exit(1);
 }
 console.log(`docs/api: ${exports} public exports, each with a summary and an example`);
