@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './harness.js';
+import { freePort } from './support/harness.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const containerfile = readFileSync(join(root, 'docs/deploy/Containerfile'), 'utf8');

@@ -7,7 +7,7 @@ import { issueProof, issueRun, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../src/internal.js';
 import { namesFor } from '@svc/core';
-import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
+import { boot, call, expectSchema, schemas, type Booted } from './support/harness.js';
 
 let s: Booted;
 const K = testKeys('server-tests');

@@ -7,7 +7,7 @@ import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { boot, type Booted } from './harness.js';
+import { boot, type Booted } from './support/harness.js';
 
 const ex = (p: string) => fileURLToPath(new URL(`../../../examples/${p}`, import.meta.url));
 let s: Booted;

@@ -22,7 +22,7 @@ import {
   type AppRequest,
   type AppResponse,
 } from '../src/internal.js';
-import { expectSchema } from './harness.js';
+import { expectSchema } from './support/harness.js';
 
 const names = namesFor('svc');
 let dir: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonLogger, levelOf, loadConfig, startServer } from '../src/internal.js';
-import { freePort } from './harness.js';
+import { freePort } from './support/harness.js';
 
 function capture(level: Parameters<typeof jsonLogger>[0]) {
   const lines: Array<Record<string, any>> = [];

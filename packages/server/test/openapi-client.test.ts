@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapiTypes } from '@svc/tools/openapi-types';
 import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../src/internal.js';
 import type { paths } from './generated/openapi.js';
-import { boot, type Booted } from './harness.js';
+import { boot, type Booted } from './support/harness.js';
 
 let s: Booted;
 let doc: any;

@@ -7,7 +7,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPostgres } from '@svc/tools/postgres';
 import { loadConfig } from '../src/internal.js';
-import { boot, call, type Booted } from './harness.js';
+import { boot, call, type Booted } from './support/harness.js';
 
 const booted: Booted[] = [];
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { clientIp } from '../src/internal.js';
-import { boot, call } from './harness.js';
+import { boot, call } from './support/harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 

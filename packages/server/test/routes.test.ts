@@ -2,7 +2,7 @@
 // from it, so no endpoint can exist in one and not the other.
 import { describe, expect, it } from 'vitest';
 import { openApiDocument, ROUTES, UNDOCUMENTED } from '../src/internal.js';
-import { boot } from './harness.js';
+import { boot } from './support/harness.js';
 
 describe('the route table', () => {
   it('every route is in the OpenAPI document with its operation id and caching, and the document has no other', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { call } from './harness.js';
+import { call } from './support/harness.js';
 
 const START = fileURLToPath(new URL('../../../tools/scripts/start.mjs', import.meta.url));
 

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueProof, signTreeHead } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { baseUrl, SqliteStore } from '../src/internal.js';
-import { boot, call, type Booted } from './harness.js';
-import { CLI, runSvc } from './svc-cli.js';
+import { baseUrl, SqliteStore } from '../../src/internal.js';
+import { boot, call, type Booted } from '../support/harness.js';
+import { CLI, runSvc } from '../support/svc-cli.js';
 
 const K = testKeys('cli-tests');
 let s: Booted;
@@ -257,7 +257,7 @@ describe('the first hour (issue 23)', () => {
 describe('settings', () => {
   it('`svc serve --help` and the README configuration table list the same settings', async () => {
     const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+    const readme = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');
     const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('\n### ', readme.indexOf('### Configuration') + 5));
     // Every variable named in the first cell of each row.
     const inReadme = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_0-9]+)`/g)].map((x) => x[1]!));
@@ -270,7 +270,7 @@ describe('settings', () => {
   it("every file the README's CLI commands write into the repository is ignored by git (and so by Biome)", async () => {
     const { readFileSync } = await import('node:fs');
     const { spawnSync } = await import('node:child_process');
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const root = fileURLToPath(new URL('../../../../', import.meta.url));
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const block = readme.slice(readme.indexOf('## CLI'), readme.indexOf('### The tiled log'));
     const outputs = [...block.matchAll(/(?:> |--out |--state |--data-dir )([\w./-]+)/g)].map((m) => m[1]!);

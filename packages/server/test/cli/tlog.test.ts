@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { leafHash, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
 import { logPolicy, parseTlogProof, parseVkey, verifyTlogProof } from '@svc/core/tlog';
-import { Keyring, loadConfig, openLedger } from '../src/internal.js';
-import { goCheck } from './go-tlog.js';
-import { boot, freePort, type Booted } from './harness.js';
-import { runSvc } from './svc-cli.js';
+import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
+import { goCheck } from '../support/go-tlog.js';
+import { boot, freePort, type Booted } from '../support/harness.js';
+import { runSvc } from '../support/svc-cli.js';
 
 let s: Booted;
 let work: string;

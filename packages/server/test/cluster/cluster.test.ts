@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from './harness.js';
-import { CLI } from './svc-cli.js';
+import { freePort } from '../support/harness.js';
+import { CLI } from '../support/svc-cli.js';
 
 interface Cluster {
   base: string;

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { asAnswer, asAsk, asCouncil, asNotice, clusterLink } from '../src/internal.js';
+import { asAnswer, asAsk, asCouncil, asNotice, clusterLink } from '../../src/internal.js';
 
 describe('cluster messages', () => {
   it('property: any value is one of the shapes or null, never a throw', () => {

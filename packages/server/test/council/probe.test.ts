@@ -1,8 +1,8 @@
 // The council probe against a real OpenAI-compatible model plane on loopback, started here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { CouncilProbe, PROBE_TTL_MS } from '../src/internal.js';
-import { boot, call, expectSchema, schemas } from './harness.js';
+import { CouncilProbe, PROBE_TTL_MS } from '../../src/internal.js';
+import { boot, call, expectSchema, schemas } from '../support/harness.js';
 
 let plane: Server;
 let planeUrl = '';

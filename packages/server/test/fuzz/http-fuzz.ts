@@ -2,7 +2,7 @@
 // methods and bodies of every bundle kind mutated. After every case the server must still answer,
 // and never with a 5xx (except the council probe's documented 503 {ok:false}).
 import { fuzzCorpus, mutate, prng } from '@svc/core/testing';
-import { rawRequest } from '../rawhttp.js';
+import { rawRequest } from '../support/rawhttp.js';
 
 export interface HttpCase {
   name: string;

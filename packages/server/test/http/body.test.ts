@@ -2,7 +2,7 @@
 // byte, declared over the limit, and failing midway.
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { readLimited } from '../src/internal.js';
+import { readLimited } from '../../src/internal.js';
 
 const chunks = (n: number, size = 1) => Array.from({ length: n }, (_, i) => new Uint8Array(size).fill(i & 255));
 

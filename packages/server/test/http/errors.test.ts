@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HttpError, LedgerError, refusalOf, type HttpErrorCode, type LedgerErrorCode } from '../src/internal.js';
+import { HttpError, LedgerError, refusalOf, type HttpErrorCode, type LedgerErrorCode } from '../../src/internal.js';
 
 const CORE: SvcErrorCode[] = [
   'invalid_json',
@@ -56,7 +56,7 @@ describe('two closed error-code unions', () => {
       const r = refusalOf(new LedgerError(code as LedgerErrorCode, 'the log says no'));
       expect([r!.status, r!.message]).toEqual([status, 'the log says no']);
     }
-    const dir = fileURLToPath(new URL('../src/ledger/', import.meta.url));
+    const dir = fileURLToPath(new URL('../../src/ledger/', import.meta.url));
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(10);
     for (const f of files) {

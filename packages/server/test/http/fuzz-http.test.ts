@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixedCases, runHttpFuzz } from './fuzz/http-fuzz.js';
+import { fixedCases, runHttpFuzz } from '../fuzz/http-fuzz.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const CASES = Number(process.env.FUZZ_HTTP_CASES ?? 300);
 let child: ChildProcess;
 let port: number;

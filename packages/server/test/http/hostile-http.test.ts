@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueProof, issueRun, issueTranscript } from '@svc/core';
 import { seededRandom, testKeys } from '@svc/core/testing';
-import { boot, call, type Booted } from './harness.js';
-import { rawRequest } from './rawhttp.js';
+import { boot, call, type Booted } from '../support/harness.js';
+import { rawRequest } from '../support/rawhttp.js';
 
 const K = testKeys('hostile');
 let s: Booted;

@@ -1,7 +1,7 @@
 // Rate limits with an injected clock: sliding windows, never calendar minutes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RateLimiter } from '../src/internal.js';
+import { RateLimiter } from '../../src/internal.js';
 
 function limiterAt() {
   let t = 0;

@@ -7,9 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, startServer } from '../src/internal.js';
+import { loadConfig, startServer } from '../../src/internal.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Resolves with what `p` resolves to, or 'still running' after `ms` (a bound, not a speed target). */
 const within = <T>(p: Promise<T>, ms: number) =>

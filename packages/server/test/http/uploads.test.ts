@@ -6,9 +6,9 @@ import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { BodyBudget, readLimited } from '../src/internal.js';
-import { boot, call, type Booted } from './harness.js';
-import { rawRequest } from './rawhttp.js';
+import { BodyBudget, readLimited } from '../../src/internal.js';
+import { boot, call, type Booted } from '../support/harness.js';
+import { rawRequest } from '../support/rawhttp.js';
 
 const plain = issueProof({ answer: 'an upload', model: 'm', ts: 1 }, { receipt: testKeys('uploads').answer });
 const servers: Booted[] = [];

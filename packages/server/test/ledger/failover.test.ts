@@ -3,8 +3,8 @@
 // seconds, and every acknowledged leaf is still in the log and provable. A writer frozen there
 // instead (SIGSTOP: its socket stays open) loses the role after the idle-transaction timeout.
 import { describe, expect, it } from 'vitest';
-import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
-import { testDb } from './backends.js';
+import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
+import { testDb } from '../support/backends.js';
 
 describe('failover on PostgreSQL', () => {
   it('SIGKILL of the writer 30 times: another appender takes over within seconds; nothing acknowledged is lost', async () => {

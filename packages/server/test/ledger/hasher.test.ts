@@ -1,7 +1,7 @@
 import { leafHash, nodeHash, toHex } from '@svc/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nativeHasher } from '../src/internal.js';
+import { nativeHasher } from '../../src/internal.js';
 
 describe('the native Merkle hasher', () => {
   it('property: equals the core RFC 6962 leaf and node hashes on any input', () => {

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fromHex, leafHash, sha256, signTreeHead, toHex, utf8, verifyBundle, verifyInclusion } from '@svc/core';
-import { Keyring } from '../src/internal.js';
-import { BACKENDS, sqliteDb, testDb, type BackendName, type TestDb } from './backends.js';
-import { boot, call, expectSchema, schemas, type Booted } from './harness.js';
+import { Keyring } from '../../src/internal.js';
+import { BACKENDS, sqliteDb, testDb, type BackendName, type TestDb } from '../support/backends.js';
+import { boot, call, expectSchema, schemas, type Booted } from '../support/harness.js';
 
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 describe.each(BACKENDS)('%s', (backend: BackendName) => {
   let s: Booted;

@@ -17,10 +17,10 @@ import {
   serveLedger,
   startServer,
   type Running,
-} from '../src/internal.js';
+} from '../../src/internal.js';
 import { startPostgres } from '@svc/tools/postgres';
-import { testDb, type TestDb } from './backends.js';
-import { call } from './harness.js';
+import { testDb, type TestDb } from '../support/backends.js';
+import { call } from '../support/harness.js';
 
 const names = namesFor('svc');
 const quiet = () => {};

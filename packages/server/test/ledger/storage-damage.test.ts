@@ -3,16 +3,16 @@
 // fails the full check; history loss is a rollback, never a fresh start; the same stored state
 // reports the same findings whether the server saw it happen or started on it.
 import { describe, expect, it } from 'vitest';
-import { CLI, runSvc } from './svc-cli.js';
+import { CLI, runSvc } from '../support/svc-cli.js';
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
-import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../src/internal.js';
-import { call } from './harness.js';
-import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
+import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../../src/internal.js';
+import { call } from '../support/harness.js';
+import { cleanups, dataDir as makeDataDir } from '../support/ledger-dirs.js';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-damage-');
 

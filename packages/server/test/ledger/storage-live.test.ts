@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
-import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../src/internal.js';
-import { call } from './harness.js';
-import { cleanups, dataDir as makeDataDir } from './ledger-dirs.js';
+import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../../src/internal.js';
+import { call } from '../support/harness.js';
+import { cleanups, dataDir as makeDataDir } from '../support/ledger-dirs.js';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-live-');
 
@@ -217,7 +217,7 @@ describe('the storage process against messages it cannot use', () => {
     const { fork } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
     const dir = await dataDir(3);
-    const entry = fileURLToPath(new URL('../dist/sqlite-process.js', import.meta.url));
+    const entry = fileURLToPath(new URL('../../dist/sqlite-process.js', import.meta.url));
     const c = fork(entry, [file(dir)], { serialization: 'json', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     cleanups.push(() => {
       c.kill('SIGKILL');

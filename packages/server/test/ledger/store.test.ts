@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { MemoryTree, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, type LedgerStore } from '../src/internal.js';
-import { appendLoop, expectAllAcknowledged, type Ack } from './appenders.js';
-import { BACKENDS, testDb, type TestDb } from './backends.js';
+import { Ledger, type LedgerStore } from '../../src/internal.js';
+import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
+import { BACKENDS, testDb, type TestDb } from '../support/backends.js';
 
 const K = testKeys('ledger-tests');
 const names = namesFor('svc');

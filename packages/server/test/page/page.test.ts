@@ -8,12 +8,12 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Issuer, Keyring } from '../src/internal.js';
+import { Issuer, Keyring } from '../../src/internal.js';
 import { namesFor } from '@svc/core';
-import { boot, type Booted } from './harness.js';
+import { boot, type Booted } from '../support/harness.js';
 
 const CHROMIUM = CHROMIUM_PATH;
-const PAGE_FILE = fileURLToPath(new URL('../dist/page.html', import.meta.url));
+const PAGE_FILE = fileURLToPath(new URL('../../dist/page.html', import.meta.url));
 let s: Booted;
 let browser: Browser;
 

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
-import { boot, type Booted } from './harness.js';
-import { runSvc } from './svc-cli.js';
+import { boot, type Booted } from '../support/harness.js';
+import { runSvc } from '../support/svc-cli.js';
 
-const PAGE_FILE = fileURLToPath(new URL('../dist/page.html', import.meta.url));
+const PAGE_FILE = fileURLToPath(new URL('../../dist/page.html', import.meta.url));
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.SVC_PAGE_SHOTS ?? join(tmpdir(), 'svc-page-screenshots');
 let s: Booted;
@@ -210,7 +210,7 @@ describe('the verifier page shows what was attested', () => {
     });
 
   it('every case of test-vectors/ gets the same verdict on the page as the vector expects', async () => {
-    const dir = fileURLToPath(new URL('../../../test-vectors/', import.meta.url));
+    const dir = fileURLToPath(new URL('../../../../test-vectors/', import.meta.url));
     const page = await browser.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));

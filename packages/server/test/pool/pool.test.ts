@@ -2,9 +2,9 @@
 // result or a typed refusal, broken workers are replaced, and the queue stays within its bounds.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { WorkerPool, estimateCost } from '../src/internal.js';
+import { WorkerPool, estimateCost } from '../../src/internal.js';
 
-const script = new URL('./fixtures/hostile-worker.mjs', import.meta.url);
+const script = new URL('../fixtures/hostile-worker.mjs', import.meta.url);
 const settings = { service: 'svc', trustedKeys: [] };
 const task = (cmd: string) => ({ op: 'verify' as const, body: new TextEncoder().encode(cmd) });
 const pools: WorkerPool[] = [];

@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { MemoryTree, namesFor, toHex, treeRoot } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { expect } from 'vitest';
-import { Ledger } from '../src/internal.js';
+import { Ledger } from '../../src/internal.js';
 import type { TestDb } from './backends.js';
 
 /** Spawn the append loop against a store; collect its acknowledgements. */
 export function appendLoop(location: string, tag: string, acked: Ack[], env: Record<string, string> = {}) {
-  const script = fileURLToPath(new URL('./fixtures/append-loop.mjs', import.meta.url));
+  const script = fileURLToPath(new URL('../fixtures/append-loop.mjs', import.meta.url));
   const child = spawn(process.execPath, [script, location, tag], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   let buf = '';
   const lines: ((line: string) => void)[] = [];

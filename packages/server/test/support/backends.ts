@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { PgStore, SqliteStore, type LedgerStore } from '../src/internal.js';
+import { PgStore, SqliteStore, type LedgerStore } from '../../src/internal.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 export const BACKENDS: BackendName[] = ['sqlite', 'postgres'];

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC = fileURLToPath(new URL('./interop/go-tlog/', import.meta.url));
+const SRC = fileURLToPath(new URL('../interop/go-tlog/', import.meta.url));
 
 export function goTlogChecker(): string {
   const hash = createHash('sha256')

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { expect } from 'vitest';
 import * as schemas from '@svc/core/schemas';
-import { loadConfig, startServer, type Config, type Running } from '../src/internal.js';
+import { loadConfig, startServer, type Config, type Running } from '../../src/internal.js';
 
 export interface Booted extends Running {
   dir: string;

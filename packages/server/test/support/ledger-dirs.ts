@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor, sha256, utf8 } from '@svc/core';
-import { ensureKeys, loadConfig, openLedger } from '../src/internal.js';
+import { ensureKeys, loadConfig, openLedger } from '../../src/internal.js';
 
 const quiet = () => {};
 

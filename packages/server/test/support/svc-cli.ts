@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export function runSvc(
   args: string[],

@@ -18,10 +18,10 @@ import {
   tileNodes,
   type NoteVerifier,
 } from '@svc/core/tlog';
-import { Keyring, loadConfig, openLedger } from '../src/internal.js';
-import { BACKENDS, testDb, type BackendName } from './backends.js';
-import { goCheck } from './go-tlog.js';
-import { boot, call, type Booted } from './harness.js';
+import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
+import { BACKENDS, testDb, type BackendName } from '../support/backends.js';
+import { goCheck } from '../support/go-tlog.js';
+import { boot, call, type Booted } from '../support/harness.js';
 
 const N = 1000; // three full level-0 tiles, a partial one of 232, a partial level-1 tile of 3
 const data = Array.from({ length: N }, (_, i) => sha256(new TextEncoder().encode(`tlog leaf ${i}`)));

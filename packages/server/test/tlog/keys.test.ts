@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { namesFor, sha256, toHex, utf8 } from '@svc/core';
 import fc from 'fast-check';
 import { checkSignature, formatCheckpoint, logKeygen, makeSignature, openNote, parseVkey, signedMessage } from '@svc/core/tlog';
-import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, nativeEd25519Sign, nativeNoteVerify } from '../src/internal.js';
+import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, nativeEd25519Sign, nativeNoteVerify } from '../../src/internal.js';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -22,11 +22,11 @@ import {
   signNote,
   type NoteVerifier,
 } from '@svc/core/tlog';
-import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../src/internal.js';
-import { testDb } from './backends.js';
-import { goCosig } from './go-tlog.js';
-import { boot, call, freePort, type Booted } from './harness.js';
-import { CLI, runSvc } from './svc-cli.js';
+import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../../src/internal.js';
+import { testDb } from '../support/backends.js';
+import { goCosig } from '../support/go-tlog.js';
+import { boot, call, freePort, type Booted } from '../support/harness.js';
+import { CLI, runSvc } from '../support/svc-cli.js';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-witnessing-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
