@@ -10,10 +10,10 @@ function plain(s: unknown): unknown {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** VerifyResponse names its verdict by the ProofVerdict component instead of inlining it. */
+/** VerifyResponse names its verdict by the Verdict component instead of inlining it. */
 function withVerdictRef(s: unknown): unknown {
   const o = s as { properties: Record<string, unknown> };
-  return { ...o, properties: { ...o.properties, verdict: ref('ProofVerdict') } };
+  return { ...o, properties: { ...o.properties, verdict: ref('Verdict') } };
 }
 
 // What every response carries (interface.md: every endpoint is CORS-open), and the caching each
@@ -110,7 +110,7 @@ export function openApiDocument(service: string, version: string) {
         ConsistencyBundle: plain(schemas.ConsistencyBundle),
         AiProvenanceRecord: plain(schemas.AiProvenanceRecord),
         VerifyResponse: withVerdictRef(plain(schemas.VerifyResponse)),
-        ProofVerdict: plain(schemas.ProofVerdict),
+        Verdict: plain(schemas.Verdict),
         PubkeysResponse: plain(schemas.PubkeysResponse),
         ModelPlaneKeys: plain(schemas.ModelPlaneKeys),
         EvidenceSigner: plain(schemas.EvidenceSigner),

@@ -117,8 +117,25 @@ export const LogVerdict = Type.Object({
  */
 export const ExcerptVerdict = Type.Object({ present: Type.Boolean(), ok: Type.Boolean() });
 
+const verdictBase = {
+  overallOk: Type.Boolean(),
+  checks: Type.Integer({ minimum: 0 }),
+  signerRecognized: Type.Boolean(),
+};
+
 /**
- * Common shape of every verdict; kind-specific members are listed as optional.
+ * TypeBox schema of what every verdict has (V5 and recognition); the source of `BaseVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(BaseVerdict, (await verifyBundle(text)).verdict); // true for every kind
+ * ```
+ */
+export const BaseVerdict = Type.Object(verdictBase);
+
+/**
+ * TypeBox schema of a ProofBundle's verdict; the source of `ProofVerdict`.
  *
  * @example
  * ```ts
@@ -127,38 +144,132 @@ export const ExcerptVerdict = Type.Object({ present: Type.Boolean(), ok: Type.Bo
  * if (res.kind === 'svc-proof') Value.Check(ProofVerdict, res.verdict); // true
  * ```
  */
-export const ProofVerdict = Type.Object(
+export const ProofVerdict = Type.Object({
+  ...verdictBase,
+  receipt: ReceiptVerdict,
+  promptUnverified: Type.Optional(Type.Literal(true)),
+  excerpt: Type.Optional(ExcerptVerdict),
+  bridge: Type.Optional(BridgeVerdict),
+  log: Type.Optional(LogVerdict),
+});
+
+/**
+ * TypeBox schema of a transcript's verdict (V2); the source of `TranscriptVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-transcript') Value.Check(TranscriptVerdict, res.verdict); // true
+ * ```
+ */
+export const TranscriptVerdict = Type.Object({
+  ...verdictBase,
+  turns: Type.Array(Type.Object({ index: Type.Integer({ minimum: 0 }), verdict: ProofVerdict })),
+  /** A turn carries a question no bound receipt verified (V6: reported, not failed). */
+  promptUnverified: Type.Optional(Type.Literal(true)),
+});
+
+const RunMembers = Type.Object({ hashOk: Type.Boolean(), steps: Type.Integer({ minimum: 0 }), budgetOk: Type.Boolean() });
+
+/**
+ * TypeBox schema of an autopilot run's verdict (V3); the source of `RunVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-autopilot-run') Value.Check(RunVerdict, res.verdict); // true
+ * ```
+ */
+export const RunVerdict = Type.Object({ ...verdictBase, receipt: ReceiptVerdict, run: RunMembers });
+
+const ExportMembers = Type.Object({ manifestOk: Type.Boolean(), payloadOk: Type.Boolean(), countsOk: Type.Boolean() });
+
+/**
+ * TypeBox schema of an export archive's verdict (V11); the source of `ExportVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-export') Value.Check(ExportVerdict, res.verdict); // true
+ * ```
+ */
+export const ExportVerdict = Type.Object({ ...verdictBase, receipt: ReceiptVerdict, export: ExportMembers });
+
+/**
+ * TypeBox schema of a tree head's size, root and time as verdicts show them; the source of `HeadSummary`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-consistency') Value.Check(HeadSummary, res.verdict.consistency.old); // true
+ * ```
+ */
+export const HeadSummary = Type.Object({
+  treeSize: Nullable(Type.Integer({ minimum: 0 })),
+  rootHash: Nullable(Type.String()),
+  timestamp: Nullable(Type.Integer({ minimum: 0 })),
+});
+
+const SthMembers = Type.Object({ bodyOk: Type.Boolean(), log: Nullable(Type.String()), ...HeadSummary.properties });
+
+/**
+ * TypeBox schema of a signed tree head's verdict (V10); the source of `SthVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-sth') Value.Check(SthVerdict, res.verdict); // true
+ * ```
+ */
+export const SthVerdict = Type.Object({ ...verdictBase, receipt: ReceiptVerdict, sth: SthMembers });
+
+const ConsistencyMembers = Type.Object({ old: HeadSummary, new: HeadSummary, proofOk: Type.Boolean() });
+
+/**
+ * TypeBox schema of a consistency bundle's verdict (V9); the source of `ConsistencyVerdict`.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * if (res.kind === 'svc-consistency') Value.Check(ConsistencyVerdict, res.verdict); // true
+ * ```
+ */
+export const ConsistencyVerdict = Type.Object({
+  ...verdictBase,
+  old: SthVerdict,
+  new: SthVerdict,
+  consistency: ConsistencyMembers,
+  /** Set when both heads are genuine: the old head was signed no later than the new one. */
+  timestampOrderOk: Type.Optional(Type.Boolean()),
+});
+
+/**
+ * The verdict of any kind, as POST /api/v1/verify documents it: the members every kind has, and
+ * each kind's own members as optional (the OpenAPI component `Verdict`). Narrow through `kind` and
+ * check against that kind's schema for the exact shape.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(Verdict, (await verifyBundle(text)).verdict); // true for every kind
+ * ```
+ */
+export const Verdict = Type.Object(
   {
-    overallOk: Type.Boolean(),
-    checks: Type.Integer({ minimum: 0 }),
+    ...verdictBase,
     receipt: Type.Optional(ReceiptVerdict),
     promptUnverified: Type.Optional(Type.Literal(true)),
     excerpt: Type.Optional(ExcerptVerdict),
     bridge: Type.Optional(BridgeVerdict),
     log: Type.Optional(LogVerdict),
-    signerRecognized: Type.Boolean(),
     turns: Type.Optional(Type.Array(Type.Object({ index: Type.Integer(), verdict: Type.Object({ overallOk: Type.Boolean() }) }))),
     timestampOrderOk: Type.Optional(Type.Boolean()),
-    run: Type.Optional(Type.Object({ hashOk: Type.Boolean(), steps: Type.Integer(), budgetOk: Type.Boolean() })),
-    export: Type.Optional(Type.Object({ manifestOk: Type.Boolean(), payloadOk: Type.Boolean(), countsOk: Type.Boolean() })),
-    sth: Type.Optional(
-      Type.Object({
-        bodyOk: Type.Boolean(),
-        log: Nullable(Type.String()),
-        treeSize: Nullable(Type.Integer()),
-        rootHash: Nullable(Type.String()),
-        timestamp: Nullable(Type.Integer()),
-      }),
-    ),
-    consistency: Type.Optional(
-      Type.Object({
-        old: Type.Object({}),
-        new: Type.Object({}),
-        proofOk: Type.Boolean(),
-      }),
-    ),
+    run: Type.Optional(RunMembers),
+    export: Type.Optional(ExportMembers),
+    sth: Type.Optional(SthMembers),
+    consistency: Type.Optional(Type.Object({ old: Type.Object({}), new: Type.Object({}), proofOk: Type.Boolean() })),
   },
-  { $id: 'ProofVerdict' },
+  { $id: 'Verdict' },
 );
 
 /**
@@ -176,7 +287,7 @@ export const VerifyResponse = Type.Object(
     // Optional in interface.md; this server always sends both.
     kind: Type.Optional(Type.String()),
     created: Type.Optional(Nullable(Type.Integer())),
-    verdict: ProofVerdict,
+    verdict: Verdict,
     signerRecognized: Type.Boolean(),
     record: Type.Optional(
       Type.Object({

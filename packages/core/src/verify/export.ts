@@ -4,9 +4,11 @@ import { sha256Hex } from '../encoding/hash.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
 import { countMessages } from '../wire/signed.js';
-import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { checkReceipt } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type Verified } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 // V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
 /**
@@ -18,10 +20,7 @@ import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdi
  * if (res.kind === 'svc-export') console.log(res.verdict.export.payloadOk);
  * ```
  */
-export interface ExportVerdict extends BaseVerdict {
-  receipt: ReceiptVerdict;
-  export: { manifestOk: boolean; payloadOk: boolean; countsOk: boolean };
-}
+export type ExportVerdict = Static<typeof S.ExportVerdict>;
 
 export function verifyExport(b: Obj, vc: VerifyContext): Verified<ExportVerdict> {
   const proof = isObj(b.proof) ? b.proof : {};

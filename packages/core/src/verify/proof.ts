@@ -1,13 +1,13 @@
 // ProofBundle verification: receipt layer, question binding, pinned excerpt and bridge attestation,
 // folded into one verdict by rule V5.
 import { textSha256Hex } from '../encoding/hash.js';
-import { checkBridge, type BridgeVerdict } from './bridge.js';
+import { checkBridge } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { checkQuestion } from './question.js';
 import { checkReceipt, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/responses.js';
 
@@ -34,13 +34,7 @@ export type ExcerptVerdict = Static<typeof S.ExcerptVerdict>;
  * }
  * ```
  */
-export interface ProofVerdict extends BaseVerdict {
-  receipt: ReceiptVerdict;
-  promptUnverified?: true;
-  excerpt?: ExcerptVerdict;
-  bridge?: BridgeVerdict;
-  log?: LogVerdict;
-}
+export type ProofVerdict = Static<typeof S.ProofVerdict>;
 
 /**
  * What a record needs beyond the verdict, computed once during verification.

@@ -1,8 +1,10 @@
 import type { VerifyContext } from './context.js';
 import { runHash } from '../wire/signed.js';
-import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { checkReceipt } from './receipt.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * The verdict of an autopilot run (V3): the receipt, the run hash, its steps and its budget.
@@ -13,10 +15,7 @@ import { createdOf, foldVerdict, type BaseVerdict, type Facts, type Verified } f
  * if (res.kind === 'svc-autopilot-run') console.log(res.verdict.run.budgetOk);
  * ```
  */
-export interface RunVerdict extends BaseVerdict {
-  receipt: ReceiptVerdict;
-  run: { hashOk: boolean; steps: number; budgetOk: boolean };
-}
+export type RunVerdict = Static<typeof S.RunVerdict>;
 
 /** Step credits add up to spentCredits, which stays within budgetCredits (each when present). */
 export function budgetOk(run: Obj): boolean {

@@ -7,9 +7,11 @@ import type { VerifyContext } from './context.js';
 import type { TreeHeadBody } from '../wire/signed.js';
 
 export type { TreeHeadBody };
-import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { checkReceipt } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
-import { foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
+import { foldVerdict, type Verified } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * A tree head's size, root and time, as a consistency verdict shows them.
@@ -19,11 +21,7 @@ import { foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
  * if (res.kind === 'svc-consistency') console.log(res.verdict.consistency.old.treeSize, res.verdict.consistency.new.treeSize);
  * ```
  */
-export interface HeadSummary {
-  treeSize: number | null;
-  rootHash: string | null;
-  timestamp: number | null;
-}
+export type HeadSummary = Static<typeof S.HeadSummary>;
 
 /**
  * The verdict of a signed tree head (V10): its receipt, and whether the body is canonical and restated by the receipt.
@@ -34,10 +32,7 @@ export interface HeadSummary {
  * if (res.kind === 'svc-sth') console.log(res.verdict.sth.treeSize, res.verdict.sth.bodyOk);
  * ```
  */
-export interface SthVerdict extends BaseVerdict {
-  receipt: ReceiptVerdict;
-  sth: HeadSummary & { bodyOk: boolean; log: string | null };
-}
+export type SthVerdict = Static<typeof S.SthVerdict>;
 
 /**
  * The verdict of a consistency bundle (V9): both heads, the proof between them, one log and time order.
@@ -47,12 +42,7 @@ export interface SthVerdict extends BaseVerdict {
  * if (res.kind === 'svc-consistency') console.log(res.verdict.consistency.proofOk, res.verdict.timestampOrderOk);
  * ```
  */
-export interface ConsistencyVerdict extends BaseVerdict {
-  old: SthVerdict;
-  new: SthVerdict;
-  consistency: { old: HeadSummary; new: HeadSummary; proofOk: boolean };
-  timestampOrderOk?: boolean;
-}
+export type ConsistencyVerdict = Static<typeof S.ConsistencyVerdict>;
 
 /**
  * The tree head body when `signed` is its exact canonical form with well-typed members.

@@ -1,9 +1,11 @@
 // TranscriptBundle (V2, wire-format s.7): every turn verifies exactly as a ProofBundle.
 import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
-import { verifyProofBundle, type ProofVerdict } from './proof.js';
+import { verifyProofBundle } from './proof.js';
 import { isObj, type Obj } from '../lib/json.js';
-import { createdOf, foldVerdict, type BaseVerdict, type Verified } from './verdict.js';
+import { createdOf, foldVerdict, type Verified } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 // LIMIT-TURNS
 /**
@@ -24,11 +26,7 @@ export const MAX_TURNS = 200;
  * if (res.kind === 'svc-transcript') res.verdict.turns.filter((t) => !t.verdict.overallOk).map((t) => t.index);
  * ```
  */
-export interface TranscriptVerdict extends BaseVerdict {
-  turns: { index: number; verdict: ProofVerdict }[];
-  /** A turn carries a question no bound receipt verified (V6: reported, not failed). */
-  promptUnverified?: true;
-}
+export type TranscriptVerdict = Static<typeof S.TranscriptVerdict>;
 
 export function verifyTranscript(b: Obj, vc: VerifyContext): Verified<TranscriptVerdict> {
   const turns = Array.isArray(b.turns) ? b.turns : [];

@@ -2,6 +2,8 @@
 // least one signed layer was checked and every checked layer, and every further condition of its
 // kind, holds; its signer is recognised only when it passes and its keys are pinned.
 import { isInt, isObj } from '../lib/json.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
 
 /**
  * What every verdict has: whether it passes (V5), how many signed layers were checked, and whether the signer is pinned.
@@ -12,11 +14,7 @@ import { isInt, isObj } from '../lib/json.js';
  * if (v.overallOk && v.signerRecognized) console.log('verifies, by a key you pin');
  * ```
  */
-export interface BaseVerdict {
-  overallOk: boolean;
-  checks: number;
-  signerRecognized: boolean;
-}
+export type BaseVerdict = Static<typeof S.BaseVerdict>;
 
 /**
  * What every verification learns beyond its verdict.

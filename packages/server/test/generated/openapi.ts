@@ -725,7 +725,7 @@ export interface components {
             service: string;
             kind?: string;
             created?: number | null;
-            verdict: components["schemas"]["ProofVerdict"];
+            verdict: components["schemas"]["Verdict"];
             signerRecognized: boolean;
             record?: {
                 schema: string;
@@ -737,9 +737,10 @@ export interface components {
             };
             disclaimer: string;
         };
-        ProofVerdict: {
+        Verdict: {
             overallOk: boolean;
             checks: number;
+            signerRecognized: boolean;
             receipt?: {
                 present: boolean;
                 answerHashOk: boolean;
@@ -790,7 +791,6 @@ export interface components {
                 witnesses: number;
                 quorumMet: boolean | null;
             };
-            signerRecognized: boolean;
             turns?: {
                 index: number;
                 verdict: {
