@@ -37,10 +37,9 @@ export function verifyTranscript(b: Obj, vc: VerifyContext): Verified<Transcript
   turns.forEach((turn: unknown, index: number) => {
     const { verdict } = verifyProofBundle(isObj(turn) ? turn : {}, vc);
     // `kind` is optional on a turn, but a turn that names another kind is not an answer turn.
-    if (isObj(turn) && turn.kind !== undefined && turn.kind !== vc.names.kinds.proof) {
-      verdict.overallOk = false;
-      verdict.signerRecognized = false;
-    }
+    const answerTurn = !(isObj(turn) && turn.kind !== undefined && turn.kind !== vc.names.kinds.proof);
+    // The same rule, once more, with the turn's kind as a further condition.
+    Object.assign(verdict, foldVerdict(verdict.checks, verdict.overallOk, verdict.signerRecognized, answerTurn));
     out.turns.push({ index, verdict });
     out.checks += verdict.checks;
     allOk &&= verdict.overallOk;
