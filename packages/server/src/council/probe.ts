@@ -1,6 +1,8 @@
 // Live health of the council seats: one probe per five minutes per instance, shared by every
 // caller (concurrent callers await the same probe). Failure reasons stay inside the server.
 import { existsSync, readFileSync } from 'node:fs';
+import type * as schemas from '@svc/core/schemas';
+import type { Static } from 'typebox';
 
 export interface SeatConfig {
   id: string;
@@ -18,14 +20,8 @@ export interface CouncilConfig {
   seats: SeatConfig[];
 }
 
-export interface CouncilHealth {
-  ok: true;
-  defined: number;
-  configured: number;
-  working: number;
-  probed_at: string;
-  seats: { id: string; label: string; model: string; ok: boolean; keyed: boolean; ms?: number }[];
-}
+/** A probe's answer: the documented shape (one source, the core's schema), when it could probe. */
+export type CouncilHealth = Static<typeof schemas.CouncilHealth> & { ok: true };
 
 export const PROBE_TTL_MS = 5 * 60_000;
 /** An unprobeable model plane is re-tried sooner than a healthy one is re-probed. */
