@@ -3,6 +3,8 @@ import { toBase64, toHex } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type KeyPair } from '../crypto/algorithms.js';
 import { bridgeKeyId, receiptKeyId } from '../wire/signed.js';
 import type { ReceiptKey } from '../wire/keys.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 
 export { receiptKeyId };
 
@@ -49,12 +51,7 @@ export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): Rece
  * const key: BridgeKey = toBridgeKey(K.bridgePrimary);
  * ```
  */
-export interface BridgeKey {
-  role: 'primary' | 'cosign';
-  alg: 'ML-DSA-87' | 'Falcon-1024';
-  key_id: string;
-  public_key_b64: string;
-}
+export type BridgeKey = Static<typeof S.BridgeKey>;
 
 /**
  * The model-plane key entry (role, alg, key_id, base64 public key) of a key pair.

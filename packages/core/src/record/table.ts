@@ -1,5 +1,7 @@
 // The published obligation mapping (wire-format s.11). Illustrative and factual: it says what the
 // evidence can support and where it stops, and never that anything is compliant or certified.
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 
 /**
  * One row of a record's AI Act support table.
@@ -9,12 +11,7 @@
  * const rows: AiActSupportItem[] = aiActSupport(false);
  * ```
  */
-export interface AiActSupportItem {
-  article: string;
-  title: string;
-  supports: string;
-  limits: string;
-}
+export type AiActSupportItem = Static<typeof S.AiActSupportItem>;
 
 /**
  * The AI Act support table of a record: which articles the evidence can support, and how far.

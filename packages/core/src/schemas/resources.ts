@@ -2,6 +2,7 @@
 // publishes them as OpenAPI 3.1 and validates its responses against them in tests. Kind constants
 // depend on the deployment's service name, so they are strings here, not literals.
 import Type from 'typebox';
+import { MAX_ORG_LENGTH } from '../record/build.js';
 import { MAX_TURNS } from '../verify/transcript.js';
 
 const Hex = Type.String({ pattern: '^([0-9a-f]{2})*$' });
@@ -315,7 +316,7 @@ export const AiProvenanceRecord = Type.Object(
     schema: Type.String(),
     schema_version: Type.Literal(1),
     generated: Type.Integer(),
-    subject: Type.Optional(Type.Object({ organisation: Type.String({ maxLength: 200 }) })),
+    subject: Type.Optional(Type.Object({ organisation: Type.String({ maxLength: MAX_ORG_LENGTH }) })),
     attested: Attested,
     ai_act_support: Type.Optional(Type.Array(AiActSupportItem)),
     proof: Type.Object({}),

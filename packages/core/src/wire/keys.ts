@@ -1,4 +1,6 @@
 // The published shape of a receipt key (interface.md ReceiptKey), shared by issuing and verifying.
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 /**
  * A published receipt public key (interface.md ReceiptKey).
  *
@@ -8,11 +10,4 @@
  * await verifyBundle(bundle, { trustedKeys });
  * ```
  */
-export interface ReceiptKey {
-  key_id: string;
-  public_key_hex: string;
-  algo: string;
-  context: string;
-  /** Optional SLH-DSA public key for the diversity signature (wire-format s.3b). */
-  slh_public_key_hex?: string;
-}
+export type ReceiptKey = Static<typeof S.ReceiptKey>;
