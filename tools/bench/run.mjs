@@ -20,7 +20,7 @@ await ledgerBench({ quick });
 
 // Node 24: the native backend (node:crypto), then the packed library in every runtime.
 const { spawnSync } = await import('node:child_process');
-const { ensureNode24, ensureSqliteModule } = await import('../lib/node24.mjs');
+const { ensureNode24, ensureNode26, ensureSqliteModule } = await import('../lib/node24.mjs');
 const node24 = ensureNode24();
 const sqliteModule = node24 && ensureSqliteModule(node24);
 if (node24 && sqliteModule) {
@@ -37,7 +37,6 @@ if (node24 && sqliteModule) {
   });
 } else console.log('\nNode 24 is not available here: native figures skipped');
 // verifyBundle with default options against one raw WebCrypto verify, on each Node with WebCrypto ML-DSA.
-const { ensureNode26 } = await import('../lib/node24.mjs');
 console.log('\n== WebCrypto, default options (Node 24 and 26)');
 for (const node of [node24, ensureNode26()]) {
   if (node) spawnSync(node, ['--no-warnings', new URL('./webcrypto.mjs', import.meta.url).pathname], { stdio: 'inherit' });

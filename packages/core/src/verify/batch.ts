@@ -31,6 +31,8 @@ export class CheckBatch {
   private readonly checks: Check[] = [];
   /** Checks the folding pass asked for that the collecting pass had not met (0 while the property holds). */
   misses = 0;
+  /** Where the folding pass's search resumes. */
+  private cursor = 0;
 
   constructor(private readonly backend: CryptoBackend) {}
 
@@ -69,10 +71,20 @@ export class CheckBatch {
     return this.checks.every((c) => c.result === true);
   }
 
-  /** The folding pass: each check's real answer, found by its exact inputs. */
+  /**
+   * The folding pass: each check's real answer, found by its exact inputs. The pass is the same
+   * deterministic code as the collecting one, where a failure only skips checks, so its checks come
+   * in collecting order with gaps: the search resumes after the last match instead of rescanning
+   * (a forged 200-turn transcript would otherwise compare every signature with every other).
+   */
   readonly fold: SyncVerify = (alg, pk, msg, sig, ctx) => {
-    const c = this.checks.find((x) => same(x, alg, pk, msg, sig, ctx));
-    if (c?.result !== undefined) return c.result;
+    for (let i = this.cursor; i < this.checks.length; i++) {
+      const c = this.checks[i]!;
+      if (c.result !== undefined && same(c, alg, pk, msg, sig, ctx)) {
+        this.cursor = i + 1;
+        return c.result;
+      }
+    }
     this.misses++;
     const b = backendFor(this.backend, alg);
     return (b.sync ? b : nobleBackend).verify(alg, pk, msg, sig, ctx) === true;
