@@ -1,6 +1,6 @@
 // The HTTP application as a plain function from AppRequest to AppResponse: routing, CORS, rate
 // limits, caching headers and error mapping. No socket code lives here.
-import { checkOrg, parseDocument, toHex, type Names } from '@svc/core';
+import { checkOrg, toHex, type Names } from '@svc/core';
 import { parseTilePath, parseVkey } from '@svc/core/tlog';
 import { HttpError, refusalOf } from './http/errors.js';
 import type { Config } from './config.js';
@@ -17,6 +17,8 @@ import type { Executor, PoolStats } from './pool/pool.js';
 import type { Metrics } from './http/metrics.js';
 import type { TaskResult } from './pool/tasks.js';
 import { RateLimiter } from './http/ratelimit.js';
+import { limitKey } from './http/address.js';
+import { pageHeaders } from './http/page-headers.js';
 import { json, type AppRequest, type AppResponse, type Handler } from './http/types.js';
 import { ROUTES, UNDOCUMENTED, type Group, type OperationId, type RouteSpec } from './routes.js';
 
@@ -43,10 +45,11 @@ export interface AppDeps {
   /** Prometheus metrics (SVC_METRICS); /metrics is 404 without. */
   metrics?: Pick<Metrics, 'request' | 'text'> | null;
   /**
-   * The rate limiter's answer (0: allowed, else seconds to wait). Default: this process's own
-   * limiter; a cluster process asks its primary's, so one client has one limit across processes.
+   * The rate limiter's answer (0: allowed, else seconds to wait; null: it could not decide, and the
+   * request is refused with 503, never let through). Default: this process's own limiter; a cluster
+   * process asks its primary's, so one client has one limit across processes.
    */
-  limit?: (ip: string, group: Group, perMinute: number) => number | Promise<number>;
+  limit?: (key: string, group: Group, perMinute: number) => number | null | Promise<number | null>;
   /** The verification pool's state, for readiness and metrics. */
   poolStats?: () => PoolStats | null;
   /** A tlog-witness served under /api/transparency/witness/ (SVC_WITNESS_SERVE_POLICY). */
@@ -209,8 +212,9 @@ export function createApp(d: AppDeps) {
     },
     getSignedTreeHead: async () => json(200, (await ledger()?.head()) ?? disabled),
     proveInclusion: async (req) => {
-      const doc = parseDocument(await req.body());
-      return json(200, await on().inclusion(doc));
+      const read = await d.executor.run({ op: 'inclusion', body: await req.body() });
+      if (!read.ok) return settled(read);
+      return json(200, await on().inclusion(JSON.parse(read.json)));
     },
     proveConsistency: async (req) => {
       const l = on();
@@ -286,7 +290,7 @@ export function createApp(d: AppDeps) {
     getPage: async () => {
       const html = d.page?.() ?? null;
       if (!html) throw new HttpError('not_found', 'the verifier page is not built');
-      return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8' } };
+      return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8', ...pageHeaders(html) } };
     },
   };
   const routes: Record<string, Partial<Record<'GET' | 'POST', Route>>> = {};
@@ -324,7 +328,9 @@ export function createApp(d: AppDeps) {
     const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
     if (repeated !== undefined) throw new HttpError('invalid_request', `query parameter ${repeated} is given more than once`);
     const perMinute = limitFor(route.group);
-    const wait = perMinute > 0 ? await limit(req.ip, route.group, perMinute) : 0;
+    const wait = perMinute > 0 ? await limit(limitKey(req.ip, d.cfg.ipv6Prefix), route.group, perMinute) : 0;
+    // A limiter that cannot decide refuses: a limit that fails open under load is no limit.
+    if (wait === null) throw new HttpError('unavailable', 'the rate limiter is busy; retry shortly', 1);
     if (wait > 0) {
       const e = new HttpError('rate_limited', 'rate limit exceeded; retry later');
       return { status: 429, body: e.toJSON(), headers: { 'retry-after': String(wait) } };

@@ -4,6 +4,8 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
 import { isKeyName } from '@svc/core/tlog';
+import { DEFAULT_IPV6_PREFIX } from './http/address.js';
+import { DEFAULT_CONNECTIONS_PER_IP } from './http/connections.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
 /** An origin is also the log keys' name: a key name of at most 255 bytes (subtree/v1 encodes it in one). */
@@ -27,6 +29,8 @@ export interface RateLimits {
   modelKeys: number;
   /** Tiles, entry bundles and checkpoints: mirrors and monitors read many at once. */
   tiles: number;
+  /** GET /metrics (a Prometheus server scrapes a few times a minute); absent: not limited. */
+  metrics?: number;
 }
 
 /**
@@ -45,6 +49,12 @@ export interface Config {
   rate: RateLimits;
   /** Addresses of reverse proxies whose X-Forwarded-For is believed. Empty: use the socket. */
   trustedProxies: string[];
+  /** IPv6 clients are rate limited per this many leading bits (SVC_IPV6_PREFIX, 32 to 128; default 64). */
+  ipv6Prefix?: number;
+  /** Open connections one client address may hold per server process (SVC_CONNECTIONS_PER_IP; 0: no cap). */
+  connectionsPerIp?: number;
+  /** An answer not taken by the client within this long (ms) closes its connection (SVC_SEND_SECONDS). */
+  sendMs?: number;
   ledger: boolean;
   /** The checkpoint origin line (and the log keys' name); default kept in the keys folder (keys/log-origin). */
   logOrigin?: string;
@@ -153,6 +163,8 @@ function validate(c: Config): Config {
     throw new Error(
       `SVC_LOG_ORIGIN must be 1 to 255 bytes with no spaces, '+' or control characters (e.g. example.com/log), got ${JSON.stringify(c.logOrigin)}`,
     );
+  if (c.ipv6Prefix !== undefined && !(Number.isSafeInteger(c.ipv6Prefix) && c.ipv6Prefix >= 32 && c.ipv6Prefix <= 128))
+    throw new Error(`SVC_IPV6_PREFIX must be an integer from 32 to 128, got ${JSON.stringify(c.ipv6Prefix)}`);
   for (const p of c.trustedProxies)
     if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;
@@ -181,11 +193,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       read: int(env.SVC_RATE_READ, 120, 'SVC_RATE_READ'),
       modelKeys: int(env.SVC_RATE_MODEL_KEYS, 120, 'SVC_RATE_MODEL_KEYS'),
       tiles: int(env.SVC_RATE_TILES, 6000, 'SVC_RATE_TILES'),
+      metrics: int(env.SVC_RATE_METRICS, 60, 'SVC_RATE_METRICS'),
     },
     trustedProxies: (env.SVC_TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    ipv6Prefix: int(env.SVC_IPV6_PREFIX, DEFAULT_IPV6_PREFIX, 'SVC_IPV6_PREFIX'),
+    connectionsPerIp: int(env.SVC_CONNECTIONS_PER_IP, DEFAULT_CONNECTIONS_PER_IP, 'SVC_CONNECTIONS_PER_IP'),
+    sendMs: seconds(env.SVC_SEND_SECONDS, 10_000, 'SVC_SEND_SECONDS'),
     ledger: bool(env.SVC_LEDGER, true, 'SVC_LEDGER'),
     ...(env.SVC_LOG_ORIGIN ? { logOrigin: env.SVC_LOG_ORIGIN } : {}),
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),

@@ -34,3 +34,8 @@ export { nativeMlDsa44 } from './crypto/node.js';
 export { nativeEd25519Sign, nativeNoteVerify } from './crypto/node.js';
 export { asAsk, asAnswer, asNotice, asCouncil } from './cluster/messages.js';
 export { clusterLink } from './cluster/link.js';
+export { canonicalAddress, limitKey, DEFAULT_IPV6_PREFIX } from './http/address.js';
+export { capConnections, admitPipelined, MAX_PIPELINED, DEFAULT_CONNECTIONS_PER_IP } from './http/connections.js';
+export { pageHeaders } from './http/page-headers.js';
+export { fresh } from './util/fresh.js';
+export { inclusionQuery, normalInclusionRequest } from './ledger/inclusion-request.js';

@@ -3,7 +3,7 @@
 // from it and must give a handler for every operation id; the OpenAPI document (openapi.ts) is
 // built from it. Adding an endpoint is one entry here and one handler there.
 
-export type Group = 'verify' | 'read' | 'modelKeys' | 'tiles' | 'none';
+export type Group = 'verify' | 'read' | 'modelKeys' | 'tiles' | 'metrics' | 'none';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
@@ -433,11 +433,18 @@ export const ROUTES = [
     path: '/metrics',
     operationId: 'getMetrics',
     preflight: 'metricsPreflight',
-    group: 'none',
+    // Limited per client (SVC_RATE_METRICS) and aggregated at most once a second in a cluster: a
+    // scrape flood must not cost the public port.
+    group: 'metrics',
     cache: NO_STORE,
     doc: {
       summary: 'Prometheus metrics (text exposition format); 404 with SVC_METRICS=off',
-      responses: { '200': text('Prometheus text format 0.0.4.'), '404': err('Metrics are off.') },
+      responses: {
+        '200': text('Prometheus text format 0.0.4.'),
+        '404': err('Metrics are off.'),
+        '429': rateLimited,
+        '503': err('The cluster primary could not gather them now; retry after Retry-After seconds.'),
+      },
     },
   },
   {

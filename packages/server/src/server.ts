@@ -1,6 +1,6 @@
 // Assembling and running the reference server: configuration, keyring (dev keys on first run),
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { parsePolicy } from '@svc/core/tlog';
 import { Witnessing, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
 import { AggregatorRegistry } from 'prom-client';
@@ -13,9 +13,10 @@ import { namesFor } from '@svc/core';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
-import { BodyBudget } from './http/body.js';
-import { listen, serverOptions } from './http/listen.js';
-import { nodeHandler } from './http/node.js';
+import { listen, publicServer } from './http/listen.js';
+import { metricsListener } from './http/metrics-listener.js';
+import { HttpError } from './http/errors.js';
+import { fresh } from './util/fresh.js';
 import { Keyring } from './keys/keyring.js';
 import { modelPlaneKeys, pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
@@ -51,13 +52,18 @@ export interface Running {
   close(): Promise<void>;
 }
 
+/** How often a cluster process asks its primary for the aggregate, however often it is scraped. */
+const CLUSTER_SCRAPE_MS = 1_000;
+
 /** In a cluster, /metrics answers for every process: the primary aggregates them. */
 function clusterMetrics(m: Metrics, link: ClusterLink): Pick<Metrics, 'request' | 'text'> {
+  const aggregate = fresh(CLUSTER_SCRAPE_MS, () => link.metrics());
   return {
     request: (...a) => m.request(...a),
     text: async () => {
-      const body = await link.metrics();
-      if (body === null) throw new Error('the cluster primary did not answer for metrics');
+      const body = await aggregate();
+      // A primary that is busy or restarting is a moment's unavailability, not an internal error.
+      if (body === null) throw new HttpError('unavailable', 'the cluster primary did not answer for metrics; retry shortly', 1);
       return { body, contentType: m.registry.contentType };
     },
   };
@@ -198,15 +204,7 @@ export async function startServer(
     cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;
-  const server = createServer(
-    serverOptions(cfg),
-    nodeHandler(app.handle, {
-      trustedProxies: cfg.trustedProxies,
-      log,
-      closing: () => shuttingDown,
-      budget: new BodyBudget(cfg.bodyBudgetBytes),
-    }),
-  );
+  const server = publicServer(cfg, app.handle, log, { closing: () => shuttingDown });
   // A client that sends its whole request and then half-closes (FIN) still gets its answer; Node's
   // default aborts the request at the FIN. (httpAllowHalfOpen: an http.Server field Node's own
   // socketOnEnd reads; no constructor option sets it.)
@@ -223,18 +221,9 @@ export async function startServer(
   let metricsServer: Server | null = null;
   let metricsUrl: string | undefined;
   if (metrics && cfg.metricsListen && !link) {
-    const m = metrics;
-    metricsServer = createServer((req, res) => {
-      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics here\n');
-        return;
-      }
-      m.text().then(
-        (t) => res.writeHead(200, { 'content-type': t.contentType, 'cache-control': 'no-store' }).end(t.body),
-        () => res.writeHead(500).end(),
-      );
-    });
-    metricsUrl = `${await listen(metricsServer, cfg.metricsListen.host, cfg.metricsListen.port)}/metrics`;
+    const listener = await metricsListener(cfg.metricsListen, () => metrics.text());
+    metricsServer = listener.server;
+    metricsUrl = listener.url;
     log('metrics_listening', { url: metricsUrl });
   }
   let closing: Promise<void> | null = null;

@@ -1,6 +1,7 @@
 // A server process's line to its cluster primary: the one rate limiter, the one council probe and
 // the metrics of every process live there; the witnessing state the leader (process 0) gathers is
-// shared through it. Asks time out, so a primary that is gone never hangs a request.
+// shared through it. Asks time out, so a primary that is gone never hangs a request; a limit the
+// primary did not decide in time is a refusal (null), never a pass.
 import type { CouncilHealth } from '../council/probe.js';
 import { type Ask, type Notice, type SharedWitnessing, asAnswer, asCouncil, asNotice } from './messages.js';
 
@@ -13,8 +14,11 @@ export interface ClusterLink {
   /** This process's index (0 to processes - 1); process 0 leads the once-per-cluster duties. */
   index: number;
   leader: boolean;
-  /** The sliding-window limiter's answer (0: allowed; else seconds to wait), one limiter for all processes. */
-  take(ip: string, group: string, perMinute: number): Promise<number>;
+  /**
+   * The sliding-window limiter's answer (0: allowed; else seconds to wait), one limiter for all
+   * processes; null when the primary did not answer in time (the caller refuses the request).
+   */
+  take(key: string, group: string, perMinute: number): Promise<number | null>;
   council(): Promise<CouncilHealth | null>;
   /** The metrics of every process, aggregated by the primary. */
   metrics(): Promise<string | null>;
@@ -33,8 +37,9 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
   proc.on('message', (m: unknown) => {
     const a = asAnswer(m);
     if (a) {
-      pending.get(a.id)?.(a.value);
+      const settle = pending.get(a.id);
       pending.delete(a.id);
+      settle?.(a.value);
       return;
     }
     const n: Notice | null = asNotice(m);
@@ -45,28 +50,47 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
   proc.on('disconnect', () => {
     for (const f of shutdown) f();
   });
+  // Every send is guarded: a send to a primary that just went away fails in its callback, never as
+  // an unhandled 'error' that would end this process mid-request.
+  const send = (m: unknown): boolean => {
+    if (!proc.connected || !proc.send) return false;
+    try {
+      proc.send(m as never, (e: Error | null) => void e);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  proc.on('error', () => undefined);
   const ask = (body: AskBody, fallback: unknown): Promise<unknown> =>
     new Promise((resolve) => {
-      if (!proc.connected || !proc.send) return resolve(fallback);
       const id = ++seq;
       const timer = setTimeout(() => {
-        pending.delete(id);
-        resolve(fallback);
+        // An event loop held past the deadline runs timers before it reads the channel: give an
+        // answer already waiting there one turn before deciding without it.
+        setImmediate(() => {
+          if (!pending.delete(id)) return;
+          resolve(fallback);
+        });
       }, ASK_TIMEOUT_MS);
       timer.unref();
       pending.set(id, (v) => {
         clearTimeout(timer);
         resolve(v);
       });
-      proc.send({ ...body, id });
+      if (!send({ ...body, id })) {
+        clearTimeout(timer);
+        pending.delete(id);
+        resolve(fallback);
+      }
     });
   return {
     index,
     leader: index === 0,
-    // Without its primary a process refuses nothing: limits are protection, not correctness.
-    take: async (ip, group, perMinute) => {
-      const v = await ask({ svc: 'take', ip, group, perMinute }, 0);
-      return Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : 0;
+    // Without its primary's answer a process cannot know the client's window: it refuses (null).
+    take: async (key, group, perMinute) => {
+      const v = await ask({ svc: 'take', ip: key, group, perMinute }, null);
+      return Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null;
     },
     council: async () => asCouncil(await ask({ svc: 'council' }, null)),
     metrics: async () => {
@@ -75,12 +99,10 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
     },
     shareWitnessing: (state) => {
       shared = state;
-      if (proc.connected) proc.send?.({ svc: 'witnessing', state });
+      send({ svc: 'witnessing', state });
     },
     witnessing: () => shared,
-    ready: (url) => {
-      if (proc.connected) proc.send?.({ svc: 'ready', url });
-    },
+    ready: (url) => void send({ svc: 'ready', url }),
     onShutdown: (fn) => void shutdown.push(fn),
   };
 }

@@ -2,22 +2,36 @@
 // one shared port) and holds what must be one per server: the sliding-window rate limiter (so a
 // client's limit is exact across processes), the council probe (one probe per 5 minutes, not one
 // per process), the metrics of every process, and the witnessing state the leader gathers. It
-// restarts a process that dies, and on SIGTERM or SIGINT stops them all gracefully.
+// restarts a process that dies, for as long as it runs, and on SIGTERM or SIGINT stops them all
+// gracefully (exit 0). The only other way out is a start that cannot succeed (no process ever
+// listened: a port in use, say), which exits 1 with a line saying why.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
-import { createServer } from 'node:http';
 import { AggregatorRegistry, Counter, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { CouncilProbe, loadCouncilConfig } from '../council/probe.js';
-import { listen } from '../http/listen.js';
+import { metricsListener } from '../http/metrics-listener.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../server.js';
+import { fresh } from '../util/fresh.js';
 import { type Notice, type SharedWitnessing, asAsk, asNotice } from './messages.js';
 
 /** A process that dies within this long of its start is crash-looping: its restarts back off. */
 const STABLE_MS = 10_000;
 const MAX_BACKOFF_MS = 10_000;
+/** The cluster's metrics are aggregated at most this often, however often they are scraped. */
+const METRICS_INTERVAL_MS = 1_000;
+
+/** A message to a process that may have died a moment ago: the failure is its exit's to report. */
+function sendTo(w: Worker, m: unknown): void {
+  if (!w.isConnected()) return;
+  try {
+    w.send(m as never, undefined, () => undefined);
+  } catch {
+    // the channel closed between the check and the send
+  }
+}
 
 export interface Primary {
   /** Resolves once every process listens, with the URL they share. */
@@ -53,21 +67,21 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
   const stopped = new Promise<number>((r) => (resolveStopped = r));
   const urls = new Set<number>();
 
-  const metricsText = async (): Promise<string | null> => {
+  // One aggregation per interval however many scrapes arrive: each one asks every process.
+  const metricsText = fresh(METRICS_INTERVAL_MS, async (): Promise<string | null> => {
     if (!aggregator) return null;
     try {
       return (await aggregator.clusterMetrics()) + (await registry.metrics());
     } catch {
       return null;
     }
-  };
+  });
+  let everReady = false;
 
   const onMessage = (index: number, w: Worker, m: unknown) => {
     const a = asAsk(m);
     if (a) {
-      const reply = (value: unknown) => {
-        if (w.isConnected()) w.send({ svc: 'answer', id: a.id, value });
-      };
+      const reply = (value: unknown) => sendTo(w, { svc: 'answer', id: a.id, value });
       if (a.svc === 'take') reply(limiter.take(a.ip, a.group, a.perMinute));
       else if (a.svc === 'council') council.health().then(reply, () => reply(null));
       else metricsText().then(reply, () => reply(null));
@@ -76,11 +90,14 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     const n: Notice | null = asNotice(m);
     if (n?.svc === 'ready') {
       urls.add(index);
-      if (urls.size === cfg.processes) resolveReady(n.url);
+      if (urls.size === cfg.processes) {
+        everReady = true;
+        resolveReady(n.url);
+      }
     } else if (n?.svc === 'witnessing' && index === 0) {
       // Only the leader gathers cosignatures; what it publishes, every process serves.
       witnessing = n.state;
-      for (const [i, other] of live) if (i !== 0 && other.isConnected()) other.send({ svc: 'witnessing', state: n.state });
+      for (const [i, other] of live) if (i !== 0) sendTo(other, { svc: 'witnessing', state: n.state });
     }
   };
 
@@ -89,13 +106,29 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     live.set(index, w);
     started.set(index, Date.now());
     w.on('message', (m: unknown) => onMessage(index, w, m));
+    // A send that races the process's death (ours, or prom-client's metrics request) fails here,
+    // not as an unhandled EPIPE that would take the primary and the port down with it.
+    w.on('error', (e: Error) => log('process_ipc_error', { process: index, error: e.message }));
     w.on('online', () => {
-      if (witnessing && index !== 0) w.send({ svc: 'witnessing', state: witnessing });
+      if (witnessing && index !== 0) sendTo(w, { svc: 'witnessing', state: witnessing });
     });
     w.on('exit', (code, signal) => {
       if (live.get(index) === w) live.delete(index);
       if (stopping) {
-        if (live.size === 0) finish();
+        if (live.size === 0) finish(exitCode);
+        return;
+      }
+      if (!everReady && !urls.has(index)) {
+        // A process that fails before it ever listened, while none has: the start itself cannot
+        // succeed (the port is taken, the data folder unreadable). Restarting would loop forever.
+        log('cluster_start_failed', {
+          process: index,
+          code,
+          signal,
+          note: 'a server process exited before listening; its error is above. Nothing is restarted.',
+        });
+        exitCode = 1;
+        stop();
         return;
       }
       restarts++;
@@ -105,16 +138,22 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
       failures.set(index, n);
       const delay = n === 0 ? 0 : Math.min(MAX_BACKOFF_MS, 250 * 2 ** (n - 1));
       log('process_exit', { process: index, code, signal, restart_in_ms: delay });
-      setTimeout(() => !stopping && fork(index), delay).unref();
+      // Not unref'd: with every process down, this timer is what keeps the primary (and the port's
+      // supervision) alive until the restart.
+      setTimeout(() => !stopping && fork(index), delay);
     });
   };
 
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const finish = () => {
+  let exitCode = 0;
+  // Holds the event loop while the primary supervises: it exits only through finish().
+  const supervising = setInterval(() => undefined, 60_000);
+  const finish = (code: number) => {
     clearTimeout(deadline);
+    clearInterval(supervising);
     metricsServer?.close();
-    log('stopped', { processes: cfg.processes });
-    resolveStopped(0);
+    log('stopped', { processes: cfg.processes, code });
+    resolveStopped(code);
   };
 
   for (let i = 0; i < cfg.processes; i++) fork(i);
@@ -122,34 +161,26 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
 
   if (aggregator && cfg.metricsListen) {
     const where = cfg.metricsListen;
-    metricsServer = createServer((req, res) => {
-      if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics here\n');
-        return;
-      }
-      void metricsText().then((t) =>
-        t === null
-          ? res.writeHead(503).end()
-          : res.writeHead(200, { 'content-type': registry.contentType, 'cache-control': 'no-store' }).end(t),
-      );
+    void metricsListener(where, async () => {
+      const t = await metricsText();
+      return t === null ? null : { body: t, contentType: registry.contentType };
+    }).then(({ server, url }) => {
+      metricsServer = server;
+      log('metrics_listening', { url });
     });
-    void listen(metricsServer, where.host, where.port).then((url) => log('metrics_listening', { url: `${url}/metrics` }));
   }
 
-  return {
-    ready,
-    stopped,
-    restarts: () => restarts,
-    stop: () => {
-      if (stopping) return;
-      stopping = true;
-      log('shutdown_started', { deadlineMs: cfg.shutdownMs, processes: live.size });
-      if (live.size === 0) return finish();
-      for (const w of live.values()) if (w.isConnected()) w.send({ svc: 'shutdown' });
-      // Each process keeps its own deadline; this one only catches a process that hangs past it.
-      deadline = setTimeout(() => {
-        for (const w of live.values()) w.process.kill('SIGKILL');
-      }, cfg.shutdownMs + 5_000);
-    },
-  };
+  function stop(): void {
+    if (stopping) return;
+    stopping = true;
+    log('shutdown_started', { deadlineMs: cfg.shutdownMs, processes: live.size });
+    if (live.size === 0) return finish(exitCode);
+    for (const w of live.values()) sendTo(w, { svc: 'shutdown' });
+    // Each process keeps its own deadline; this one only catches a process that hangs past it.
+    deadline = setTimeout(() => {
+      for (const w of live.values()) w.process.kill('SIGKILL');
+    }, cfg.shutdownMs + 5_000);
+  }
+
+  return { ready, stopped, restarts: () => restarts, stop };
 }

@@ -1,7 +1,12 @@
 // Starting an HTTP server the same way everywhere (svc serve, svc witness serve, the metrics
 // listener): the deadlines a public server needs, and listening with the URL it ended up on.
-import type { Server, ServerOptions } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { BodyBudget } from './body.js';
+import { DEFAULT_CONNECTIONS_PER_IP, capConnections } from './connections.js';
+import { type AdapterOptions, nodeHandler } from './node.js';
+import type { AppRequest, AppResponse } from './types.js';
 
 /**
  * A request must arrive whole within bodyMs (checked every second, not Node's default 30 s): a
@@ -25,4 +30,38 @@ export async function listen(server: Server, host: string, port: number): Promis
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+}
+
+/**
+ * The one way a public listener is made (the server and the standalone witness): the deadlines
+ * above, the node:http adapter with the shared body budget, a send deadline, and the cap on
+ * connections per client address.
+ *
+ * @example
+ * ```ts
+ * const server = publicServer(cfg, app.handle, log, { closing: () => shuttingDown });
+ * ```
+ */
+export function publicServer(
+  cfg: Pick<Config, 'bodyMs' | 'bodyBudgetBytes' | 'trustedProxies' | 'sendMs' | 'connectionsPerIp' | 'ipv6Prefix'>,
+  handle: (req: AppRequest) => Promise<AppResponse>,
+  log: Logger,
+  extra: Pick<AdapterOptions, 'closing'> = {},
+): Server {
+  const server = createServer(
+    serverOptions(cfg),
+    nodeHandler(handle, {
+      trustedProxies: cfg.trustedProxies,
+      log,
+      budget: new BodyBudget(cfg.bodyBudgetBytes),
+      ...(cfg.sendMs !== undefined ? { sendMs: cfg.sendMs } : {}),
+      ...extra,
+    }),
+  );
+  capConnections(server, {
+    perIp: cfg.connectionsPerIp ?? DEFAULT_CONNECTIONS_PER_IP,
+    trustedProxies: cfg.trustedProxies,
+    ...(cfg.ipv6Prefix !== undefined ? { ipv6Prefix: cfg.ipv6Prefix } : {}),
+  });
+  return server;
 }

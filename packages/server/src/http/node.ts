@@ -7,6 +7,7 @@ import { HttpError } from './errors.js';
 import { requestId, withRequestId, type Logger } from '../log.js';
 import { readLimited, type BodyBudget } from './body.js';
 import { clientIp } from './ratelimit.js';
+import { admitPipelined } from './connections.js';
 import type { AppRequest, AppResponse } from './types.js';
 
 export interface AdapterOptions {
@@ -21,10 +22,13 @@ export interface AdapterOptions {
   closing?: () => boolean;
   /** Bytes of bodies held across all requests at once. */
   budget?: BodyBudget;
+  /** An answer the client has not taken within this long (ms) closes the connection (default 10 s). */
+  sendMs?: number;
 }
 
 const DRAIN_BYTES = 8 * 1024 * 1024;
 const DRAIN_MS = 5_000;
+const SEND_MS = 10_000;
 
 // WF-PATHS: one path form, one value per query key (app.ts), only chunked (below).
 /**
@@ -73,10 +77,14 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     res.writeHead(out.status, headers);
     res.end(payload);
     if (tooLarge) drain(req, res, opts.drainBytes ?? DRAIN_BYTES, opts.drainMs ?? DRAIN_MS);
+    // A client that does not read its answers holds their bytes here: it gets a deadline.
+    else if (!res.writableFinished) deadline(req, res, opts.sendMs ?? SEND_MS, opts.log);
   };
 
   // Every log line this request causes, here or deep in a handler, carries its id (AsyncLocalStorage).
   return (req: IncomingMessage, res: ServerResponse): void => {
+    // Pipelined requests past the bound: the client is not reading its answers; nothing more is parsed.
+    if (!admitPipelined(req.socket, (fn) => res.once('close', fn))) return;
     const id = requestId(req.headers['x-request-id']);
     withRequestId(id, () => serve(req, res, id));
   };
@@ -139,6 +147,16 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       fail(e);
     }
   }
+}
+
+/** Close the connection if the answer is not taken (flushed to the client) within `ms`. */
+function deadline(req: IncomingMessage, res: ServerResponse, ms: number, log: Logger): void {
+  const timer = setTimeout(() => {
+    log('send_timeout', { ms, queued: req.socket.writableLength });
+    req.socket.destroy();
+  }, ms);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
 }
 
 /**

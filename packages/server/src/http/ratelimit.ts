@@ -2,6 +2,8 @@
 // than the limit were allowed in the 60 seconds before it, so no 60-second span ever holds more
 // than the limit, whatever calendar minute it straddles. Each key keeps the times of its allowed
 // requests (at most the limit); keys idle for a minute are swept, and the table is capped.
+import { canonicalAddress } from './address.js';
+
 const WINDOW_MS = 60_000;
 
 // LIMIT-RATE: per client IP and endpoint group, a sliding minute; 429 with Retry-After past it.
@@ -38,14 +40,19 @@ export class RateLimiter {
   }
 }
 
-/** The client address: the socket's, unless it is a trusted proxy, then the nearest untrusted hop. */
+/**
+ * The client address in its one spelling (canonicalAddress): the socket's, unless the socket is a
+ * trusted proxy, then the nearest hop of X-Forwarded-For that is not one.
+ */
 export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trusted: string[]): string {
-  const sock = (socketAddress ?? 'unknown').replace(/^::ffff:/, '');
-  if (trusted.length === 0 || !trusted.includes(sock) || forwardedFor === undefined) return sock;
+  const sock = canonicalAddress(socketAddress ?? 'unknown');
+  if (trusted.length === 0 || forwardedFor === undefined) return sock;
+  const proxies = new Set(trusted.map(canonicalAddress));
+  if (!proxies.has(sock)) return sock;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
     .split(',')
-    .map((s) => s.trim().replace(/^::ffff:/, ''))
+    .map((s) => canonicalAddress(s))
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.includes(hops[i]!)) return hops[i]!;
+  for (let i = hops.length - 1; i >= 0; i--) if (!proxies.has(hops[i]!)) return hops[i]!;
   return hops[0] ?? sock;
 }

@@ -9,7 +9,6 @@ import {
   publishedKey,
   inclusionProof,
   leafHash,
-  textSha256,
   signTreeHead,
   toHex,
   treeRoot,
@@ -19,6 +18,7 @@ import {
   type SthBundle,
 } from '@svc/core';
 import { LedgerError, ledgerUnavailable } from './errors.js';
+import { inclusionQuery, type InclusionQuery } from './inclusion-request.js';
 import type { ConsistencyBody, HistoryBody, InclusionBody, LedgerApi, LedgerSthBody } from './api.js';
 import { Auditor, validHead, type Withheld } from './audit.js';
 import type { TileId } from '@svc/core/tlog';
@@ -249,24 +249,14 @@ export class Ledger implements LedgerApi {
   }
 
   inclusion(req: unknown): Promise<InclusionBody> {
-    if (typeof req !== 'object' || req === null || Array.isArray(req))
-      return Promise.reject(new LedgerError('invalid_request', 'expected a JSON object with one of answer, answer_sha256 or leaf'));
-    const r = req as Record<string, unknown>;
-    const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
-    if (given.length !== 1)
-      return Promise.reject(new LedgerError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf'));
-    let data: Uint8Array | null = null;
-    let leaf: Uint8Array | null = null;
-    if (given[0] === 'answer') {
-      data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
-      if (!data) return Promise.reject(new LedgerError('invalid_request', 'answer must be a string of well-formed Unicode'));
-    } else if (given[0] === 'answer_sha256') {
-      data = fromHex(r.answer_sha256, 32);
-      if (!data) return Promise.reject(new LedgerError('invalid_request', 'answer_sha256 must be 64 lowercase hex characters'));
-    } else {
-      leaf = fromHex(r.leaf, 32);
-      if (!leaf) return Promise.reject(new LedgerError('invalid_request', 'leaf must be 64 lowercase hex characters'));
+    let q: InclusionQuery;
+    try {
+      q = inclusionQuery(req);
+    } catch (e) {
+      return Promise.reject(e);
     }
+    const { data, leaf } = q;
+    const r = { tree_size: q.treeSize };
     return guard(async () => {
       const store = this.o.store;
       // Independent reads go together: on a networked store each is a round trip.

@@ -2,7 +2,8 @@
 // thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
 // document nested thousands deep would overflow the receiving thread's structured-clone reader.
 import { buildRecord, nobleBackend, parseDocument, SvcError, verifyBundle, type CryptoBackend, type ReceiptKey } from '@svc/core';
-import type { HttpErrorCode } from '../http/errors.js';
+import { refusalOf, type HttpErrorCode } from '../http/errors.js';
+import { normalInclusionRequest } from '../ledger/inclusion-request.js';
 
 export interface PoolSettings {
   service: string;
@@ -11,7 +12,12 @@ export interface PoolSettings {
   trustedBridgeKeys?: unknown[];
 }
 
-export type Task = { op: 'verify'; body: Uint8Array } | { op: 'evidence'; body: Uint8Array; org?: string; generated: number };
+export type Task =
+  | { op: 'verify'; body: Uint8Array }
+  | { op: 'evidence'; body: Uint8Array; org?: string; generated: number }
+  // An inclusion request read to its small normal form: a 2 MB body of 70,000 members is parsed
+  // here, never on the event loop that answers everyone else.
+  | { op: 'inclusion'; body: Uint8Array };
 
 export type TaskResult = { ok: true; json: string } | { ok: false; code: HttpErrorCode; message: string; retryAfter?: number };
 
@@ -26,6 +32,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         service: s.service,
         crypto,
       });
+    else if (task.op === 'inclusion') value = normalInclusionRequest(parseDocument(task.body));
     else
       value = buildRecord(parseDocument(task.body), {
         trustedKeys: s.trustedKeys,
@@ -37,6 +44,8 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
       });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
+    const refusal = refusalOf(e);
+    if (refusal) return { ok: false, code: refusal.code, message: refusal.message };
     throw e;
   }
   // A verdict never embeds the document, and a record refuses one nested past the depth guard, so

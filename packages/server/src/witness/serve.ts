@@ -1,15 +1,13 @@
 // Running a witness on its own: `svc witness serve --policy FILE --data-dir DIR` (PORT, HOST as for
 // svc serve; routes at /). Keys and the witness name are kept in the data folder's keys/, the
 // cosigned state in witness.sqlite beside them.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePolicy } from '@svc/core/tlog';
 import type { Config } from '../config.js';
-import { BodyBudget } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { listen, serverOptions } from '../http/listen.js';
-import { nodeHandler } from '../http/node.js';
+import { listen, publicServer } from '../http/listen.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { Keyring, WITNESS_ROLES } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
@@ -61,10 +59,7 @@ export async function startWitness(cfg: Config, policyText: string, log: Logger)
       return h ? { status: h.status, body: h.toJSON() } : { status: 500, body: { error: 'internal error' } };
     }
   };
-  const server = createServer(
-    serverOptions(cfg),
-    nodeHandler(handle, { trustedProxies: cfg.trustedProxies, log, budget: new BodyBudget(cfg.bodyBudgetBytes) }),
-  );
+  const server = publicServer(cfg, handle, log);
   const url = await listen(server, cfg.host, cfg.port);
   log('witness_listening', { url, name: witness.signers[0]!.name, logs: witness.origins });
   return {

@@ -1,0 +1,66 @@
+// What one client may hold of a server process: a bounded number of open connections per address
+// (per IPv6 prefix), a bounded number of answers queued on one connection (pipelining), and a
+// deadline for taking each answer. A client that sends and never reads must not pin memory.
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { canonicalAddress, limitKey } from './address.js';
+
+/** Open connections per client address and server process, unless configured. */
+export const DEFAULT_CONNECTIONS_PER_IP = 64;
+
+/**
+ * Requests one connection may have unanswered at once. Browsers never pipeline and HTTP clients
+ * that do keep a handful in flight; a connection past this is a client that does not read, and is
+ * closed.
+ */
+export const MAX_PIPELINED = 16;
+
+/**
+ * Refuse (close at once) a connection that would take a client address past `perIp` open
+ * connections. Trusted proxies carry many clients and are not capped.
+ *
+ * @example
+ * ```ts
+ * capConnections(server, { perIp: 64, trustedProxies: [], ipv6Prefix: 64 });
+ * ```
+ */
+export function capConnections(
+  server: Server,
+  o: { perIp: number; trustedProxies: string[]; ipv6Prefix?: number; onRefused?: (key: string) => void },
+): void {
+  if (o.perIp <= 0) return;
+  const proxies = new Set(o.trustedProxies.map(canonicalAddress));
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const ip = canonicalAddress(socket.remoteAddress ?? 'unknown');
+    if (proxies.has(ip)) return;
+    const key = limitKey(ip, o.ipv6Prefix);
+    const n = open.get(key) ?? 0;
+    if (n >= o.perIp) {
+      socket.destroy();
+      o.onRefused?.(key);
+      return;
+    }
+    open.set(key, n + 1);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
+}
+
+const queued = new WeakMap<Socket, number>();
+
+/**
+ * Count a request against its connection's queue; false (and the connection closed) past
+ * MAX_PIPELINED unanswered requests. The count drops as each answer is sent or abandoned.
+ */
+export function admitPipelined(socket: Socket, onDone: (fn: () => void) => void, max: number = MAX_PIPELINED): boolean {
+  const n = (queued.get(socket) ?? 0) + 1;
+  queued.set(socket, n);
+  onDone(() => queued.set(socket, (queued.get(socket) ?? 1) - 1));
+  if (n <= max) return true;
+  socket.destroy();
+  return false;
+}
