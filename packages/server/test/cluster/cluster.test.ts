@@ -1,77 +1,9 @@
 // `svc serve` as a cluster (SVC_PROCESSES=2) the way an operator runs it: several processes on one
 // port, one rate limit per client across them, one council probe for all, metrics that count every
 // process, a process that dies replaced, and one graceful stop for the group.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/harness.js';
-import { CLI } from '../support/svc-cli.js';
-
-interface Cluster {
-  base: string;
-  child: ChildProcess;
-  lines: () => Array<Record<string, any>>;
-  exited: Promise<number | null>;
-  waitFor: (pred: (l: Record<string, any>) => boolean, what: string) => Promise<Record<string, any>>;
-}
-
-async function serveCluster(env: Record<string, string>): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
-  if (env.COUNCIL) writeFileSync(join(dir, 'council.json'), env.COUNCIL);
-  const port = await freePort();
-  // Its own process group, as a terminal's foreground job is: a group signal reaches every process.
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_PROCESSES: '2', SVC_WORKERS: '1', ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  const lines = () =>
-    out
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l));
-  const waitFor = async (pred: (l: Record<string, any>) => boolean, what: string) => {
-    for (let i = 0; i < 300; i++) {
-      const hit = lines().find(pred);
-      if (hit) return hit;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no log line: ${what}\n${out}`);
-  };
-  const base = `http://127.0.0.1:${port}`;
-  await waitFor((l) => l.event === 'cluster_started', 'cluster_started');
-  for (let i = 0; i < 2; i++)
-    await waitFor((l) => l.event === 'listening' && lines().filter((x) => x.event === 'listening').length >= 2, 'two listening');
-  return { base, child, lines, exited, waitFor };
-}
-
-/** One request on a connection of its own, so the cluster may hand it to any process. */
-function fresh(url: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function counterSum(text: string, name: string, labels: Record<string, string> = {}): number {
-  const fam = (parsePrometheusTextFormat(text) as any[]).find((f) => f.name === name);
-  if (!fam) return Number.NaN;
-  return fam.metrics
-    .filter((m: any) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
-    .reduce((a: number, m: any) => a + Number(m.value), 0);
-}
+import { counterSum, fresh, serveCluster } from '../support/cluster.js';
 
 let plane: Server;
 let planeUrl = '';

@@ -2,7 +2,9 @@
 // and malformed inputs, served by the server and opened as a local file, and no request leaves the
 // page while it verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
@@ -39,6 +41,19 @@ async function verifyIn(page: Page, text: string): Promise<{ requests: string[] 
   return { requests };
 }
 
+/** A page on another origin that frames whatever `?frame=` names. */
+async function framingPage(): Promise<{ url: string; close: () => Promise<void> }> {
+  const srv = createServer((req, res) => {
+    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('frame') ?? '';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<iframe src="${src.replace(/"/g, '')}"></iframe>`);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://localhost:${(srv.address() as { port: number }).port}`,
+    close: () => new Promise<void>((r) => srv.close(() => r())),
+  };
+}
+
 describe('verifier page', () => {
   it('served at GET /: a bundle of this server verifies and its origin is recognised, with no request', async () => {
     const bundle = await new Issuer(Keyring.load(`${s.dir}/keys`).ring, namesFor('svc'), null).issue({
@@ -55,6 +70,47 @@ describe('verifier page', () => {
     expect(await page.textContent('#layers')).toMatch(/Question: attested \(entire-input\)/);
     expect(await page.textContent('#result')).toMatch(/never that the content is accurate/);
     await page.close();
+  });
+
+  it('is served under a hash-based Content-Security-Policy header that refuses any other script and any framing (#29 row 8)', async () => {
+    const res = await fetch(`${s.url}/`);
+    const html = await res.text();
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(csp).toMatch(/default-src 'none'/);
+    // Each inline script and style the page runs is allowed by its own hash, and by nothing broader.
+    const inline = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1]!);
+    for (const [tag, directive] of [
+      ['script', 'script-src'],
+      ['style', 'style-src'],
+    ] as const) {
+      const allowed = new RegExp(`${directive} ([^;]*)`).exec(csp)![1]!.split(' ');
+      const want = inline(tag).map((t) => `'sha256-${createHash('sha256').update(t, 'utf8').digest('base64')}'`);
+      expect(want.length).toBeGreaterThan(0);
+      expect(allowed.sort()).toEqual(want.sort());
+    }
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // In the browser: the page's own script runs; a script injected into it does not.
+    const outer = await framingPage();
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.addScriptTag({ content: 'window.__injected = true;' }).catch(() => undefined);
+      expect(await page.evaluate(() => (window as any).__injected ?? false)).toBe(false);
+      // A page of another origin that frames it gets nothing rendered from it: the frame is refused.
+      const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
+      await page.goto(`${outer.url}/?frame=${encodeURIComponent(`${s.url}/`)}`);
+      await blocked;
+      expect(page.frames().some((f) => f.url().startsWith(s.url))).toBe(false);
+    } finally {
+      await page.close();
+      await outer.close();
+    }
   });
 
   it('a failing bundle shows FAIL layer by layer; malformed input shows a clear error', async () => {

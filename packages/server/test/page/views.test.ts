@@ -246,7 +246,10 @@ describe('the verifier page shows what was attested', () => {
   }, 300_000);
 
   it('axe-core finds no serious or critical violation, before and after verifying', async () => {
-    const page = await browser.newPage();
+    // The page's policy refuses any script but its own (tested in page.test.ts): the audit's
+    // injected script needs a context that bypasses it.
+    const context = await browser.newContext({ bypassCSP: true });
+    const page = await context.newPage();
     try {
       await page.goto(`${s.url}/`);
       const audit = async () => {
@@ -265,7 +268,7 @@ describe('the verifier page shows what was attested', () => {
         ).toEqual([]);
       }
     } finally {
-      await page.close();
+      await context.close();
     }
   });
 
