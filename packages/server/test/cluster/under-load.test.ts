@@ -1,0 +1,166 @@
+// `svc serve` as a cluster under the attacks of #29: a /metrics flood while another client posts
+// verifies (the limit stays exact, no scrape answers 500, a bystander is served), server processes
+// killed at random points during scrapes and limiter asks (the primary survives), every process
+// down at once (the primary never exits 0 by itself), and a port already taken (exit 1 at once).
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Cluster, fresh, serveCluster } from '../support/cluster.js';
+
+/** The server processes the primary runs now (its children, read from /proc). */
+function children(ppid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === ppid) out.push(Number(d));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+/** Requests in a loop until `until` resolves; each status counted (0: the connection failed). */
+async function flood(
+  url: string,
+  opts: { concurrency: number; localAddress: string; until: Promise<unknown>; body?: string },
+): Promise<Map<number, number>> {
+  const counts = new Map<number, number>();
+  let done = false;
+  void opts.until.then(() => (done = true));
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (!done) {
+        const s = await fresh(url, { localAddress: opts.localAddress, timeoutMs: 10_000, ...(opts.body ? { body: opts.body } : {}) }).then(
+          (r) => r.status,
+          () => 0,
+        );
+        counts.set(s, (counts.get(s) ?? 0) + 1);
+      }
+    }),
+  );
+  return counts;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const stop = async (c: Cluster) => {
+  if (c.child.exitCode === null) process.kill(-c.child.pid!, 'SIGTERM');
+  return c.exited;
+};
+
+describe('svc serve (cluster) under load', () => {
+  it('a /metrics flood from one address: the verify limit of another stays exact, no scrape answers 500, a bystander is served', async () => {
+    // Metrics unlimited per client here: what must hold is that aggregation never starves the primary.
+    const c = await serveCluster({ SVC_RATE_VERIFY: '5', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
+    try {
+      const end = sleep(6_000);
+      const scrapes = flood(`${c.base}/metrics`, { concurrency: 60, localAddress: '127.0.0.2', until: end });
+      await sleep(500);
+      const verifies = flood(`${c.base}/api/v1/verify`, { concurrency: 20, localAddress: '127.0.0.3', until: end, body: '{}' });
+      const bystander: number[] = [];
+      const watch = (async () => {
+        let stopped = false;
+        void end.then(() => (stopped = true));
+        while (!stopped) {
+          const t = performance.now();
+          const r = await fresh(`${c.base}/healthz`, { localAddress: '127.0.0.4', timeoutMs: 10_000 }).catch(() => ({ status: 0 }));
+          expect(r.status).toBe(200);
+          bystander.push(performance.now() - t);
+          await sleep(100);
+        }
+      })();
+      const [s, v] = await Promise.all([scrapes, verifies, watch]);
+      // Allowed verifies reach the handler ({} is not a bundle: 422); refusals are 429 or 503, never a pass.
+      const allowed = [...v].filter(([st]) => st !== 429 && st !== 503).reduce((a, [, n]) => a + n, 0);
+      expect(allowed, JSON.stringify([...v])).toBeLessThanOrEqual(5);
+      expect(v.get(422) ?? 0).toBeGreaterThan(0);
+      expect([...v.keys()].filter((st) => ![422, 429, 503].includes(st))).toEqual([]);
+      expect(s.get(500) ?? 0, JSON.stringify([...s])).toBe(0);
+      expect(s.get(200) ?? 0).toBeGreaterThan(0);
+      expect(bystander.length).toBeGreaterThan(5);
+      expect(c.lines().filter((l) => l.event === 'internal_error')).toEqual([]);
+    } finally {
+      await stop(c);
+    }
+  }, 60_000);
+
+  it('property: the primary survives server processes killed at any moment during scrapes and limiter asks', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 1 }), fc.integer({ min: 0, max: 400 })), { minLength: 3, maxLength: 4 }), async (kills) => {
+        const c = await serveCluster({ SVC_RATE_VERIFY: '1000', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
+        try {
+          let done!: () => void;
+          const end = new Promise<void>((r) => (done = r));
+          const load = Promise.all([
+            flood(`${c.base}/metrics`, { concurrency: 8, localAddress: '127.0.0.5', until: end }),
+            flood(`${c.base}/api/v1/verify`, { concurrency: 4, localAddress: '127.0.0.6', until: end, body: '{}' }),
+          ]);
+          for (const [which, wait] of kills) {
+            await sleep(wait);
+            const kids = children(c.child.pid!);
+            const victim = kids[which % Math.max(1, kids.length)];
+            if (victim) process.kill(victim, 'SIGKILL');
+          }
+          await sleep(300);
+          done();
+          const [scrapes] = await load;
+          expect(scrapes.get(500) ?? 0).toBe(0);
+          // Alive, and serving again once its processes are back.
+          expect(c.child.exitCode).toBeNull();
+          let ok = false;
+          for (let i = 0; i < 100 && !ok; i++) {
+            ok = (await fresh(`${c.base}/healthz`, { timeoutMs: 2_000 }).catch(() => ({ status: 0 }))).status === 200;
+            if (!ok) await sleep(100);
+          }
+          expect(ok).toBe(true);
+          expect(c.child.exitCode).toBeNull();
+        } finally {
+          expect(await stop(c)).toBe(0);
+        }
+      }),
+      // A bounded slice here; `npm run fuzz` runs the cluster campaign at length.
+      { numRuns: 2 },
+    );
+  }, 120_000);
+
+  it('every server process down at once, twice within the back-off: the primary stays, restarts them and serves', async () => {
+    const c = await serveCluster({ SVC_LEDGER: 'off' });
+    try {
+      for (let round = 0; round < 2; round++) {
+        const kids = children(c.child.pid!);
+        expect(kids.length).toBe(2);
+        for (const k of kids) process.kill(k, 'SIGKILL');
+        await c.waitFor(
+          (l) => l.event === 'listening' && !kids.includes(l.pid) && c.lines().filter((x) => x.event === 'listening' && !kids.includes(x.pid)).length >= 2,
+          'both processes back',
+        );
+      }
+      await sleep(1_000);
+      expect(c.child.exitCode).toBeNull();
+      expect((await fresh(`${c.base}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await stop(c)).toBe(0);
+    }
+  }, 60_000);
+
+  it('a port already taken: exit 1 at once with a line saying why, nothing restarted', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const started = performance.now();
+      const c = await serveCluster({ SVC_LEDGER: 'off' }, { port, waitListening: false });
+      expect(await c.exited).toBe(1);
+      expect(performance.now() - started).toBeLessThan(15_000);
+      const failed = c.lines().find((l) => l.event === 'cluster_start_failed');
+      expect(failed).toBeDefined();
+      expect(c.lines().filter((l) => l.event === 'process_exit')).toEqual([]);
+      expect(c.lines().at(-1)).toMatchObject({ event: 'stopped', code: 1 });
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
+});
