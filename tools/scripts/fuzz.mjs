@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill] [--core-procs P] [--native] [--pg] [--no-docs]
+// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill,cluster] [--core-procs P] [--native] [--pg] [--no-docs]
 // The long campaign: the HTTP fuzzer against `svc serve` (RSS sampled), the structure-aware core
 // fuzzer in P processes (--native: under Node 24 on node:crypto, about ten times the inputs), and
-// SIGKILL during appends, at once for N minutes. Writes its section of docs/reliability.md (one
+// SIGKILL during appends, at once for N minutes; `--only cluster` runs the cluster campaign alone
+// (floods of each public route, slow readers, server processes killed and frozen; its bystander
+// latency is only meaningful with nothing else on the cores). Writes its section of docs/reliability.md (one
 // section per set of parts, so a full campaign and a long core-only one stand side by side) unless
 // --no-docs, and exits 1 on any finding.
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { machine } from '../lib/machine.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
+import { clusterCampaign } from './fuzz/cluster.mjs';
 import { ensureNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
@@ -31,7 +34,8 @@ const { values } = parseArgs({
 const minutes = Number(values.minutes);
 if (!(minutes > 0)) throw new Error('--minutes must be a positive number');
 const parts = new Set(values.only.split(',').map((s) => s.trim()));
-for (const p of parts) if (!['http', 'core', 'sigkill'].includes(p)) throw new Error(`--only takes http, core and sigkill, got ${p}`);
+for (const p of parts)
+  if (!['http', 'core', 'sigkill', 'cluster'].includes(p)) throw new Error(`--only takes http, core, sigkill and cluster, got ${p}`);
 const procs = Number(values['core-procs']);
 const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
 const started = Date.now();
@@ -216,10 +220,11 @@ function corePart() {
   );
 }
 
-const [h, k, c] = await Promise.all([
+const [h, k, c, cl] = await Promise.all([
   parts.has('http') ? httpPart() : null,
   parts.has('sigkill') ? sigkillCampaign({ until, seed, pg: !!values.pg }) : null,
   parts.has('core') ? corePart() : null,
+  parts.has('cluster') ? clusterCampaign({ until, seed }) : null,
 ]);
 const elapsed = ((Date.now() - started) / 60_000).toFixed(1);
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -282,13 +287,31 @@ if (k) {
     `| SIGKILL during appends${k.pg ? ' (PostgreSQL, three appenders at once; appenders and the database also frozen, the database restarted, its client backends terminated)' : ' (SQLite)'} | ${n(k.kills)} kills${chaos}, ${n(k.acknowledged)} acknowledged leaves | ${k.lost} lost, ${k.crashes} appender crashes, ${k.splitHeads} sizes with two roots, full check: ${k.withheld ?? 'passed'} |`,
   );
 }
+if (cl) {
+  failed ||= cl.findings.length > 0;
+  const worst = Math.max(...cl.phases.map((p) => p.bystander.p99));
+  rows.push(
+    `| Cluster (\`svc serve\`, a primary and 2 server processes): each public route flooded from one address over 100 connections, or pipelined 1,000 deep without reading, for 15 s in turn; verifies against a limit of 20 a minute from a second address; server processes SIGKILLed or frozen up to 2 s in every other phase | ${cl.phases.length} phases, ${n(Object.values(cl.statuses).reduce((a, b) => a + b, 0))} requests, ${cl.kills} kills, ${cl.freezes} freezes | ${cl.findings.length} findings; verifies allowed ${cl.allowed} (at most ${cl.most}); worst bystander p99 ${f1(worst)} ms |`,
+  );
+  notes.push(
+    `Cluster phases (bystander: GET /api/provenance/pubkey every 100 ms from a third address, on a fresh connection each time):\n\n| flood | chaos | bystander answers | failed | p50 ms | p99 ms |\n|---|---|---|---|---|---|\n${cl.phases
+      .map(
+        (p) =>
+          `| ${p.route} | ${p.chaos ? 'kills/freezes' : 'none'} | ${p.bystander.n} | ${p.bystander.failed} | ${f1(p.bystander.p50)} | ${f1(p.bystander.p99)} |`,
+      )
+      .join(
+        '\n',
+      )}\n\nAnswers by status: ${JSON.stringify(cl.statuses)} (0: the connection was refused or cut: the per-address cap, the pipelining bound, a killed process). Memory of the whole process tree: ${f1(cl.maxMb)} MiB at most.`,
+  );
+  if (cl.findings.length) notes.push(`\`\`\`\n${JSON.stringify(cl.findings.slice(0, 20), null, 1)}\n\`\`\``);
+}
 if (k?.crashLogs?.length) notes.push(`\`\`\`\n${k.crashLogs.slice(0, 5).join('\n')}\n\`\`\``);
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
 
 const key = [...parts].sort().join('+') + (values.pg && parts.has('sigkill') ? '+pg' : '');
 const flags = `--minutes ${minutes} --seed ${seed}${parts.size < 3 ? ` --only ${[...parts].join(',')}` : ''}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}${values.pg ? ' --pg' : ''}`;
 const section = `<!-- campaign:${key} -->
-## ${parts.size === 3 ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}${values.pg && parts.has('sigkill') ? ' (PostgreSQL)' : ''}
+## ${parts.size === 3 && !parts.has('cluster') ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}${values.pg && parts.has('sigkill') ? ' (PostgreSQL)' : ''}
 
 \`npm run fuzz -- ${flags}\`: ran ${new Date(started).toISOString()}, ${elapsed} minutes, all parts at once on the same cores
 (${machine()}). Rerun with the same seed to replay the same random cases.

@@ -31,6 +31,8 @@ describe('Containerfile', () => {
     expect(final.find((l) => l.startsWith('HEALTHCHECK '))).toMatch(/\/readyz/);
     expect(final).toContain('STOPSIGNAL SIGTERM');
     expect(cmd).toEqual(['node', 'packages/server/dist/cli.js', 'serve']);
+    // Its run line restarts it on any exit but a requested stop (the server exits 0 only then).
+    expect(containerfile).toMatch(/docker run --restart=on-failure /);
     // Nothing at build time fetches from elsewhere but the package registry and Debian.
     expect(containerfile).not.toMatch(/curl|wget/);
   });
@@ -53,6 +55,8 @@ describe('systemd unit', () => {
     expect(get('StateDirectory')).toEqual(['svc']);
     expect(get('Environment')).toContain('SVC_DATA_DIR=/var/lib/svc');
     expect(get('KillSignal')).toEqual(['SIGTERM']);
+    // The server exits 0 only when told to stop; any other exit is restarted, a clean one included.
+    expect(get('Restart')).toEqual(['always']);
   });
 });
 

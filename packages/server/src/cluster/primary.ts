@@ -174,7 +174,10 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     if (stopping) return;
     stopping = true;
     log('shutdown_started', { deadlineMs: cfg.shutdownMs, processes: live.size });
-    if (live.size === 0) return finish(exitCode);
+    if (live.size === 0) {
+      finish(exitCode);
+      return;
+    }
     for (const w of live.values()) sendTo(w, { svc: 'shutdown' });
     // Each process keeps its own deadline; this one only catches a process that hangs past it.
     deadline = setTimeout(() => {

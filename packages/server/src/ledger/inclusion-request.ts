@@ -49,6 +49,6 @@ export function inclusionQuery(req: unknown): InclusionQuery {
  */
 export function normalInclusionRequest(req: unknown): Record<string, string | number> {
   const q = inclusionQuery(req);
-  const size: Record<string, number> = q.treeSize === undefined ? {} : { tree_size: typeof q.treeSize === "number" ? q.treeSize : 0 };
+  const size: Record<string, number> = q.treeSize === undefined ? {} : { tree_size: typeof q.treeSize === 'number' ? q.treeSize : 0 };
   return q.data ? { answer_sha256: toHex(q.data), ...size } : { leaf: toHex(q.leaf!), ...size };
 }

@@ -89,38 +89,41 @@ describe('svc serve (cluster) under load', () => {
 
   it('property: the primary survives server processes killed at any moment during scrapes and limiter asks', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.nat({ max: 1 }), fc.integer({ min: 0, max: 400 })), { minLength: 3, maxLength: 4 }), async (kills) => {
-        const c = await serveCluster({ SVC_RATE_VERIFY: '1000', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
-        try {
-          let done!: () => void;
-          const end = new Promise<void>((r) => (done = r));
-          const load = Promise.all([
-            flood(`${c.base}/metrics`, { concurrency: 8, localAddress: '127.0.0.5', until: end }),
-            flood(`${c.base}/api/v1/verify`, { concurrency: 4, localAddress: '127.0.0.6', until: end, body: '{}' }),
-          ]);
-          for (const [which, wait] of kills) {
-            await sleep(wait);
-            const kids = children(c.child.pid!);
-            const victim = kids[which % Math.max(1, kids.length)];
-            if (victim) process.kill(victim, 'SIGKILL');
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat({ max: 1 }), fc.integer({ min: 0, max: 400 })), { minLength: 3, maxLength: 4 }),
+        async (kills) => {
+          const c = await serveCluster({ SVC_RATE_VERIFY: '1000', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
+          try {
+            let done!: () => void;
+            const end = new Promise<void>((r) => (done = r));
+            const load = Promise.all([
+              flood(`${c.base}/metrics`, { concurrency: 8, localAddress: '127.0.0.5', until: end }),
+              flood(`${c.base}/api/v1/verify`, { concurrency: 4, localAddress: '127.0.0.6', until: end, body: '{}' }),
+            ]);
+            for (const [which, wait] of kills) {
+              await sleep(wait);
+              const kids = children(c.child.pid!);
+              const victim = kids[which % Math.max(1, kids.length)];
+              if (victim) process.kill(victim, 'SIGKILL');
+            }
+            await sleep(300);
+            done();
+            const [scrapes] = await load;
+            expect(scrapes.get(500) ?? 0).toBe(0);
+            // Alive, and serving again once its processes are back.
+            expect(c.child.exitCode).toBeNull();
+            let ok = false;
+            for (let i = 0; i < 100 && !ok; i++) {
+              ok = (await fresh(`${c.base}/healthz`, { timeoutMs: 2_000 }).catch(() => ({ status: 0 }))).status === 200;
+              if (!ok) await sleep(100);
+            }
+            expect(ok).toBe(true);
+            expect(c.child.exitCode).toBeNull();
+          } finally {
+            expect(await stop(c)).toBe(0);
           }
-          await sleep(300);
-          done();
-          const [scrapes] = await load;
-          expect(scrapes.get(500) ?? 0).toBe(0);
-          // Alive, and serving again once its processes are back.
-          expect(c.child.exitCode).toBeNull();
-          let ok = false;
-          for (let i = 0; i < 100 && !ok; i++) {
-            ok = (await fresh(`${c.base}/healthz`, { timeoutMs: 2_000 }).catch(() => ({ status: 0 }))).status === 200;
-            if (!ok) await sleep(100);
-          }
-          expect(ok).toBe(true);
-          expect(c.child.exitCode).toBeNull();
-        } finally {
-          expect(await stop(c)).toBe(0);
-        }
-      }),
+        },
+      ),
       // A bounded slice here; `npm run fuzz` runs the cluster campaign at length.
       { numRuns: 2 },
     );
@@ -134,7 +137,10 @@ describe('svc serve (cluster) under load', () => {
         expect(kids.length).toBe(2);
         for (const k of kids) process.kill(k, 'SIGKILL');
         await c.waitFor(
-          (l) => l.event === 'listening' && !kids.includes(l.pid) && c.lines().filter((x) => x.event === 'listening' && !kids.includes(x.pid)).length >= 2,
+          (l) =>
+            l.event === 'listening' &&
+            !kids.includes(l.pid) &&
+            c.lines().filter((x) => x.event === 'listening' && !kids.includes(x.pid)).length >= 2,
           'both processes back',
         );
       }

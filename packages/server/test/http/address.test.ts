@@ -14,7 +14,7 @@ function spellings(g: number[]): fc.Arbitrary<string> {
       return upper ? p.toUpperCase() : p;
     });
     // Compress the first run of zero groups starting at or after `cut`, if there is one.
-    let i = parts.findIndex((_, k) => k >= cut && g[k] === 0);
+    const i = parts.findIndex((_, k) => k >= cut && g[k] === 0);
     if (i < 0) return parts.join(':');
     let j = i;
     while (j < 8 && g[j] === 0) j++;

@@ -48,7 +48,15 @@ const closed = (s: Socket) => new Promise<void>((r) => (s.destroyed ? r() : s.on
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function req(over: Partial<AppRequest> = {}): AppRequest {
-  return { method: 'POST', path: '/api/v1/verify', query: new URLSearchParams(), headers: {}, ip: '192.0.2.9', body: async () => new TextEncoder().encode('{}'), ...over };
+  return {
+    method: 'POST',
+    path: '/api/v1/verify',
+    query: new URLSearchParams(),
+    headers: {},
+    ip: '192.0.2.9',
+    body: async () => new TextEncoder().encode('{}'),
+    ...over,
+  };
 }
 
 describe('one client against one server process', () => {
@@ -132,7 +140,10 @@ describe('one client against one server process', () => {
       expect(pool.stats().inlined).toBe(before);
       // A small one runs inline, with the same answer and the same refusals.
       const small = await pool.run({ op: 'inclusion', body: new TextEncoder().encode('{"answer":"Paris","tree_size":"x"}') });
-      expect(JSON.parse((small as { json: string }).json)).toEqual({ answer_sha256: normalInclusionRequest({ answer: 'Paris' }).answer_sha256, tree_size: 0 });
+      expect(JSON.parse((small as { json: string }).json)).toEqual({
+        answer_sha256: normalInclusionRequest({ answer: 'Paris' }).answer_sha256,
+        tree_size: 0,
+      });
       const bad = await pool.run({ op: 'inclusion', body: new TextEncoder().encode('{"answer":"a","leaf":"b"}') });
       expect(bad).toMatchObject({ ok: false, code: 'invalid_request' });
       const dup = await pool.run({ op: 'inclusion', body: new TextEncoder().encode('{"answer":"a","answer":"b"}') });

@@ -86,4 +86,3 @@ export function counterSum(text: string, name: string, labels: Record<string, st
     .filter((m: any) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))
     .reduce((a: number, m: any) => a + Number(m.value), 0);
 }
-
