@@ -39,3 +39,6 @@ export { capConnections, admitPipelined, MAX_PIPELINED, DEFAULT_CONNECTIONS_PER_
 export { pageHeaders } from './http/page-headers.js';
 export { fresh } from './util/fresh.js';
 export { inclusionQuery, normalInclusionRequest } from './ledger/inclusion-request.js';
+export { startPrimary } from './cluster/primary.js';
+export { publicServer } from './http/listen.js';
+export { nodeHandler } from './http/node.js';

@@ -64,3 +64,49 @@ export function admitPipelined(socket: Socket, onDone: (fn: () => void) => void,
   socket.destroy();
   return false;
 }
+
+interface Watch {
+  timer: ReturnType<typeof setTimeout> | null;
+  /** Answers ended on this connection and not yet taken by the client. */
+  pending: number;
+}
+const watches = new WeakMap<Socket, Watch>();
+
+/**
+ * One send deadline per connection: while any answer ended on it has not been taken (flushed to the
+ * client), the client must take one within `ms` of the last it took, or the connection is closed.
+ * The timer holds the socket alone and is cleared when it closes, so a cut connection frees at once
+ * everything it held (its parsed requests included), not when a deadline would have passed.
+ */
+export function sendDeadline(socket: Socket, res: { once(e: 'finish', f: () => void): unknown }, ms: number, onTimeout: () => void): void {
+  let w = watches.get(socket);
+  if (!w) {
+    const watch: Watch = { timer: null, pending: 0 };
+    w = watch;
+    watches.set(socket, watch);
+    socket.once('close', () => {
+      if (watch.timer) clearTimeout(watch.timer);
+      watch.timer = null;
+    });
+  }
+  const watch = w;
+  if (socket.destroyed) return;
+  watch.pending++;
+  if (!watch.timer) {
+    watch.timer = setTimeout(() => {
+      watch.timer = null;
+      onTimeout();
+      socket.destroy();
+    }, ms);
+    watch.timer.unref();
+  }
+  res.once('finish', () => {
+    watch.pending--;
+    if (!watch.timer) return;
+    if (watch.pending > 0) watch.timer.refresh();
+    else {
+      clearTimeout(watch.timer);
+      watch.timer = null;
+    }
+  });
+}

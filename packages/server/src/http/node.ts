@@ -7,7 +7,7 @@ import { HttpError } from './errors.js';
 import { requestId, withRequestId, type Logger } from '../log.js';
 import { readLimited, type BodyBudget } from './body.js';
 import { clientIp } from './ratelimit.js';
-import { admitPipelined } from './connections.js';
+import { admitPipelined, sendDeadline } from './connections.js';
 import type { AppRequest, AppResponse } from './types.js';
 
 export interface AdapterOptions {
@@ -78,7 +78,10 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     res.end(payload);
     if (tooLarge) drain(req, res, opts.drainBytes ?? DRAIN_BYTES, opts.drainMs ?? DRAIN_MS);
     // A client that does not read its answers holds their bytes here: it gets a deadline.
-    else if (!res.writableFinished) deadline(req, res, opts.sendMs ?? SEND_MS, opts.log);
+    else if (!res.writableFinished)
+      sendDeadline(req.socket, res, opts.sendMs ?? SEND_MS, () =>
+        opts.log('send_timeout', { ms: opts.sendMs ?? SEND_MS, queued: req.socket.writableLength }),
+      );
   };
 
   // Every log line this request causes, here or deep in a handler, carries its id (AsyncLocalStorage).
@@ -147,16 +150,6 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       fail(e);
     }
   }
-}
-
-/** Close the connection if the answer is not taken (flushed to the client) within `ms`. */
-function deadline(req: IncomingMessage, res: ServerResponse, ms: number, log: Logger): void {
-  const timer = setTimeout(() => {
-    log('send_timeout', { ms, queued: req.socket.writableLength });
-    req.socket.destroy();
-  }, ms);
-  timer.unref();
-  res.once('close', () => clearTimeout(timer));
 }
 
 /**

@@ -2,7 +2,12 @@
 // verifies (the limit stays exact, no scrape answers 500, a bystander is served), server processes
 // killed at random points during scrapes and limiter asks (the primary survives), every process
 // down at once (the primary never exits 0 by itself), and a port already taken (exit 1 at once).
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +57,54 @@ const stop = async (c: Cluster) => {
 };
 
 describe('svc serve (cluster) under load', () => {
+  it('a primary that cannot answer (frozen): every verify is refused with 503 and Retry-After, none allowed', async () => {
+    const c = await serveCluster({ SVC_RATE_VERIFY: '3', SVC_LEDGER: 'off' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; retry: unknown }>((resolve, reject) => {
+        const r = request(`${c.base}${path}`, { agent, method, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, retry: res.headers['retry-after'] }));
+        });
+        r.on('error', reject);
+        r.end(body);
+      });
+    try {
+      // Eight connections, already handed to the server processes (the primary hands out new ones).
+      await Promise.all(Array.from({ length: 8 }, () => send('GET', '/healthz')));
+      process.kill(c.child.pid!, 'SIGSTOP');
+      let answers: Array<{ status: number; retry: unknown }>;
+      try {
+        answers = await Promise.all(Array.from({ length: 8 }, () => send('POST', '/api/v1/verify', '{}')));
+      } finally {
+        process.kill(c.child.pid!, 'SIGCONT');
+      }
+      // Before: each ask timed out after 2 s and was allowed (422 for {}), 8 of a limit of 3.
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(503));
+      expect(answers.every((a) => a.retry === '1')).toBe(true);
+    } finally {
+      agent.destroy();
+      await stop(c);
+    }
+  }, 60_000);
+
+  it('a send to a server process that died a moment ago (EPIPE) does not take the primary down', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-epipe-'));
+    const fixture = fileURLToPath(new URL('../fixtures/epipe-primary.mjs', import.meta.url));
+    const child = spawn(process.execPath, [fixture], { env: { ...process.env, SVC_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    const lines = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    expect(lines.some((l) => l.event === 'survived'), out).toBe(true);
+    expect(lines.some((l) => l.event === 'process_ipc_error')).toBe(true);
+    expect(code).toBe(0);
+  }, 30_000);
+
   it('a /metrics flood from one address: the verify limit of another stays exact, no scrape answers 500, a bystander is served', async () => {
     // Metrics unlimited per client here: what must hold is that aggregation never starves the primary.
     const c = await serveCluster({ SVC_RATE_VERIFY: '5', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
