@@ -4,7 +4,8 @@
 // measures its latency from a third, and the server processes are killed (SIGKILL) or frozen
 // (SIGSTOP for up to 2 s) at random moments. Checked throughout: the verify limit is never
 // exceeded, no answer is a 5xx but 503, the primary never exits, the port is served again after
-// every kill, and the memory of the whole process tree stays bounded.
+// every kill, a bystander's p99 stays under 250 ms in every phase without kills or freezes, and
+// the memory of the whole process tree stays bounded.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -26,6 +27,8 @@ const ROUTES = [
   ['PIPELINE', '/healthz'],
 ];
 const VERIFY_LIMIT = 20;
+/** A bystander's p99 under a flood of any one route, with no process killed or frozen meanwhile (#29). */
+const BYSTANDER_P99_MS = 250;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -188,6 +191,9 @@ export async function clusterCampaign({ until, seed, phaseMs = 15_000, connectio
       if (!back) await sleep(100);
     }
     if (!back) findings.push({ kind: 'port not served after the phase', phase: phases.at(-1).route });
+    const b = phases.at(-1).bystander;
+    if (!chaotic && (b.failed > 0 || b.p99 >= BYSTANDER_P99_MS))
+      findings.push({ kind: `bystander p99 ${b.p99.toFixed(0)} ms (goal < ${BYSTANDER_P99_MS}), ${b.failed} failed`, phase: phases.at(-1).route });
   }
   clearInterval(memory);
   const minutes = (Date.now() - verifyStart) / 60_000;
