@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
+import { PEER_CAPS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 
 export class CliError extends Error {
   constructor(
@@ -87,7 +88,12 @@ export async function fetchJson(url: string, init?: RequestInit): Promise<{ stat
   } catch (e) {
     throw new CliError(`cannot reach ${url}: ${networkCause(e)}`, 2);
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await textCapped(res, PEER_CAPS.json, url);
+  } catch (e) {
+    throw new CliError(e instanceof PeerAnswerTooLarge ? e.message : `reading ${url}: ${networkCause(e)}`, 2);
+  }
   try {
     return { status: res.status, body: JSON.parse(text) };
   } catch {

@@ -1,7 +1,7 @@
 // `svc ledger tiles`, `svc ledger monitor` and `svc ledger prove --tlog-proof`: the C2SP side of
 // the ledger from the command line. Exit 3 when the log is found at fault (a fork, a rollback,
 // tiles that do not hash to the signed root, a checkpoint the key did not sign).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bytesEqual, fromHex } from '@svc/core';
 import {
@@ -25,18 +25,26 @@ import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
 import { proveTarget } from './ledger.js';
+import { PEER_CAPS, PeerAnswerTooLarge, readCapped, textCapped } from '../net/peer.js';
 
 const TLOG = '/api/transparency/tlog/';
+
+/** The largest valid answer for a path under a log's prefix: a checkpoint, or a tile or entry bundle. */
+const capOf = (path: string): number => (path === 'checkpoint' ? PEER_CAPS.checkpoint : PEER_CAPS.tile);
 
 /** Fetch paths under a tiled log's prefix: an http(s) URL, or a folder (a static export on disk). */
 export function tileFetcher(where: string): FetchTile {
   if (!/^https?:\/\//.test(where)) {
     const dir = resolve(where);
     return async (path) => {
+      const file = join(dir, path);
       try {
-        return new Uint8Array(readFileSync(join(dir, path)));
-      } catch {
-        throw new CliError(`${join(dir, path)} cannot be read`, 2);
+        if (statSync(file).size > capOf(path))
+          throw new CliError(`${file} is larger than any valid ${path === 'checkpoint' ? 'checkpoint' : 'tile'} (${capOf(path)} bytes)`, 2);
+        return new Uint8Array(readFileSync(file));
+      } catch (e) {
+        if (e instanceof CliError) throw e;
+        throw new CliError(`${file} cannot be read`, 2);
       }
     };
   }
@@ -48,8 +56,15 @@ export function tileFetcher(where: string): FetchTile {
     } catch (e) {
       throw new CliError(`cannot reach ${prefix + path}: ${networkCause(e)}`, 2);
     }
-    if (res.status !== 200) throw new CliError(`${prefix + path} answered ${res.status}`, 2);
-    return new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new CliError(`${prefix + path} answered ${res.status}`, 2);
+    }
+    try {
+      return await readCapped(res, capOf(path), prefix + path);
+    } catch (e) {
+      throw new CliError(e instanceof PeerAnswerTooLarge ? e.message : `reading ${prefix + path}: ${networkCause(e)}`, 2);
+    }
   };
 }
 

@@ -1,5 +1,6 @@
 // Live health of the council seats: one probe per five minutes per instance, shared by every
 // caller (concurrent callers await the same probe). Failure reasons stay inside the server.
+import { PEER_CAPS, textCapped } from '../net/peer.js';
 import { existsSync, readFileSync } from 'node:fs';
 import type * as schemas from '@svc/core/schemas';
 import type { Static } from 'typebox';
@@ -60,7 +61,14 @@ async function probeSeat(
       }),
       signal: ctl.signal,
     });
-    const body = (await res.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
+    // A seat's answer is read up to a cap, within the same deadline: a seat cannot make the probe hold gigabytes.
+    const raw = await textCapped(res, PEER_CAPS.json).catch(() => null);
+    let body: { choices?: { message?: { content?: unknown } }[] } | null = null;
+    try {
+      body = raw === null ? null : JSON.parse(raw);
+    } catch {
+      body = null;
+    }
     const text = body?.choices?.[0]?.message?.content;
     const ok = res.ok && typeof text === 'string' && text.trim().length > 0;
     if (!ok) log('council_seat_failed', { seat: seat.id, status: res.status });

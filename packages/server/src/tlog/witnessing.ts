@@ -6,6 +6,7 @@
 import { fromHex } from '@svc/core';
 import {
   checkSignature,
+  MAX_NOTE_SIGNATURES,
   formatAddCheckpoint,
   parseCheckpoint,
   parseNote,
@@ -16,6 +17,7 @@ import {
 } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
+import { PEER_CAPS, textCapped } from '../net/peer.js';
 
 export interface WitnessingLedger {
   /** The latest checkpoint, signed by the log alone; throws while withheld. */
@@ -110,7 +112,10 @@ export class Witnessing {
     this.cosigned = verified.size;
     this.lastSubmitted = note;
     if (quorumMet(this.policy, verified)) {
-      this.published = { size: c.size, note: note + lines.join('') };
+      // A reader accepts at most MAX_NOTE_SIGNATURES lines: the log's own come first, then as many
+      // cosignatures as fit (a policy may name more witnesses than that).
+      const room = MAX_NOTE_SIGNATURES - parseNote(note).signatures.length;
+      this.published = { size: c.size, note: note + lines.slice(0, Math.max(0, room)).join('') };
       this.behindSince = null;
       this.o.log('checkpoint_witnessed', { size: c.size, cosignatures: verified.size, witnesses: entries.length });
     } else {
@@ -127,10 +132,10 @@ export class Witnessing {
   }
 
   /**
-   * A witness's answer, judged by its key in the policy: when that key's line verifies, every line
-   * under the witness's name is kept (its other cosignature types, such as the Ed25519 line the
-   * public witness network reads); otherwise none. Lines under other names are dropped. A witness
-   * that answers badly costs its own cosignature, never the others'.
+   * A witness's answer, judged by its key in the policy: only a line under that key's name and id
+   * that verifies is kept, and only one (a witness repeating its line, or adding lines that do not
+   * verify or that no policy key can check, cannot make the published note fail or overflow a
+   * reader). A witness that answers badly costs its own cosignature, never the others'.
    */
   private verifiedLines(w: PolicyEntry, note: string, body: string, name: string): string[] {
     const text = parseNote(note).text;
@@ -143,10 +148,14 @@ export class Witnessing {
     }
     const k = w.key;
     const own = sigs.filter((s) => s.name === k.name && s.id === k.id);
-    const good = own.filter((s) => checkSignature(k.type, k.name, k.publicKey, text, s.signature, k.raw).ok);
-    if (good.length < own.length)
-      this.o.log('witness_refused', { witness: name, status: 200, reason: 'a cosignature that does not verify' });
-    return good.length > 0 ? sigs.filter((s) => s.name === k.name).map(signatureLine) : [];
+    const good = own.find((s) => checkSignature(k.type, k.name, k.publicKey, text, s.signature, k.raw).ok);
+    if (own.some((s) => s !== good))
+      this.o.log('witness_refused', {
+        witness: name,
+        status: 200,
+        reason: 'cosignature lines that do not verify, or repeat, were dropped',
+      });
+    return good ? [signatureLine(good)] : [];
   }
 
   /** The cosignature lines one witness gives (none when it refuses, fails or is away). */
@@ -171,7 +180,14 @@ export class Witnessing {
         this.o.log('witness_unreachable', { witness: name, error: e instanceof Error ? e.message : String(e) });
         return [];
       }
-      const body = await res.text().catch(() => '');
+      let body: string;
+      try {
+        body = await textCapped(res, PEER_CAPS.witness, url);
+      } catch (e) {
+        // Over the cap, or cut off by the deadline: that witness's answer counts for nothing this round.
+        this.o.log('witness_refused', { witness: name, status: res.status, reason: e instanceof Error ? e.message : String(e) });
+        return [];
+      }
       if (res.status === 200) {
         this.sizes.set(name, size);
         return this.verifiedLines(w, note, body, name);

@@ -100,7 +100,10 @@ describe('svc serve (cluster) under load', () => {
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l));
-    expect(lines.some((l) => l.event === 'survived'), out).toBe(true);
+    expect(
+      lines.some((l) => l.event === 'survived'),
+      out,
+    ).toBe(true);
     expect(lines.some((l) => l.event === 'process_ipc_error')).toBe(true);
     expect(code).toBe(0);
   }, 30_000);

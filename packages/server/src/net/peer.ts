@@ -1,0 +1,78 @@
+// Every answer the server or the CLI reads from a peer over the network (witnesses, tile sources,
+// council seats, keys URLs) is read through here: at most a known number of bytes, the largest
+// valid answer of its kind, within a deadline that covers the body. A peer that sends more is
+// refused, its connection cut, and nothing past the cap is held.
+
+/**
+ * The caps, in bytes, by what is read (docs/wire-format.md lists them).
+ *
+ * - witness: an add-checkpoint answer is cosignature lines, one per key the witness holds (a few
+ *   hundred bytes each);
+ * - tile: a full level tile is 256 hashes of 32 bytes; an entry bundle 256 entries of the ledger's
+ *   32-byte leaves, each with its 2-byte length;
+ * - checkpoint: a note, as the core's note reader bounds it (1 MiB of text; 100 signature lines,
+ *   an ML-DSA one several KiB);
+ * - json: a keys document or a council seat's answer.
+ */
+export const PEER_CAPS = {
+  witness: 16 * 1024,
+  tile: 256 * 34,
+  checkpoint: 2 * 1024 * 1024,
+  json: 1024 * 1024,
+} as const;
+
+/** A refusal of a peer's answer: over its cap (`too_large`). */
+export class PeerAnswerTooLarge extends Error {
+  constructor(
+    readonly cap: number,
+    readonly url: string,
+  ) {
+    super(`${url} answered more than ${cap} bytes`);
+    this.name = 'PeerAnswerTooLarge';
+  }
+}
+
+/**
+ * The body of `res`, read up to `cap` bytes; throws PeerAnswerTooLarge past it (the rest is never
+ * read, and the stream is cancelled). The deadline is the one given to `fetch` as its signal: it
+ * covers the body too.
+ *
+ * @example
+ * ```ts
+ * const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+ * const bytes = await readCapped(res, PEER_CAPS.tile, url);
+ * ```
+ */
+export async function readCapped(res: Response, cap: number, url = res.url): Promise<Uint8Array> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > cap) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new PeerAnswerTooLarge(cap, url);
+  }
+  if (!res.body) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      throw new PeerAnswerTooLarge(cap, url);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** readCapped as UTF-8 text (malformed sequences replaced: callers parse strictly after). */
+export async function textCapped(res: Response, cap: number, url = res.url): Promise<string> {
+  return new TextDecoder().decode(await readCapped(res, cap, url));
+}
