@@ -42,3 +42,5 @@ export { inclusionQuery, normalInclusionRequest } from './ledger/inclusion-reque
 export { startPrimary } from './cluster/primary.js';
 export { publicServer } from './http/listen.js';
 export { nodeHandler } from './http/node.js';
+export { tileFetcher } from './cli/tlog.js';
+export { PEER_CAPS, readCapped, PeerAnswerTooLarge } from './net/peer.js';

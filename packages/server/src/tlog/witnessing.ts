@@ -132,10 +132,12 @@ export class Witnessing {
   }
 
   /**
-   * A witness's answer, judged by its key in the policy: only a line under that key's name and id
-   * that verifies is kept, and only one (a witness repeating its line, or adding lines that do not
-   * verify or that no policy key can check, cannot make the published note fail or overflow a
-   * reader). A witness that answers badly costs its own cosignature, never the others'.
+   * A witness's answer, judged by the policy's keys under that witness's name: its asked key, and
+   * any other key the policy lists for the same name without a URL (a second signature type, such
+   * as the Ed25519 line the public witness network reads). Only a line that verifies is kept, one
+   * per key; lines that fail, repeat, or that no policy key can check are dropped, so a witness
+   * cannot make the published note fail a reader or overflow it. The cosignature counts only when
+   * the asked key's line verifies; a witness that answers badly costs its own cosignature alone.
    */
   private verifiedLines(w: PolicyEntry, note: string, body: string, name: string): string[] {
     const text = parseNote(note).text;
@@ -146,16 +148,20 @@ export class Witnessing {
       this.o.log('witness_refused', { witness: name, status: 200, reason: 'the answer is not signature lines' });
       return [];
     }
-    const k = w.key;
-    const own = sigs.filter((s) => s.name === k.name && s.id === k.id);
-    const good = own.find((s) => checkSignature(k.type, k.name, k.publicKey, text, s.signature, k.raw).ok);
-    if (own.some((s) => s !== good))
+    const keys = [w.key, ...[...this.policy.witnesses.values()].filter((o) => !o.url && o.key.name === w.key.name).map((o) => o.key)];
+    const kept = keys.flatMap((k) => {
+      const good = sigs.find(
+        (s) => s.name === k.name && s.id === k.id && checkSignature(k.type, k.name, k.publicKey, text, s.signature, k.raw).ok,
+      );
+      return good ? [good] : [];
+    });
+    if (kept.length < sigs.length)
       this.o.log('witness_refused', {
         witness: name,
         status: 200,
-        reason: 'cosignature lines that do not verify, or repeat, were dropped',
+        reason: 'cosignature lines that do not verify, repeat, or no policy key checks were dropped',
       });
-    return good ? [signatureLine(good)] : [];
+    return kept[0] && kept[0].id === w.key.id ? kept.map(signatureLine) : [];
   }
 
   /** The cosignature lines one witness gives (none when it refuses, fails or is away). */

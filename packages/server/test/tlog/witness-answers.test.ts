@@ -40,10 +40,10 @@ const policyText = [
 type Answer = (note: string, i: number) => Response;
 const cosign = (note: string, i: number) => signatureLine(witnesses[i]!.sign(parseNote(note).text, 1_700_000_000));
 
-function witnessing(answer: Answer, logs: Array<[string, Record<string, unknown>]>) {
+function witnessing(answer: Answer, logs: Array<[string, Record<string, unknown>]>, policy = policyText) {
   const note = logNote(5);
   const fake = (async (url: string | URL) => answer(note, Number(/w(\d)\.test/.exec(String(url))![1]) - 1)) as typeof fetch;
-  const w = new Witnessing({ checkpoint: async () => note, consistency: async () => ({ proof: [] }) }, parsePolicy(policyText), {
+  const w = new Witnessing({ checkpoint: async () => note, consistency: async () => ({ proof: [] }) }, parsePolicy(policy), {
     log: (e, f) => void logs.push([e, f ?? {}]),
     timeoutMs: 5_000,
     fetch: fake,
@@ -102,5 +102,25 @@ describe('what the log publishes from its witnesses answers', () => {
     expect(logs.find(([e, f]) => e === 'witness_refused' && f.witness === 'w3')?.[1].reason).toMatch(/more than \d+ bytes/);
     const sigs = parseNote(w.publishedNote()!).signatures;
     expect(sigs.map((s) => s.name).sort()).toEqual([ORIGIN, 'w1.example', 'w2.example']);
+  });
+
+  it("a witness's second key listed without a URL: its line is published when it verifies, dropped when forged", async () => {
+    const second = noteSigner('w1.example', logKeygen('subtree/v1', seed(11)));
+    const policy = `${policyText}\nwitness w1b ${second.vkey}`;
+    for (const forge of [false, true]) {
+      const { w } = witnessing(
+        (note, i) => {
+          const extra = second.sign(parseNote(note).text, 1_700_000_000);
+          const line = signatureLine(forge ? { ...extra, signature: extra.signature.map((b, k) => (k > 12 ? b ^ 1 : b)) } : extra);
+          return new Response(i === 0 ? cosign(note, i) + line : cosign(note, i));
+        },
+        [],
+        policy,
+      );
+      await w.round();
+      const published = parseNote(w.publishedNote()!);
+      expect(published.signatures.filter((x) => x.name === 'w1.example')).toHaveLength(forge ? 1 : 2);
+      expect(logPolicy(policy).checkCheckpoint(published, ORIGIN)).toMatchObject({ signaturesOk: true, quorumMet: true });
+    }
   });
 });

@@ -128,6 +128,8 @@ beforeAll(async () => {
     [
       `log ${logVkeys[0]}`,
       ...witnesses.map((w, i) => `witness W${i + 1} ${w.vkeys[0]!.vkey} ${w.url}`),
+      // Their Ed25519 keys too, without a URL: the log publishes those lines only when they verify.
+      ...witnesses.map((w, i) => `witness W${i + 1}ed ${w.vkeys[1]!.vkey}`),
       'group G 2 W1 W2 W3',
       'quorum G',
       '',
