@@ -575,6 +575,14 @@ write('errors.json', 'Typed refusals: 400 invalid JSON or I-JSON, 413 too large,
   await vector('repeated member name, spelled with an escape (\\u0061nswer)', refused(400, 'invalid_json'), undefined, {
     inputText: duplicated(bound, [], 'answer', 'forged').replace('{"answer":', '{"\\u0061nswer":'),
   }),
+  // I-JSON numbers: a literal no double holds exactly reads as one value here and another in a
+  // parser with exact integers, while the signature covers the double's canonical form.
+  await vector('a number no double holds exactly: run maxSteps 9007199254740993', refused(400, 'invalid_json'), undefined, {
+    inputText: JSON.stringify(runB).replace('"maxSteps":5', '"maxSteps":9007199254740993'),
+  }),
+  await vector('a number no double holds exactly: credits 1.0000000000000001', refused(400, 'invalid_json'), undefined, {
+    inputText: JSON.stringify(runB).replace('"credits":2', '"credits":1.0000000000000001'),
+  }),
   await vector('the same name in two different objects is not a repeat', ok, undefined, {
     inputText: JSON.stringify(bound),
   }),

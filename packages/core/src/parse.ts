@@ -2,7 +2,7 @@
 // (verifyBundle, buildRecord, the server, the CLI and the page).
 import { SvcError } from './errors.js';
 import { fromUtf8, utf8 } from './encoding/bytes.js';
-import { duplicateMember } from './lib/members.js';
+import { ijsonViolation } from './lib/members.js';
 
 /**
  * Request bodies above this many bytes are refused (interface.md Limits: 2 MB).
@@ -47,7 +47,8 @@ export function parseDocument(input: unknown): unknown {
   } catch {
     throw new SvcError('invalid_json', 'body is not valid JSON');
   }
-  const repeated = duplicateMember(text);
-  if (repeated !== null) throw new SvcError('invalid_json', `body is not I-JSON: member name repeated at ${repeated}`);
+  const v = ijsonViolation(text);
+  if (v?.kind === 'repeated') throw new SvcError('invalid_json', `body is not I-JSON: member name repeated at ${v.at}`);
+  if (v) throw new SvcError('invalid_json', `body is not I-JSON: the number at ${v.at || '/'} is not exactly a double (IEEE 754)`);
   return doc;
 }

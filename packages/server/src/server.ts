@@ -26,6 +26,7 @@ import { Metrics } from './http/metrics.js';
 import { backendReport, nativeCrypto } from './crypto/node.js';
 
 import { VERSION } from './version.js';
+import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 
 export { VERSION };
@@ -132,7 +133,10 @@ export async function startServer(
   const trustedKeys = pinnedKeys(ring, names, cfg.slhDiversity);
   log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
   const trustedBridgeKeys = modelPlaneKeys(ring, names, cfg.bridge).keys;
-  const executor = opts.executor ?? WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys }, cfg.pool, log);
+  const logPolicy = ownLogPolicy(cfg, names, ring);
+  const executor =
+    opts.executor ??
+    WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys, ...(logPolicy ? { logPolicy } : {}) }, cfg.pool, log);
   const link = opts.cluster;
   if (link && metrics) {
     // The primary gathers this registry with every other process's (prom-client's cluster mode).

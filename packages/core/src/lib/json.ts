@@ -1,4 +1,4 @@
-import { duplicateMember } from './members.js';
+import { ijsonViolation } from './members.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type Obj = Record<string, unknown>;
@@ -34,7 +34,7 @@ export function parseObject(text: unknown): Obj | null {
   if (typeof text !== 'string') return null;
   try {
     const v: unknown = JSON.parse(text);
-    return isObj(v) && duplicateMember(text) === null ? v : null;
+    return isObj(v) && ijsonViolation(text) === null ? v : null;
   } catch {
     return null;
   }

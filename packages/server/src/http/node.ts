@@ -52,6 +52,31 @@ export function parseTarget(raw: string | undefined): { path: string; query: URL
   }
 }
 
+/**
+ * The first query parameter whose name or value is not percent-encoded UTF-8, or null. The URL
+ * parser would read `%FF` or an overlong `%C0%AF` as U+FFFD, a value the client never sent.
+ */
+export function badQueryParameter(raw: string | undefined): string | null {
+  const q = raw?.includes('?') ? raw.slice(raw.indexOf('?') + 1).split('#', 1)[0]! : '';
+  for (const pair of q.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const [k, v] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+    let name: string;
+    try {
+      name = decodeURIComponent(k.replace(/\+/g, ' '));
+    } catch {
+      return JSON.stringify(k.slice(0, 40));
+    }
+    try {
+      decodeURIComponent(v.replace(/\+/g, ' '));
+    } catch {
+      return name.slice(0, 40);
+    }
+  }
+  return null;
+}
+
 /** RFC 9112 s.6.1: the only transfer coding understood here is chunked, alone. */
 function unsupportedCoding(te: string | undefined): boolean {
   return te !== undefined && te.trim().toLowerCase() !== 'chunked';
@@ -115,6 +140,13 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         return;
       }
       path = target.path;
+      const badParam = badQueryParameter(req.url);
+      if (badParam !== null) {
+        req.resume();
+        const e = new HttpError('invalid_request', `query parameter ${badParam} is not valid UTF-8 (percent-encoded)`);
+        done({ status: e.status, body: e.toJSON() });
+        return;
+      }
       if (unsupportedCoding(req.headers['transfer-encoding'])) {
         tooLarge = true; // closes the connection: the body's framing is not understood
         done(NOT_IMPLEMENTED);

@@ -1,7 +1,17 @@
 // The CPU-bound work the pool runs, kept as plain functions so they run the same in a worker
 // thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
 // document nested thousands deep would overflow the receiving thread's structured-clone reader.
-import { buildRecord, nobleBackend, parseDocument, SvcError, verifyBundle, type CryptoBackend, type ReceiptKey } from '@svc/core';
+import {
+  buildRecord,
+  nobleBackend,
+  parseDocument,
+  SvcError,
+  verifyBundle,
+  type CryptoBackend,
+  type LogPolicyChecker,
+  type ReceiptKey,
+} from '@svc/core';
+import { logPolicy } from '@svc/core/tlog';
 import { refusalOf, type HttpErrorCode } from '../http/errors.js';
 import { normalInclusionRequest } from '../ledger/inclusion-request.js';
 
@@ -10,6 +20,21 @@ export interface PoolSettings {
   trustedKeys: ReceiptKey[];
   /** The model-plane keys this server publishes: attestations by others are not counted as its own. */
   trustedBridgeKeys?: unknown[];
+  /**
+   * A c2sp.org/tlog-policy text judging a proof's `tlogProof` checkpoint: the server's own log keys
+   * (and its witness policy, when it has one). A checkpoint naming this log with a line that fails
+   * fails the proof; one this log never signed is not recognised. Text, so it crosses to workers.
+   */
+  logPolicy?: string;
+}
+
+const checkers = new Map<string, LogPolicyChecker>();
+/** The policy checker of a settings' text, made once per thread. */
+function checkerOf(s: PoolSettings): { logPolicy?: LogPolicyChecker } {
+  if (!s.logPolicy) return {};
+  let c = checkers.get(s.logPolicy);
+  if (!c) checkers.set(s.logPolicy, (c = logPolicy(s.logPolicy)));
+  return { logPolicy: c };
 }
 
 export type Task =
@@ -31,6 +56,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         trustedBridgeKeys: s.trustedBridgeKeys,
         service: s.service,
         crypto,
+        ...checkerOf(s),
       });
     else if (task.op === 'inclusion') value = normalInclusionRequest(parseDocument(task.body));
     else
@@ -41,6 +67,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         generated: task.generated,
         org: task.org,
         crypto,
+        ...checkerOf(s),
       });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };

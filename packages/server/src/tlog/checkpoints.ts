@@ -83,3 +83,20 @@ export function checkpointer(ring: Keyring, origin: string, roles: readonly LogR
     vkeys: () => vkeys,
   };
 }
+
+/**
+ * The policy this server verifies proofs' log checkpoints under: its witness policy when it has
+ * one (which names its log keys), else its own log keys with no witness quorum; none without a
+ * ledger. A hand-made checkpoint naming this log is then judged by this log's keys.
+ *
+ * @example
+ * ```ts
+ * const text = ownLogPolicy(cfg, names, ring); // 'log <vkey>\nlog <vkey>\nquorum none\n'
+ * ```
+ */
+export function ownLogPolicy(cfg: Config, names: Names, ring: Keyring): string | undefined {
+  if (!cfg.ledger) return undefined;
+  if (cfg.witnessPolicy) return readFileSync(cfg.witnessPolicy, 'utf8');
+  const vkeys = checkpointer(ring, logOrigin(cfg, names), logRoles(cfg)).vkeys().trimEnd().split('\n');
+  return `${vkeys.map((v) => `log ${v}`).join('\n')}\nquorum none\n`;
+}

@@ -2,7 +2,7 @@
 // cosigns a checkpoint only when it is consistent with the latest one it cosigned for that origin
 // (ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1, timestamped), persists that before answering,
 // and serves the latest cosigned checkpoint per origin to monitors.
-import { sha256Hex } from '@svc/core';
+import { sha256Hex, utf8 } from '@svc/core';
 import {
   decideAddCheckpoint,
   noteSigner,
@@ -12,6 +12,7 @@ import {
   type NoteSigner,
   type NoteVerifier,
   type Policy,
+  type WitnessAnswer,
 } from '@svc/core/tlog';
 import { nativeEd25519Sign, nativeMlDsa44, nativeNoteVerify } from '../crypto/node.js';
 import { HttpError } from '../http/errors.js';
@@ -51,6 +52,10 @@ export class Witness {
     // The logs it witnesses: each policy `log` line's key, under the origin its name gives.
     let verifiedNatively = 0;
     for (const l of o.policy.logs) {
+      // An origin is a key name the cosignature formats encode in one byte (subtree/v1): a longer
+      // one could never be cosigned, and is refused here, with its reason, rather than per request.
+      if (utf8(l.key.name).length > 255)
+        throw new Error(`the witness policy names a log whose origin is over 255 bytes (${JSON.stringify(l.key.name.slice(0, 40))}...)`);
       const raw = nativeNoteVerify(l.key.type, l.key.publicKey);
       if (raw) verifiedNatively++;
       const key = raw ? { ...l.key, raw } : l.key;
@@ -95,7 +100,15 @@ export class Witness {
     let answers: ReturnType<typeof decideAddCheckpoint>[];
     try {
       answers = await this.o.store.transactAll(
-        batch.map((r) => (read) => decideAddCheckpoint(r.body, (origin) => this.logs.get(origin), read, this.signers, seconds)),
+        batch.map((r) => (read): WitnessAnswer => {
+          // One request's failure is its own answer, never its turn's: the others commit.
+          try {
+            return decideAddCheckpoint(r.body, (origin) => this.logs.get(origin), read, this.signers, seconds);
+          } catch (e) {
+            this.o.log('witness_decide_error', { error: e instanceof Error ? e.message : String(e) });
+            return { status: 400, body: 'this checkpoint cannot be cosigned\n', contentType: 'text/plain; charset=utf-8' };
+          }
+        }),
         now,
         batch.map((r) => originOf(r.body)).filter((o): o is string => o !== null),
       );
