@@ -59,10 +59,31 @@ const queued = new WeakMap<Socket, number>();
 export function admitPipelined(socket: Socket, onDone: (fn: () => void) => void, max: number = MAX_PIPELINED): boolean {
   const n = (queued.get(socket) ?? 0) + 1;
   queued.set(socket, n);
-  onDone(() => queued.set(socket, (queued.get(socket) ?? 1) - 1));
-  if (n <= max) return true;
-  socket.destroy();
+  if (n <= max) {
+    onDone(() => queued.set(socket, (queued.get(socket) ?? 1) - 1));
+    return true;
+  }
+  if (n === max + 1) cut(socket);
   return false;
+}
+
+/**
+ * Close a connection whose pipelined requests are not read. Node has already parsed the whole
+ * chunk they came in (a thousand requests in 38 KB) and, when the socket closes, aborts each one
+ * with an error whose stack trace it formats: about 7 us apiece, 700 ms of the event loop for a
+ * wave of 100 such connections. Those errors reach no one, so they are made without a stack.
+ */
+function cut(socket: Socket): void {
+  const limit = Error.stackTraceLimit;
+  const restore = () => {
+    Error.stackTraceLimit = limit;
+  };
+  socket.prependOnceListener('close', () => {
+    Error.stackTraceLimit = 0;
+    setImmediate(restore);
+  });
+  socket.once('close', restore);
+  socket.destroy();
 }
 
 interface Watch {
