@@ -12,7 +12,21 @@ describe('numbers a double holds exactly', () => {
   it('the literals of the attack are refused; their exact doubles are not', () => {
     for (const lit of ['9007199254740993', '9007199254740992.9', '9.007199254740993e15', '1.0000000000000001', '1e400', '-1e400'])
       expect(exactNumber(lit), lit).toBe(false);
-    for (const lit of ['9007199254740992', '9.007199254740992e15', '1', '1.0', '1.50', '0.1', '-0', '0', '1e2', '1E+2', '1e-7', '5e-324', '1.7976931348623157e308'])
+    for (const lit of [
+      '9007199254740992',
+      '9.007199254740992e15',
+      '1',
+      '1.0',
+      '1.50',
+      '0.1',
+      '-0',
+      '0',
+      '1e2',
+      '1E+2',
+      '1e-7',
+      '5e-324',
+      '1.7976931348623157e308',
+    ])
       expect(exactNumber(lit), lit).toBe(true);
   });
 

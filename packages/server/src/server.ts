@@ -2,7 +2,7 @@
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
 import type { Server } from 'node:http';
 import { parsePolicy } from '@svc/core/tlog';
-import { Witnessing, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
+import { Witnessing, askedWitnesses, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
 import { AggregatorRegistry } from 'prom-client';
 import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness/serve.js';
@@ -136,7 +136,12 @@ export async function startServer(
   const logPolicy = ownLogPolicy(cfg, names, ring);
   const executor =
     opts.executor ??
-    WorkerPool.create(cfg.workers, { service: cfg.service, trustedKeys, trustedBridgeKeys, ...(logPolicy ? { logPolicy } : {}) }, cfg.pool, log);
+    WorkerPool.create(
+      cfg.workers,
+      { service: cfg.service, trustedKeys, trustedBridgeKeys, ...(logPolicy ? { logPolicy } : {}) },
+      cfg.pool,
+      log,
+    );
   const link = opts.cluster;
   if (link && metrics) {
     // The primary gathers this registry with every other process's (prom-client's cluster mode).
@@ -178,7 +183,7 @@ export async function startServer(
         witnessTimer.unref();
         void round();
       } else {
-        const idle: WitnessingStatus = { latestSize: null, publishedSize: null, lagMs: 0, cosigned: 0, witnesses: policy.witnesses.size };
+        const idle: WitnessingStatus = { latestSize: null, publishedSize: null, lagMs: 0, cosigned: 0, witnesses: askedWitnesses(policy) };
         ledger = view(
           () => link.witnessing()?.published ?? null,
           () => link.witnessing()?.status ?? idle,

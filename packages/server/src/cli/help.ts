@@ -21,7 +21,8 @@ Run svc <command> --help for its options; svc --version prints the version. A pa
 
 Environment: PORT (8080), HOST (127.0.0.1), SVC_DATA_DIR (./data), SVC_SERVICE_NAME (svc),
 SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min), SVC_RATE_TILES
-(6000/min), 0 disables a limit, SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_LOG_ORIGIN
+(6000/min), SVC_RATE_METRICS (60/min), 0 disables a limit, SVC_IPV6_PREFIX (64),
+SVC_CONNECTIONS_PER_IP (64 per process), SVC_SEND_SECONDS (10), SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_LOG_ORIGIN
 (keys/log-origin), SVC_LOG_ED25519 (on), SVC_WITNESS_POLICY (none), SVC_WITNESS_TIMEOUT_SECONDS (5),
 SVC_WITNESS_SERVE_POLICY (none), SVC_METRICS (on), SVC_METRICS_LISTEN (none: the main port),
 SVC_DATABASE_URL (none: SQLite in the data folder),

@@ -57,7 +57,8 @@ export function parseTarget(raw: string | undefined): { path: string; query: URL
  * parser would read `%FF` or an overlong `%C0%AF` as U+FFFD, a value the client never sent.
  */
 export function badQueryParameter(raw: string | undefined): string | null {
-  const q = raw?.includes('?') ? raw.slice(raw.indexOf('?') + 1).split('#', 1)[0]! : '';
+  // A `%` not followed by two hex digits is no escape: the URL parser keeps it as it is, and so here.
+  const q = (raw?.includes('?') ? raw.slice(raw.indexOf('?') + 1).split('#', 1)[0]! : '').replace(/%(?![0-9a-fA-F]{2})/g, '%25');
   for (const pair of q.split('&')) {
     if (!pair) continue;
     const eq = pair.indexOf('=');

@@ -37,6 +37,11 @@ export interface WitnessingStatus {
   witnesses: number;
 }
 
+/** The witnesses a log asks: the policy's entries with a URL (one without is a second key of one of them). */
+export function askedWitnesses(policy: Policy): number {
+  return [...policy.witnesses.values()].filter((w) => w.url).length;
+}
+
 /** What a log serves while witnessed: the last checkpoint with a quorum, or why there is none (503). */
 export async function publishedCheckpoint(ledger: Pick<WitnessingLedger, 'checkpoint'>, published: string | null): Promise<string> {
   // Rule 2 first: a withheld log publishes nothing, witnessed or not.
@@ -71,7 +76,7 @@ export class Witnessing {
       publishedSize: this.published?.size ?? null,
       lagMs: this.behindSince === null ? 0 : this.now - this.behindSince,
       cosigned: this.cosigned,
-      witnesses: this.policy.witnesses.size,
+      witnesses: askedWitnesses(this.policy),
     };
   }
 

@@ -196,16 +196,19 @@ describe('one reading of a request (round three)', () => {
     expect((await call(s.url, '/api/transparency/ledger/consistency?first=1&signed=1')).body.error ?? '').not.toMatch(/more than once/);
   });
 
-  it.each(['%FF', '%C0%AF', '%ED%A0%80', '%E2%82'])('org=%s (not UTF-8) is a 422 naming the parameter, never a record with U+FFFD (#30 row 12)', async (bad) => {
-    const r = await call(s.url, `/api/v1/evidence?org=${bad}`, { json: plain });
-    expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({ code: 'invalid_request' });
-    expect(r.body.error).toMatch(/query parameter org is not valid UTF-8/);
-    // Well-formed UTF-8 (percent-encoded, or a + for a space) is read as sent.
-    const ok = await call(s.url, `/api/v1/evidence?org=${encodeURIComponent('Café')}+Org`, { json: plain });
-    expect(ok.status).toBe(200);
-    expect(JSON.stringify(ok.body)).toContain('Café Org');
-  });
+  it.each(['%FF', '%C0%AF', '%ED%A0%80', '%E2%82'])(
+    'org=%s (not UTF-8) is a 422 naming the parameter, never a record with U+FFFD (#30 row 12)',
+    async (bad) => {
+      const r = await call(s.url, `/api/v1/evidence?org=${bad}`, { json: plain });
+      expect(r.status).toBe(422);
+      expect(r.body).toMatchObject({ code: 'invalid_request' });
+      expect(r.body.error).toMatch(/query parameter org is not valid UTF-8/);
+      // Well-formed UTF-8 (percent-encoded, or a + for a space) is read as sent.
+      const ok = await call(s.url, `/api/v1/evidence?org=${encodeURIComponent('Café')}+Org`, { json: plain });
+      expect(ok.status).toBe(200);
+      expect(JSON.stringify(ok.body)).toContain('Café Org');
+    },
+  );
 
   it.each(['gzip, chunked', 'chunked, chunked', 'deflate'])('Transfer-Encoding %j is a 501 and the connection closes', async (te) => {
     const r = await rawRequest(

@@ -34,10 +34,10 @@ describe('a forged log proof on a genuine answer', () => {
     ['a zero-length signature', new Uint8Array(0)],
   ])('%s: verify fails the log layer, evidence attests no logging, the ledger never had it', async (_, sig) => {
     const ring = Keyring.load(`${s.dir}/keys`).ring;
-    const bundle = (await new Issuer(ring, namesFor('svc'), null).issue({ answer: `never logged ${sig.length}`, prompt: 'q' })) as unknown as Record<
-      string,
-      unknown
-    >;
+    const bundle = (await new Issuer(ring, namesFor('svc'), null).issue({
+      answer: `never logged ${sig.length}`,
+      prompt: 'q',
+    })) as unknown as Record<string, unknown>;
     const doc = forged(bundle, sig);
     const v = await call(s.url, '/api/v1/verify', { json: doc });
     expect(v.status).toBe(200);
