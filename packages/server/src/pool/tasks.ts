@@ -33,7 +33,10 @@ const checkers = new Map<string, LogPolicyChecker>();
 function checkerOf(s: PoolSettings): { logPolicy?: LogPolicyChecker } {
   if (!s.logPolicy) return {};
   let c = checkers.get(s.logPolicy);
-  if (!c) checkers.set(s.logPolicy, (c = logPolicy(s.logPolicy)));
+  if (!c) {
+    c = logPolicy(s.logPolicy);
+    checkers.set(s.logPolicy, c);
+  }
   return { logPolicy: c };
 }
 
