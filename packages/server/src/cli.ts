@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // svc: serve, keygen, issue, verify, record, ledger, witness; one file per command under cli/.
-// Exit codes: 0 ok, 1 does not verify, 2 unreadable input or not a recognised bundle, 3 the ledger
-// audit found a problem.
+// Exit codes (one table, docs in the README and `svc --help`): 0 ok; 1 does not verify; 2 usage,
+// unreadable input or not a recognised bundle; 3 the ledger audit found a problem; 4 it verifies,
+// but the keys pinned with --keys or --keys-url do not recognise its signer (--allow-unpinned: 0).
 import { CliError } from './cli/common.js';
 import { HELP } from './cli/help.js';
 import { out } from './cli/io.js';
@@ -22,10 +23,12 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+  if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     out(HELP.main!);
     return 0;
   }
+  // No command is a usage error: a script that forgot its command must not pass.
+  if (!cmd) throw new CliError(`a command is needed\n\n${HELP.main!}`, 2);
   if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
     out(VERSION);
     return 0;

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
 import { PEER_CAPS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 
@@ -123,4 +124,16 @@ export async function fetchKeys(base: string): Promise<ReceiptKey[]> {
   const r = await fetchJson(url);
   if (r.status !== 200) throw new CliError(`${url} answered ${r.status}`, 2);
   return keysFromPubkeyResponse(r.body, url);
+}
+
+/**
+ * Refuse a data folder that holds no keyring: a mistyped --data-dir must not make a new keyring
+ * and sign with it. Only `svc keygen` and `svc serve` (on its first start) make one.
+ */
+export function requireKeyring(dataDir: string): void {
+  if (!existsSync(join(dataDir, 'keys')))
+    throw new CliError(
+      `no keyring in ${dataDir} (no keys folder): give the data folder of your server with --data-dir or SVC_DATA_DIR, or make one with svc keygen --data-dir ${dataDir}`,
+      2,
+    );
 }

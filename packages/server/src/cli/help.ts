@@ -11,10 +11,18 @@ Commands:
   serve     run the reference server (what npm start runs)
   keygen    create or rotate the keyring in the data folder
   issue     sign an answer, append it to the ledger, print the ProofBundle
-  verify    verify any bundle offline (exit 0 ok, 1 fails, 2 unreadable)
+  verify    verify any bundle offline
   record    make an AI Provenance Record from a bundle, offline
   ledger    prove inclusion, audit, export tiles of, or monitor a transparency log
   witness   run a transparency-log witness (c2sp.org/tlog-witness) for the logs of a policy
+
+Exit codes, for every command:
+  0  done: it verifies (and its signer is one the pinned keys recognise, when keys are pinned)
+  1  it does not verify (or is not in the log)
+  2  usage error, unreadable input, not a recognised bundle, a server that cannot be reached
+  3  the ledger's audit found a problem (rollback, fork, bad signature), or no quorum in time
+  4  it verifies, but the keys pinned with --keys or --keys-url do not recognise its signer
+     (--allow-unpinned makes that 0)
 
 Run svc <command> --help for its options; svc --version prints the version. A passing verdict attests origin and integrity, never accuracy.`,
   serve: `svc serve [--port N] [--host H] [--data-dir DIR] [--database-url postgres://...]
@@ -44,15 +52,18 @@ the ProofBundle JSON on stdout. Safe while the server runs. The whole log is che
 grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.
 --logged waits until the answer is in a published checkpoint (one that met SVC_WITNESS_POLICY's
 quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if none comes in time.`,
-  verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--service NAME]
+  verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--allow-unpinned] [--service NAME]
 
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
---keys-url fetches them once. Exit 0 when overallOk, 1 when it does not verify, 2 when the input
-cannot be read or is not a recognised bundle.`,
-  record: `svc record <file|-> [--org NAME] [--keys FILE | --keys-url BASE]
+--keys-url fetches them once. Exit 0 when overallOk (and, with keys pinned, its signer is one of
+them), 1 when it does not verify, 2 when the input cannot be read or is not a recognised bundle,
+4 when it verifies but the pinned keys do not recognise its signer (0 with --allow-unpinned).`,
+  record: `svc record <file|-> [--org NAME] [--keys FILE | --keys-url BASE] [--allow-unpinned]
 
 Prints an AI Provenance Record made offline from a proof bundle or run evidence pack. A record is
-evidence of origin and integrity, never a declaration of conformity.`,
+evidence of origin and integrity, never a declaration of conformity. Exit 0 when its proof is
+signed (and, with keys pinned, by one of them), 1 when it is not, 4 when the pinned keys do not
+recognise its signer (0 with --allow-unpinned).`,
   ledger: `svc ledger prove --url BASE (--answer TEXT | --answer-sha256 HEX | --leaf HEX) [--keys FILE]
 svc ledger prove --url BASE (--answer ... | ...) --tlog-proof [--vkey VKEY]...
 svc ledger audit --url BASE [--state FILE] [--keys FILE]

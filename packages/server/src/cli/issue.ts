@@ -8,7 +8,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../server.js';
-import { CliError, readInput } from './common.js';
+import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, out, parseFor, progress } from './io.js';
 import { loggedSource } from './tlog.js';
 
@@ -33,6 +33,7 @@ export async function issueCommand(args: string[]): Promise<number> {
   });
   const log = jsonLogger(false);
   const names = namesFor(cfg.service);
+  requireKeyring(cfg.dataDir);
   const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
   // Appending runs the full check first: a log that fails it is refused here (exit 3), and
   // so is a ledger file that cannot be opened at all.

@@ -5,7 +5,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../server.js';
-import { CliError } from './common.js';
+import { CliError, requireKeyring } from './common.js';
 import { HELP } from './help.js';
 import { clearProgress, note, out, parseFor, progress } from './io.js';
 import { auditCommand, proveCommand } from './ledger.js';
@@ -22,6 +22,7 @@ export async function ledgerCommand(args: string[]): Promise<number> {
     vkey: { type: 'string', multiple: true },
     state: { type: 'string' },
     keys: { type: 'string' },
+    'allow-unpinned': { type: 'boolean' },
     out: { type: 'string' },
     tiles: { type: 'string' },
     policy: { type: 'string' },
@@ -42,6 +43,7 @@ export async function ledgerCommand(args: string[]): Promise<number> {
       log: false,
     });
     const names = namesFor(cfg.service);
+    requireKeyring(cfg.dataDir);
     const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
     let ledger: Ledger;
     try {

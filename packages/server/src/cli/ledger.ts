@@ -13,6 +13,7 @@ import {
   type ConsistencyVerdict,
 } from '@svc/core';
 import { baseUrl, CliError, fetchJson, fetchKeys, loadKeysFile, readInput } from './common.js';
+import { EXIT_UNRECOGNISED } from './verify.js';
 
 const base = baseUrl;
 
@@ -44,11 +45,14 @@ export function proveTarget(o: { answer?: string; 'answer-sha256'?: string; leaf
 }
 
 export async function proveCommand(
-  opts: { url: string; answer?: string; 'answer-sha256'?: string; leaf?: string; keys?: string },
+  opts: { url: string; answer?: string; 'answer-sha256'?: string; leaf?: string; keys?: string; 'allow-unpinned'?: boolean },
   out: (s: string) => void,
 ): Promise<number> {
   const target = proveTarget(opts);
-  const keys = opts.keys ? loadKeysFile(opts.keys) : await fetchKeys(opts.url);
+  // Without --keys the tree-head key comes from the server being checked: it proves the path leads
+  // to what that server signed, never who it is. Only pinned keys can recognise a signer.
+  const pinned = opts.keys !== undefined;
+  const keys = pinned ? loadKeysFile(opts.keys!) : await fetchKeys(opts.url);
   const head = await signedHead(opts.url, keys);
   if (!head.sth) throw new CliError(`the server withholds its signed tree head (${head.withheld ?? 'unknown'})`, 1);
   const h = await checkHead(head.sth, keys);
@@ -71,12 +75,18 @@ export async function proveCommand(
   const ok =
     proof.every((x: Uint8Array | null) => x !== null) &&
     verifyInclusion(r.body.index, h.body.tree_size, leaf, proof, fromHex(h.body.root_hash)!);
+  const who = !pinned
+    ? 'tree-head key taken from the server being checked, not pinned: pass --keys FILE to know whose log this is'
+    : h.recognized
+      ? 'tree-head key recognised by the pinned keys'
+      : 'tree-head key NOT one of the pinned keys';
   out(
     ok
-      ? `Included: leaf ${r.body.index} of ${h.body.tree_size}, path verified against the signed root ${h.body.root_hash.slice(0, 16)}… (${h.recognized ? 'tree-head key recognised' : 'tree-head key NOT recognised'}).`
+      ? `Included: leaf ${r.body.index} of ${h.body.tree_size}, path verified against the signed root ${h.body.root_hash.slice(0, 16)}… (${who}).`
       : 'The inclusion path does NOT lead to the signed root.',
   );
-  return ok ? 0 : 1;
+  if (!ok) return 1;
+  return pinned && !h.recognized && !opts['allow-unpinned'] ? EXIT_UNRECOGNISED : 0;
 }
 
 interface AuditState {

@@ -10,6 +10,7 @@ export async function verifyCli(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     keys: { type: 'string' },
     'keys-url': { type: 'string' },
+    'allow-unpinned': { type: 'boolean' },
     service: { type: 'string' },
   });
   if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.verify}`, 2);
@@ -22,6 +23,7 @@ export async function recordCli(args: string[]): Promise<number> {
     org: { type: 'string' },
     keys: { type: 'string' },
     'keys-url': { type: 'string' },
+    'allow-unpinned': { type: 'boolean' },
     service: { type: 'string' },
   });
   if (positionals.length !== 1) throw new CliError(`give one file (or - for stdin)\n\n${HELP.record}`, 2);

@@ -77,9 +77,12 @@ async function pinnedBridge(opts: { 'keys-url'?: string }): Promise<unknown[]> {
   return opts['keys-url'] ? fetchBridgeKeys(opts['keys-url']) : [];
 }
 
+/** Exit 4: it verifies, but the keys the user pinned do not recognise its signer (a CI gate's "not ours"). */
+export const EXIT_UNRECOGNISED = 4;
+
 export async function verifyCommand(
   file: string,
-  opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string },
+  opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string; 'allow-unpinned'?: boolean },
   out: (s: string) => void,
 ): Promise<number> {
   const text = readInput(file);
@@ -93,12 +96,13 @@ export async function verifyCommand(
     throw e;
   }
   out(opts.json ? JSON.stringify(r, null, 2) : summarise(r, trustedKeys.length));
-  return r.verdict.overallOk ? 0 : 1;
+  if (!r.verdict.overallOk) return 1;
+  return trustedKeys.length > 0 && !r.signerRecognized && !opts['allow-unpinned'] ? EXIT_UNRECOGNISED : 0;
 }
 
 export async function recordCommand(
   file: string,
-  opts: { org?: string; keys?: string; 'keys-url'?: string; service?: string },
+  opts: { org?: string; keys?: string; 'keys-url'?: string; service?: string; 'allow-unpinned'?: boolean },
   out: (s: string) => void,
   note: (s: string) => void = () => {},
 ): Promise<number> {
@@ -121,7 +125,8 @@ export async function recordCommand(
       ...(opts.service ? { service: opts.service } : {}),
     });
     out(JSON.stringify(rec, null, 2));
-    return rec.attested.signed ? 0 : 1;
+    if (!rec.attested.signed) return 1;
+    return trustedKeys.length > 0 && !rec.attested.signer_recognized && !opts['allow-unpinned'] ? EXIT_UNRECOGNISED : 0;
   } catch (e) {
     if (isSvcError(e)) throw new CliError(`cannot make a record: ${e.message} (${e.code})`, 2);
     throw e;

@@ -12,7 +12,7 @@ import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';
 import { serially } from './serial.js';
-import type { HighWater } from './high-water.js';
+import type { HighWater, HighWaterHead } from './high-water.js';
 
 export type Withheld = 'rollback' | 'fork' | 'unverifiable';
 
@@ -97,7 +97,17 @@ class Findings {
    * rollback or a fork.
    */
   refresh(): Promise<void> {
-    return this.store.snapshot((r) => this.refreshInSnapshot(r));
+    // The high-water mark is read before the snapshot opens, never inside it: a writer advances the
+    // file only after its commit, so any mark read first is of a head the snapshot will show. Read
+    // inside, a commit landing between the two reads looked like a rollback.
+    let highWater: HighWaterHead | null = null;
+    let unreadable = false;
+    try {
+      highWater = this.highWater?.read() ?? null;
+    } catch {
+      unreadable = true;
+    }
+    return this.store.snapshot((r) => this.refreshInSnapshot(r, highWater, unreadable));
   }
 
   private resetHeads(): void {
@@ -109,7 +119,7 @@ class Findings {
     this.damagedHead = false;
   }
 
-  private async refreshInSnapshot(r: LedgerReads): Promise<void> {
+  private async refreshInSnapshot(r: LedgerReads, highWater: HighWaterHead | null, highWaterUnreadable: boolean): Promise<void> {
     let live: number;
     try {
       live = await r.size();
@@ -123,13 +133,7 @@ class Findings {
       if (live < this.lastLive || count < this.seenHeads) this.resetHeads();
       this.lastLive = live;
       if (!this.damagedHead) await this.readNewHeads(r, live);
-      let highWater = null;
-      try {
-        highWater = this.highWater?.read() ?? null;
-        this.highWaterUnreadable = false;
-      } catch {
-        this.highWaterUnreadable = true;
-      }
+      this.highWaterUnreadable = highWaterUnreadable;
       const maxHead = await r.maxHeadSize();
       this.rollback = maxHead > live || (highWater !== null && (highWater.tree_size > live || highWater.tree_size > maxHead));
       if (highWater && !this.rollback) await this.checkRoot(r, highWater.tree_size, highWater.root_hash, live);

@@ -343,10 +343,15 @@ export class Ledger implements LedgerApi {
         throw gone();
       }
       const inconsistent = a.inconsistent;
-      const evidence = a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch;
+      // Rule 1 across every field: the history's verdict is read from the same findings as the
+      // head's withheld reason, so a withheld head never stands beside `consistent: true`.
+      const withheld = a.withheld();
+      const evidence =
+        a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch || withheld === 'rollback' || withheld === 'fork';
       const out: HistoryBody = { enabled: true };
       if (evidence) out.consistent = false;
-      else if (a.leavesUnreadable) Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
+      else if (a.leavesUnreadable || withheld === 'unverifiable')
+        Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
       else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
       else out.consistent = true;
       out.forked_sizes = [...a.forked].sort((x, y) => x - y);

@@ -2,8 +2,10 @@
 // server or CDN serves as they are (c2sp.org/tlog-tiles paths under one folder). Incremental: only
 // tiles that changed since the checkpoint already there are written; a rerun with nothing new
 // writes nothing. Every file goes in by rename, the checkpoint last, and an export never writes a
-// tile that disagrees with a checkpoint already in the folder (that would be a fork: refused).
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// tile that disagrees with a checkpoint already in the folder (that would be a fork: refused), nor
+// a checkpoint older than the one there (exports that overlap, a cron job running long: the later
+// checkpoint stays).
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bytesEqual, toHex } from '@svc/core';
 import { TILE_WIDTH, parseCheckpoint, parseNote, tilePath, tileWidth, type TileId } from '@svc/core/tlog';
@@ -93,9 +95,41 @@ export async function exportTiles(
     }
     progress?.(i + 1, tiles.length);
   }
-  if (before?.text !== checkpoint) {
-    writeAtomic(join(dir, 'checkpoint'), checkpoint);
-    written++;
-  }
+  if (before?.text !== checkpoint && (await writeCheckpointIfNewer(dir, checkpoint, head.size))) written++;
   return { from, to: head.size, written };
+}
+
+/** A lock older than this was left by a run that died inside the few milliseconds it is held. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Write the folder's checkpoint unless the one there by now is larger: the comparison and the
+ * write hold a lock file (created exclusively), so two overlapping exports cannot interleave them.
+ * Returns whether it wrote.
+ */
+async function writeCheckpointIfNewer(dir: string, checkpoint: string, size: number): Promise<boolean> {
+  const lock = join(dir, '.checkpoint.lock');
+  for (let waited = 0; ; waited += 20) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) unlinkSync(lock);
+      } catch {
+        // released meanwhile
+      }
+      if (waited > STALE_LOCK_MS + 5_000) throw new LedgerError('unavailable', `${lock} is held by another export`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  try {
+    const now = exported(dir);
+    if (now && now.size > size) return false;
+    writeAtomic(join(dir, 'checkpoint'), checkpoint);
+    return true;
+  } finally {
+    unlinkSync(lock);
+  }
 }

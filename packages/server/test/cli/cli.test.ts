@@ -82,6 +82,36 @@ describe('svc issue / verify / record', () => {
     expect(badKeys.code).toBe(2);
   });
 
+  it('exit codes a CI gate can trust (#31): 4 for a signer the pinned keys do not recognise, 2 for no command or a data folder with no keyring', async () => {
+    // A genuine bundle, signed by someone else's key.
+    const foreign = JSON.stringify(issueProof({ answer: 'not ours', model: 'm', ts: 1 }, { receipt: K.answer }));
+    for (const pin of [
+      ['--keys', join(work, 'keys.json')],
+      ['--keys-url', s.url],
+    ]) {
+      const v = await svc(['verify', '-', ...pin], { input: foreign });
+      expect(v.code, pin[0]).toBe(4);
+      expect(v.out).toMatch(/Integrity: PASS/);
+      expect(v.out).toMatch(/Origin: NOT recognised/);
+      expect((await svc(['verify', '-', ...pin, '--allow-unpinned'], { input: foreign })).code).toBe(0);
+      expect((await svc(['record', '-', ...pin], { input: foreign })).code).toBe(4);
+      expect((await svc(['record', '-', ...pin, '--allow-unpinned'], { input: foreign })).code).toBe(0);
+    }
+    // With no keys pinned nothing is claimed about origin, and the exit says integrity only.
+    expect((await svc(['verify', '-'], { input: foreign })).code).toBe(0);
+    const none = await svc([]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/a command is needed/);
+    const typo = join(work, 'no-such-data-dir');
+    const issued = await svc(['issue', '--answer', 'x', '--data-dir', typo]);
+    expect(issued.code).toBe(2);
+    expect(issued.err).toMatch(/no keyring in .*no-such-data-dir/);
+    expect(existsSync(typo)).toBe(false);
+    const tiles = await svc(['ledger', 'tiles', '--out', join(work, 'm'), '--data-dir', typo]);
+    expect(tiles.code).toBe(2);
+    expect(existsSync(typo)).toBe(false);
+  });
+
   it('record prints an AI Provenance Record offline', async () => {
     const file = join(work, 'proof.json');
     const r = await svc(['record', file, '--org', 'Example Org', '--keys', join(work, 'keys.json')]);
@@ -104,6 +134,17 @@ describe('svc ledger', () => {
     const p = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'ledger answer']);
     expect(p.code).toBe(0);
     expect(p.out).toMatch(/Included: leaf \d+ of \d+, path verified against the signed root/);
+    // Trust never comes from the URL being checked: without --keys it says the key is not pinned.
+    expect(p.out).toMatch(/taken from the server being checked, not pinned/);
+    expect(p.out).not.toMatch(/key recognised/);
+    const pinned = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'ledger answer', '--keys', join(work, 'keys.json')]);
+    expect(pinned.code).toBe(0);
+    expect(pinned.out).toMatch(/recognised by the pinned keys/);
+    const strangers = join(work, 'stranger-keys.json');
+    writeFileSync(strangers, JSON.stringify({ keys: K.trustedKeys }));
+    const other = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'ledger answer', '--keys', strangers]);
+    expect(other.code, other.out + other.err).toBe(4);
+    expect(other.out).toMatch(/NOT one of the pinned keys/);
     const n = await svc(['ledger', 'prove', '--url', s.url, '--answer', 'never issued']);
     expect(n.code).toBe(1);
     expect(n.out).toMatch(/Not found/);
