@@ -143,7 +143,7 @@ describe('one client against one server process', () => {
   it('an inclusion body is reduced to its normal form by the pool: a 70,000-member object runs on a worker, never inline', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-load-'));
     dirs.push(dir);
-    const pool = WorkerPool.create(1, { service: 'svc', trustedKeys: [] }, { inlineMaxCost: 4 }, () => {});
+    const pool = WorkerPool.create(1, { service: 'svc', trustedKeys: [] }, { inlineMaxCost: 4 }, () => {}) as WorkerPool;
     try {
       const members = Array.from({ length: 70_000 }, (_, i) => `"m${i}":0`).join(',');
       const big = new TextEncoder().encode(`{"answer":"Paris",${members}}`);

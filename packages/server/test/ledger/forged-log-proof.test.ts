@@ -10,7 +10,7 @@ import { boot, call, type Booted } from '../support/harness.js';
 
 let s: Booted;
 let origin = '';
-let logLine: { name: string; id: Uint8Array } | null = null;
+let logLine: { name: string; id: number } | null = null;
 beforeAll(async () => {
   s = await boot();
   const note = await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text();
