@@ -8,12 +8,13 @@
 // section per set of parts, so a full campaign and a long core-only one stand side by side) unless
 // --no-docs, and exits 1 on any finding.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { machine } from '../lib/machine.mjs';
+import { processTree } from '../lib/proc.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
 import { clusterCampaign } from './fuzz/cluster.mjs';
 import { ensureNode24 } from '../lib/node24.mjs';
@@ -85,25 +86,8 @@ async function httpPart() {
   }
   const rss = [];
   // The whole server: the primary, its server processes and their storage processes (svc serve
-  // runs one process per core by default), summed from /proc.
-  const rssOf = (root) => {
-    const status = (pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/status`, 'utf8');
-      } catch {
-        return '';
-      }
-    };
-    const parents = new Map();
-    for (const d of readdirSync('/proc')) if (/^\d+$/.test(d)) parents.set(Number(d), Number(/PPid:\s+(\d+)/.exec(status(d))?.[1] ?? 0));
-    const inTree = (pid) => {
-      for (let p = pid, n = 0; p > 1 && n < 64; p = parents.get(p) ?? 0, n++) if (p === root) return true;
-      return false;
-    };
-    let kb = 0;
-    for (const pid of parents.keys()) if (inTree(pid)) kb += Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1] ?? 0);
-    return kb > 0 ? kb / 1024 : Number.NaN;
-  };
+  // runs one process per core by default).
+  const rssOf = (pid) => processTree(pid).mb;
   const sampler = setInterval(() => rss.push({ t: (Date.now() - started) / 1000, mb: rssOf(server.pid) }), 5000);
   // Beside the random cases: waves of 1,000 stalled uploads from distinct addresses, and damage done
   // to the ledger files under the running server (shrunk, edited in place, restored over).

@@ -7,12 +7,13 @@
 // every kill, a bystander's p99 stays under 250 ms in every phase without kills or freezes, and
 // the memory of the whole process tree stays bounded.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree as tree } from '../../lib/proc.mjs';
 
 const CLI = fileURLToPath(new URL('../../../packages/server/dist/cli.js', import.meta.url));
 const ROUTES = [
@@ -46,26 +47,6 @@ function call(port, method, path, { localAddress, body, timeoutMs = 10_000 } = {
     req.on('error', () => resolve(0));
     req.end(body);
   });
-}
-
-/** Children of `root`, and the RSS (MiB) of the whole tree, from /proc. */
-function tree(root) {
-  const status = (pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/status`, 'utf8');
-    } catch {
-      return '';
-    }
-  };
-  const parents = new Map();
-  for (const d of readdirSync('/proc')) if (/^\d+$/.test(d)) parents.set(Number(d), Number(/PPid:\s+(\d+)/.exec(status(d))?.[1] ?? 0));
-  const inTree = (pid) => {
-    for (let p = pid, n = 0; p > 1 && n < 64; p = parents.get(p) ?? 0, n++) if (p === root) return true;
-    return false;
-  };
-  let kb = 0;
-  for (const pid of parents.keys()) if (inTree(pid)) kb += Number(/VmRSS:\s+(\d+)/.exec(status(pid))?.[1] ?? 0);
-  return { children: [...parents].filter(([, pp]) => pp === root).map(([p]) => p), mb: kb / 1024 };
 }
 
 const pct = (xs, p) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] : Number.NaN);
@@ -112,7 +93,10 @@ export async function clusterCampaign({
   let kills = 0;
   let freezes = 0;
   let maxMb = 0;
-  const memory = setInterval(() => (maxMb = Math.max(maxMb, tree(server.pid).mb)), 1000);
+  const memory = setInterval(() => {
+    const mb = tree(server.pid).mb;
+    if (Number.isFinite(mb)) maxMb = Math.max(maxMb, mb);
+  }, 1000);
 
   for (let phase = 0; Date.now() < until && exit === null; phase++) {
     const [method, path] = ROUTES[phase % ROUTES.length];

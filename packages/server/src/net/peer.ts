@@ -63,13 +63,7 @@ export async function readCapped(res: Response, cap: number, url = res.url): Pro
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
 
 /** readCapped as UTF-8 text (malformed sequences replaced: callers parse strictly after). */
