@@ -11,7 +11,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) e.append(c);
+  for (const c of children.flat(Number.POSITIVE_INFINITY)) if (c !== null && c !== undefined && c !== false) e.append(c);
   return e;
 }
 
@@ -74,4 +74,32 @@ export function when(seconds) {
 
 export function section(title, id, ...children) {
   return el('section', { class: 'panel', id, 'aria-labelledby': `${id}-h` }, el('h2', { id: `${id}-h` }, title), ...children);
+}
+
+// Format characters (Unicode category Cf): direction overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069), marks (U+200E, U+200F, U+061C), zero-width characters, soft hyphens, tags. In
+// signed text they reorder or hide what was signed, so the page never renders them as such.
+const HIDDEN = /\p{Cf}/gu;
+
+/** `U+202E`: a code point as people write it. */
+const codePoint = (ch) => `U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Text as nodes in which every format character (bidi control, zero-width, soft hyphen) is shown
+ * as a visible marked code point instead of acting, so signed text reads as it was signed. The
+ * count is how many there were.
+ */
+export function revealed(text) {
+  const nodes = [];
+  let count = 0;
+  let at = 0;
+  for (const m of text.matchAll(HIDDEN)) {
+    if (m.index > at) nodes.push(text.slice(at, m.index));
+    const cp = codePoint(m[0]);
+    nodes.push(el('span', { class: 'cp', title: `${cp}: an invisible or direction-changing character` }, `⟨${cp}⟩`));
+    count++;
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) nodes.push(text.slice(at));
+  return { nodes, count };
 }

@@ -2,7 +2,7 @@
 // check in words that are true for the case shown. The document is only displayed here; every
 // judgement comes from the core's verdict.
 import { parseTlogProof } from '@svc/core/tlog';
-import { copyable, el, facts, row, section, when } from './dom.mjs';
+import { copyable, el, facts, revealed, row, section, when } from './dom.mjs';
 import { headsPicture, inclusionPicture } from './pictures.mjs';
 
 const isObj = (o) => typeof o === 'object' && o !== null && !Array.isArray(o);
@@ -21,15 +21,37 @@ function answerView(answer, excerpt, excerptVerdict) {
     box.textContent = '(no answer text)';
     return box;
   }
+  let hidden = 0;
+  const show = (t) => {
+    const r = revealed(t);
+    hidden += r.count;
+    return r.nodes;
+  };
   if (excerptVerdict?.ok && isObj(excerpt)) {
     const cps = Array.from(answer);
     box.append(
-      cps.slice(0, excerpt.start).join(''),
-      el('mark', { id: 'quote' }, cps.slice(excerpt.start, excerpt.end).join('')),
-      cps.slice(excerpt.end).join(''),
+      ...show(cps.slice(0, excerpt.start).join('')),
+      el('mark', { id: 'quote' }, ...show(cps.slice(excerpt.start, excerpt.end).join(''))),
+      ...show(cps.slice(excerpt.end).join('')),
     );
-  } else box.textContent = answer;
-  return box;
+  } else box.append(...show(answer));
+  return hidden > 0 ? [hiddenNotice(hidden, 'answer'), box] : box;
+}
+
+/** Said above any text whose invisible or direction-changing characters are shown as code points. */
+function hiddenNotice(n, what) {
+  return el(
+    'p',
+    { class: 'info hidden-chars', id: `${what.replace(/\s+/g, '-')}-hidden-chars` },
+    `The ${what} contains ${n} invisible or direction-changing character${n === 1 ? '' : 's'}, shown as ⟨U+…⟩ where ${n === 1 ? 'it stands' : 'they stand'}: they would otherwise hide or reorder what was signed.`,
+  );
+}
+
+/** Signed text as it was signed: format characters shown as code points, with a notice when any. */
+function signedText(tag, attrs, prefix, text, what) {
+  const r = revealed(text);
+  const node = el(tag, attrs, prefix, ...r.nodes);
+  return r.count > 0 ? [hiddenNotice(r.count, what), node] : node;
 }
 
 function questionView(doc, r) {
@@ -42,7 +64,12 @@ function questionView(doc, r) {
       : r?.promptBound
         ? 'does NOT match the question the signature covers'
         : 'not covered by any signature: shown as the document carries it, not attested';
-  return el('div', { class: 'question' }, el('p', { class: 'label' }, `Question (${state})`), el('blockquote', { id: 'question-text' }, q));
+  return el(
+    'div',
+    { class: 'question' },
+    el('p', { class: 'label' }, `Question (${state})`),
+    signedText('blockquote', { id: 'question-text' }, '', q, 'question'),
+  );
 }
 
 /** Receipt facts: model, time, governance, council, framing, key. */
@@ -179,14 +206,15 @@ function transcriptContent(doc, v) {
         'li',
         { id: `turn-${t.index}`, class: ok ? 'turn ok' : 'turn bad' },
         el('p', { class: 'label' }, `Turn ${t.index + 1}: ${ok ? '✓' : '✗'} ${why}`),
-        str(turn.prompt) !== null ? el('p', { class: 'q' }, `Q: ${turn.prompt}`) : null,
-        el('p', { class: 'a' }, `A: ${str(turn.answer) ?? '(none)'}`),
+        str(turn.prompt) !== null ? signedText('p', { class: 'q' }, 'Q: ', turn.prompt, `question of turn ${t.index + 1}`) : null,
+        signedText('p', { class: 'a' }, 'A: ', str(turn.answer) ?? '(none)', `answer of turn ${t.index + 1}`),
       ),
     );
   });
   return [
     facts([
-      ['Title', str(doc.title)],
+      // The title is no turn's content: no signature covers it.
+      ['Title (not signed)', str(doc.title)],
       ['Turns', `${v.turns.filter((t) => t.verdict.overallOk).length} of ${v.turns.length} verify`],
     ]),
     firstBad

@@ -155,4 +155,28 @@ describe('verifier page', () => {
     expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
     await page.close();
   });
+
+  it('signed text shows its invisible and direction-changing characters as code points, never acting (#30 row 10)', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`file://${PAGE_FILE}`);
+      const K = testKeys('page');
+      // Drawn as it acts, U+202E...U+202C turns 1234 into 4321; U+200B hides between two words.
+      const answer = 'Total: \u202E1234\u202C EUR, zero\u200Bwidth';
+      const b = issueProof({ answer, prompt: 'Pay \u2066what\u2069?', model: 'm', ts: 1 }, { receipt: K.answer });
+      await verifyIn(page, JSON.stringify(b));
+      expect(await page.textContent('#integrity')).toMatch(/PASS/);
+      const shown = await page.textContent('#answer-text');
+      expect(shown).toBe('Total: ⟨U+202E⟩1234⟨U+202C⟩ EUR, zero⟨U+200B⟩width');
+      expect(shown).not.toMatch(/\p{Cf}/u);
+      expect(await page.textContent('#answer-hidden-chars')).toMatch(/3 invisible or direction-changing characters/);
+      expect(await page.textContent('#question-text')).toBe('Pay ⟨U+2066⟩what⟨U+2069⟩?');
+      // Plain text draws as before, with no notice.
+      await verifyIn(page, JSON.stringify(issueProof({ answer: 'plain', model: 'm', ts: 1 }, { receipt: K.answer })));
+      expect(await page.textContent('#answer-text')).toBe('plain');
+      expect(await page.$('#answer-hidden-chars')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
 });
