@@ -241,6 +241,33 @@ describe('signatures by keys nobody pinned (round three)', () => {
     expect(r.notes.join(' ')).toMatch(/model-plane attestation.*not pin/);
   });
 
+  it('a record re-verifies the same whatever the verifier pins (E5, #30 row 8): more pins or fewer, never a mismatch', async () => {
+    // Made where the model-plane keys are pinned: the attestation's algorithms are listed.
+    const own = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
+    const pinned = buildRecord(own, { ...opts, trustedBridgeKeys: K.trustedBridgeKeys });
+    expect(pinned.attested.algorithms).toEqual(['Falcon-1024', 'ML-DSA-87']);
+    // Posted where they are not pinned: it verifies; the claim that depends on pins is reported beside.
+    const elsewhere = (await verifyBundle(pinned, trusted)) as any;
+    expect(elsewhere.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
+    // Made with no pins, posted where they are: it verifies, and claims nothing unconfirmed.
+    const bare = buildRecord(own, opts);
+    expect(bare.attested.algorithms).toEqual(['ML-DSA-87']);
+    const here = (await verifyBundle(bare, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    expect(here.record.summaryOk).toBe(true);
+    expect(here.record.originClaimUnconfirmed).toBeUndefined();
+    // A claim beyond what verifies anywhere, or a list out of order or without the receipt's own, is a mismatch.
+    for (const algorithms of [['Falcon-1024', 'ML-DSA-87', 'SLH-DSA-SHA2-256f'], ['ML-DSA-87', 'Falcon-1024'], ['Falcon-1024'], []]) {
+      const forged = clone(pinned) as any;
+      forged.attested.algorithms = algorithms;
+      await expectSvcError(verifyBundle(forged, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'record_mismatch', 422);
+    }
+    // A stranger's signatures verify but are claimed by no pin: a record listing them is unconfirmed, not refused.
+    const strangerClaim = clone(buildRecord(dressed, opts)) as any;
+    strangerClaim.attested.algorithms = ['Falcon-1024', 'ML-DSA-87', 'SLH-DSA-SHA2-256f'];
+    const s = (await verifyBundle(strangerClaim, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    expect(s.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
+  });
+
   it('record: an attestation alone, with no receipt, attests no council grounding and no signing time', () => {
     const bare = clone(strangers) as any;
     delete bare.receipt;

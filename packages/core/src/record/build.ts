@@ -10,6 +10,7 @@ import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
 import { MAX_JSON_DEPTH } from '../encoding/jcs.js';
 import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
+import type { AlgorithmRange } from '../verify/receipt.js';
 import { aiActSupport, type AiActSupportItem } from './table.js';
 
 /**
@@ -65,6 +66,8 @@ export interface Recomputed {
   verdict: ProofVerdict | RunVerdict;
   attested: Attested;
   notes: string[];
+  /** What `attested.algorithms` may be for a verifier with other pins (see verifyRecord). */
+  algorithmRange: AlgorithmRange;
 }
 
 /** Verify a proof or run bundle and derive its `attested` summary. */
@@ -73,12 +76,17 @@ export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
   if (d.kind === 'proof') {
     const b = bundle as Obj;
     const { verdict, facts } = verifyProofBundle(b, vc);
-    return { kind: 'proof', verdict, ...attestProof(b, verdict, facts) };
+    return { kind: 'proof', verdict, algorithmRange: facts.algorithmRange, ...attestProof(b, verdict, facts) };
   }
   if (d.kind === 'run') {
     const b = bundle as Obj;
     const { verdict, facts } = verifyRun(b, vc);
-    return { kind: 'run', verdict, ...attestRun(b, verdict, facts.algorithms, facts.answerSha256, stepMethods(b.run)) };
+    return {
+      kind: 'run',
+      verdict,
+      algorithmRange: facts.algorithmRange,
+      ...attestRun(b, verdict, facts.algorithms, facts.answerSha256, stepMethods(b.run)),
+    };
   }
   if (d.kind === 'unknown') throw new SvcError(d.sthWrapper ? 'sth_wrapper' : 'unknown_kind', 'not a recognised bundle');
   throw new SvcError('unsupported_kind', `a record is made from a ${vc.names.kinds.proof} or ${vc.names.kinds.run} bundle, not ${d.name}`);

@@ -6,6 +6,7 @@ import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import type { VerifyContext } from '../verify/context.js';
 import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
+import type { AlgorithmRange } from '../verify/receipt.js';
 import { aiActSupport } from './table.js';
 
 export interface RecordCheck {
@@ -41,6 +42,14 @@ const same = (a: unknown, b: unknown): boolean => {
   return x !== null && x === tryCanonicalize(b);
 };
 
+/** A sorted list without repeats, holding every algorithm of `base` and only those of `verified`. */
+function algorithmsWithin(claimed: unknown, range: AlgorithmRange): boolean {
+  if (!Array.isArray(claimed) || !claimed.every((a) => typeof a === 'string')) return false;
+  const sorted = [...new Set(claimed as string[])].sort();
+  if (!same(sorted, claimed)) return false;
+  return range.base.every((a) => sorted.includes(a)) && sorted.every((a) => range.verified.includes(a));
+}
+
 export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (rec.schema_version !== 1) throw mismatch('schema_version');
   const extra = Object.keys(rec).find((k) => !MEMBERS.has(k));
@@ -53,14 +62,20 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   const fresh = rc.attested as unknown as Obj;
   const fields = new Set([...Object.keys(claimed), ...Object.keys(fresh)]);
   fields.delete('signer_recognized');
+  fields.delete('algorithms');
   for (const f of fields) {
     if (has(claimed, f) !== has(fresh, f) || !same(claimed[f], fresh[f])) throw mismatch(`attested.${f}`);
   }
-  let originClaimUnconfirmed = false;
+  // E5 whatever the verifier pins: `algorithms` lists the signatures its maker's pins recognised. A
+  // list within what verifies here is the record's; one naming signatures this verifier's pins do
+  // not recognise is an origin claim it cannot confirm, reported beside, never a mismatch.
+  if (!algorithmsWithin(claimed.algorithms, rc.algorithmRange)) throw mismatch('attested.algorithms');
+  const fresher = new Set(rc.attested.algorithms);
+  let originClaimUnconfirmed = (claimed.algorithms as string[]).some((a) => !fresher.has(a));
   const claim = claimed.signer_recognized;
   if (claim === true) {
     if (!rc.attested.signed) throw mismatch('attested.signer_recognized');
-    originClaimUnconfirmed = rc.attested.signer_recognized !== true;
+    originClaimUnconfirmed ||= rc.attested.signer_recognized !== true;
   } else if (claim !== false && claim !== null && has(claimed, 'signer_recognized')) {
     throw mismatch('attested.signer_recognized');
   }

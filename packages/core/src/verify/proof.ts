@@ -4,7 +4,7 @@ import { textSha256Hex } from '../encoding/hash.js';
 import { checkBridge } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { checkQuestion } from './question.js';
-import { checkReceipt, type ReceiptVerdict } from './receipt.js';
+import { checkReceipt, type AlgorithmRange, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
@@ -47,6 +47,8 @@ export type ProofVerdict = Static<typeof S.ProofVerdict>;
 export interface ProofFacts extends Facts {
   answerSha256: string | null;
   algorithms: string[];
+  /** What a record may list in `algorithms`, whatever this verifier pins. */
+  algorithmRange: AlgorithmRange;
   questionCarried: boolean;
   excerptCarried: boolean;
   /** The log layer, when present and ok: where the answer is logged and how it is witnessed. */
@@ -71,6 +73,8 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
   return cps.slice(start, end).join('') === quote;
 }
 
+const sortedSet = (xs: string[]): string[] => [...new Set(xs)].sort();
+
 export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
@@ -81,6 +85,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
   let checks = 0;
   let layersOk = true;
   const algorithms = [...rc.algorithms];
+  const verified = [...rc.algorithmsVerified];
   if (rc.verdict.present) {
     checks++;
     layersOk &&= rc.layerOk;
@@ -93,6 +98,7 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
     layersOk &&= br.layerOk;
     // An attestation by keys this verifier does not pin verifies, but says nothing of origin.
     if (br.verdict.keyRecognized) algorithms.push(...br.algorithms);
+    verified.push(...br.algorithms);
   }
   // V6: a bound question must match; an unbound one is reported, not failed.
   const questionOk = !(has(b, 'prompt') && receipt.promptBound && !receipt.promptOk);
@@ -107,7 +113,8 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
     facts: {
       created: createdOf(b),
       answerSha256: answerHash,
-      algorithms: [...new Set(algorithms)].sort(),
+      algorithms: sortedSet(algorithms),
+      algorithmRange: { base: sortedSet(rc.algorithmsBase), verified: sortedSet(verified) },
       questionCarried: has(b, 'prompt'),
       excerptCarried: has(b, 'excerpt'),
       logged: verdict.log?.ok ? verdict.log : null,

@@ -53,6 +53,20 @@ export type QuestionBinding = NonNullable<ReceiptVerdict['questionBinding']>;
  */
 export type ReceiptVerdict = Static<typeof S.ReceiptVerdict>;
 
+/**
+ * The range a record's `algorithms` may take whatever the verifier pins: `base`, the receipt's own
+ * signature (it needs no pin to verify), and `verified`, every signature that verified, pinned or not.
+ *
+ * @example
+ * ```ts
+ * const { base, verified }: AlgorithmRange = { base: ['ML-DSA-87'], verified: ['ML-DSA-87', 'SLH-DSA-SHA2-256f'] };
+ * ```
+ */
+export interface AlgorithmRange {
+  base: string[];
+  verified: string[];
+}
+
 export interface ReceiptCheck {
   verdict: ReceiptVerdict;
   /** sigOk and the key is pinned for this context. */
@@ -63,6 +77,10 @@ export interface ReceiptCheck {
   publicKey: Uint8Array | null;
   /** Algorithms whose signatures verified in this layer. */
   algorithms: string[];
+  /** The receipt's own signature's algorithm when it verified: no pin is needed for it. */
+  algorithmsBase: string[];
+  /** Every algorithm whose signature verified here, pinned or not (what a record may claim at most). */
+  algorithmsVerified: string[];
   receipt: Obj | null;
 }
 
@@ -122,7 +140,16 @@ export function checkReceipt(
       promptBound: false,
       promptOk: true,
     };
-    return { verdict, recognized: false, layerOk: false, publicKey: null, algorithms: [], receipt: null };
+    return {
+      verdict,
+      recognized: false,
+      layerOk: false,
+      publicKey: null,
+      algorithms: [],
+      algorithmsBase: [],
+      algorithmsVerified: [],
+      receipt: null,
+    };
   }
   const r = receipt;
   const answerHashOk = expectedHash !== null && r.answer_sha256 === expectedHash;
@@ -159,6 +186,8 @@ export function checkReceipt(
     layerOk: answerHashOk && sigOk && diversityOk,
     publicKey: sigOk ? pk : null,
     algorithms,
+    algorithmsBase: sigOk ? [ML_DSA_87] : [],
+    algorithmsVerified: [...(sigOk ? [ML_DSA_87] : []), ...(verdict.diversity?.ok ? [SLH_DSA_SHA2_256F] : [])],
     receipt: r,
   };
 }

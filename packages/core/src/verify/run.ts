@@ -1,6 +1,6 @@
 import type { VerifyContext } from './context.js';
 import { runHash } from '../wire/signed.js';
-import { checkReceipt } from './receipt.js';
+import { checkReceipt, type AlgorithmRange } from './receipt.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
@@ -52,6 +52,8 @@ export interface RunFacts extends Facts {
   algorithms: string[];
   /** The run hash the receipt signs, when the run is an object. */
   answerSha256: string | null;
+  /** What a record may list in `algorithms`, whatever this verifier pins. */
+  algorithmRange: AlgorithmRange;
 }
 
 // V3: the whole run under the autopilot context, so a run receipt never passes as an answer.
@@ -69,6 +71,11 @@ export function verifyRun(b: Obj, vc: VerifyContext): Verified<RunVerdict, RunFa
   const { overallOk, signerRecognized } = foldVerdict(checks, rc.layerOk, rc.recognized, shapeOk, runV.budgetOk);
   return {
     verdict: { overallOk, checks, receipt: rc.verdict, run: runV, signerRecognized },
-    facts: { created: createdOf(b), algorithms: rc.algorithms, answerSha256: hash },
+    facts: {
+      created: createdOf(b),
+      algorithms: rc.algorithms,
+      answerSha256: hash,
+      algorithmRange: { base: rc.algorithmsBase, verified: [...new Set(rc.algorithmsVerified)].sort() },
+    },
   };
 }
