@@ -131,7 +131,7 @@ function logPicture(doc, v) {
       'Where the answer is logged',
       'logged',
       facts([
-        ['Log', p.parsed.origin],
+        [v.log.policyChecked && v.log.logRecognized ? 'Log' : 'Log (named by the checkpoint; its signature not checked)', p.parsed.origin],
         ['Leaf index', String(p.index)],
         ['Tree size', String(p.parsed.size)],
         ['Path', v.log.ok ? 'leads from the answer to the checkpoint root' : 'does NOT lead to the checkpoint root'],
@@ -172,16 +172,22 @@ function proofRows(v, signs = 'Answer') {
     if (v.bridge.primaryOk && v.bridge.keyRecognized === false)
       out.push(row('Model-plane key', null, 'not one this page pins: not evidence of origin'));
   }
-  if (v.log)
+  if (v.log) {
+    // The path alone proves inclusion under a checkpoint anyone could sign: which log it is, only
+    // the log's keys say. Without them no log is named as where the answer is logged.
+    const judged = v.log.policyChecked && v.log.logRecognized;
     out.push(
       row(
         'Transparency log',
-        v.log.ok,
-        v.log.ok
-          ? `included at index ${v.log.index} of ${v.log.treeSize} (${v.log.origin ?? 'unnamed log'}); witnesses are judged only with a policy`
-          : 'the inclusion proof does NOT verify',
+        v.log.ok ? (judged ? true : null) : false,
+        !v.log.ok
+          ? 'the inclusion proof does NOT verify'
+          : judged
+            ? `included at index ${v.log.index} of ${v.log.treeSize} in ${v.log.origin}, under a checkpoint signed by that log's key${v.log.quorumMet ? ' and cosigned by enough of its witnesses' : ''}`
+            : `the path leads to the checkpoint the proof carries (index ${v.log.index} of ${v.log.treeSize}); checkpoint signature not checked: the log it names (${v.log.origin ?? 'none'}) is a claim, not attested`,
       ),
     );
+  }
   return out;
 }
 

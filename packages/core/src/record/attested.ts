@@ -54,7 +54,12 @@ export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFact
     a.quote_attested = signed && verdict.excerpt?.ok === true;
     if (verdict.excerpt?.ok !== true) notes.push('quote_attested is false: the pinned quote is not an exact slice of the answer.');
   }
-  if (signed && facts.logged) a.logged = { origin: facts.logged.origin!, index: facts.logged.index!, tree_size: facts.logged.treeSize! };
+  // Where the answer is logged is attested only when the checkpoint was judged by the log's keys
+  // (a policy): a path to a checkpoint anyone can sign says nothing of which log holds it.
+  if (signed && facts.logged?.logRecognized)
+    a.logged = { origin: facts.logged.origin!, index: facts.logged.index!, tree_size: facts.logged.treeSize! };
+  else if (signed && facts.logged)
+    notes.push("logged is absent: the proof's checkpoint was not checked against its log's keys (no log policy), so no log is attested.");
   if (!signed) notes.push('signed is false: the proof did not verify, so nothing in it is attested.');
   notes.push(...unpinnedNotes(verdict));
   return { attested: a, notes };

@@ -7,6 +7,7 @@ import type { VerifyContext } from '../verify/context.js';
 import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
+import type { ProofVerdict } from '../verify/proof.js';
 import { aiActSupport } from './table.js';
 
 export interface RecordCheck {
@@ -63,6 +64,7 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   const fields = new Set([...Object.keys(claimed), ...Object.keys(fresh)]);
   fields.delete('signer_recognized');
   fields.delete('algorithms');
+  fields.delete('logged');
   for (const f of fields) {
     if (has(claimed, f) !== has(fresh, f) || !same(claimed[f], fresh[f])) throw mismatch(`attested.${f}`);
   }
@@ -72,6 +74,15 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (!algorithmsWithin(claimed.algorithms, rc.algorithmRange)) throw mismatch('attested.algorithms');
   const fresher = new Set(rc.attested.algorithms);
   let originClaimUnconfirmed = (claimed.algorithms as string[]).some((a) => !fresher.has(a));
+  // `logged` depends on the verifier's log policy the same way: attested where the checkpoint was
+  // judged by the log's keys. A record claiming the place its path leads to, where this verifier
+  // cannot judge the checkpoint, is an unconfirmed claim; a record that does not claim it, fine.
+  if (has(claimed, 'logged')) {
+    const log = rc.kind === 'proof' ? (rc.verdict as ProofVerdict).log : undefined;
+    const path = rc.attested.signed && log?.ok ? { origin: log.origin, index: log.index, tree_size: log.treeSize } : undefined;
+    if (has(fresh, 'logged') ? !same(claimed.logged, fresh.logged) : !same(claimed.logged, path)) throw mismatch('attested.logged');
+    if (!has(fresh, 'logged')) originClaimUnconfirmed = true;
+  }
   const claim = claimed.signer_recognized;
   if (claim === true) {
     if (!rc.attested.signed) throw mismatch('attested.signer_recognized');
@@ -81,7 +92,7 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   }
   const wantType = rc.kind === 'run' ? 'autopilot_run' : undefined;
   if (rec.record_type !== wantType) throw mismatch('record_type');
-  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, aiActSupport(has(fresh, 'logged')))) throw mismatch('ai_act_support');
+  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, aiActSupport(has(claimed, 'logged')))) throw mismatch('ai_act_support');
   if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
   if (has(rec, 'verify_instructions') && rec.verify_instructions !== RECORD_VERIFY_INSTRUCTIONS) throw mismatch('verify_instructions');
   // E5: a record posted unchanged re-verifies with summaryOk.

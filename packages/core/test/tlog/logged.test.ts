@@ -103,12 +103,22 @@ describe('the log layer of a proof bundle', () => {
 describe('records of logged bundles (E4)', () => {
   it('attest where the answer is logged, add the logging row to the AI-Act mapping, and re-verify unchanged', async () => {
     const { buildRecord } = await import('../../src/record/build.js');
-    const rec = buildRecord(bundle, { generated: 1_767_225_700, trustedKeys: K.trustedKeys });
+    const rec = buildRecord(bundle, { generated: 1_767_225_700, ...opts });
     expect(rec.attested.logged).toEqual({ origin: ORIGIN, index: 40, tree_size: 50 });
     expect(rec.ai_act_support.at(-1)!.title).toBe('Marking of synthetic content: logging');
-    const again = await verifyBundle(rec, { trustedKeys: K.trustedKeys });
+    const again = await verifyBundle(rec, opts);
     expect(again.verdict.overallOk).toBe(true);
     expect((again as any).record.summaryOk).toBe(true);
+    expect((again as any).record.originClaimUnconfirmed).toBeUndefined();
+    // Where the log's keys are not known the record still verifies; its logging claim is unconfirmed.
+    const elsewhere = (await verifyBundle(rec, { trustedKeys: K.trustedKeys })) as any;
+    expect(elsewhere.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
+    // Made without the log's keys, a record attests no log (#30 row 7): the path alone names no log.
+    const unjudged = buildRecord(bundle, { generated: 1_767_225_700, trustedKeys: K.trustedKeys });
+    expect(unjudged.attested.logged).toBeUndefined();
+    expect(unjudged.ai_act_support.some((x) => x.title.includes('logging'))).toBe(false);
+    expect(unjudged.notes.join(' ')).toMatch(/not checked against its log's keys/);
+    expect(((await verifyBundle(unjudged, opts)) as any).record.summaryOk).toBe(true);
     // An unlogged proof's record has neither; claiming them is an over-claim (422).
     const plainRec = buildRecord(issueProof(base, { receipt: K.answer }), { generated: 1, trustedKeys: K.trustedKeys });
     expect(plainRec.attested.logged).toBeUndefined();
@@ -116,9 +126,11 @@ describe('records of logged bundles (E4)', () => {
     await expect(
       verifyBundle({ ...plainRec, attested: { ...plainRec.attested, logged: { origin: ORIGIN, index: 1, tree_size: 2 } } }),
     ).rejects.toMatchObject({ code: 'record_mismatch' });
-    await expect(
-      verifyBundle({ ...rec, attested: { ...rec.attested, logged: { origin: ORIGIN, index: 41, tree_size: 50 } } }),
-    ).rejects.toMatchObject({ code: 'record_mismatch' });
-    await expect(verifyBundle({ ...rec, ai_act_support: plainRec.ai_act_support })).rejects.toMatchObject({ code: 'record_mismatch' });
+    for (const o of [opts, { trustedKeys: K.trustedKeys }]) {
+      await expect(
+        verifyBundle({ ...rec, attested: { ...rec.attested, logged: { origin: ORIGIN, index: 41, tree_size: 50 } } }, o),
+      ).rejects.toMatchObject({ code: 'record_mismatch' });
+      await expect(verifyBundle({ ...rec, ai_act_support: plainRec.ai_act_support }, o)).rejects.toMatchObject({ code: 'record_mismatch' });
+    }
   });
 });
