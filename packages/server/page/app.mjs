@@ -3,6 +3,7 @@
 // pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
 import { isSvcError, parseDocument, verifyBundle } from '@svc/core';
+import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.mjs';
 import { lookUp, lookupRequests, signedAnswerHash } from './lookup.mjs';
 import { claimedKeyId, describe, shortKind } from './views.mjs';
@@ -24,8 +25,28 @@ function pinnedKeys() {
   }
   if (sampleKeys) return { keys: sampleKeys, from: "the project's published test keys (this is a sample)" };
   return embedded && Array.isArray(embedded.keys)
-    ? { keys: embedded.keys, from: "this server's published keys" }
+    ? {
+        keys: embedded.keys,
+        from: "this server's published keys",
+        // Served by a server, the page pins its model-plane keys and judges its log's checkpoints too.
+        bridge: Array.isArray(embedded.model_plane_keys) ? embedded.model_plane_keys : undefined,
+        logPolicy: typeof embedded.log_policy === 'string' ? embedded.log_policy : undefined,
+      }
     : { keys: [], from: null };
+}
+
+/** verifyBundle's options for what is pinned; a policy the page cannot read is no policy. */
+function verifyOptions(pinned) {
+  const o = { trustedKeys: pinned.keys };
+  if (pinned.bridge) o.trustedBridgeKeys = pinned.bridge;
+  if (pinned.logPolicy) {
+    try {
+      o.logPolicy = logPolicy(pinned.logPolicy);
+    } catch {
+      // left out: the log layer then says its checkpoint was not checked
+    }
+  }
+  return o;
 }
 
 /** The origin sentence: true for the case it is shown in. */
@@ -63,7 +84,7 @@ async function run() {
   }
   const text = $('bundle').value;
   try {
-    const res = await verifyBundle(text, { trustedKeys: pinned.keys });
+    const res = await verifyBundle(text, verifyOptions(pinned));
     // Displayed from the same strict parse the verdict came from (duplicate names refused there).
     const doc = parseDocument(text);
     const v = res.verdict;

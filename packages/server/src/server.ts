@@ -209,7 +209,13 @@ export async function startServer(
     ledger,
     log,
     version: VERSION,
-    page: pageLoader(pubkeyResponse(ring, names, cfg.slhDiversity)),
+    // The page pins what the server publishes: its answer keys, its model-plane keys, and its log's
+    // keys (the policy it judges checkpoints by).
+    page: pageLoader({
+      ...pubkeyResponse(ring, names, cfg.slhDiversity),
+      model_plane_keys: trustedBridgeKeys,
+      ...(logPolicy ? { log_policy: logPolicy } : {}),
+    }),
     cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;

@@ -13,6 +13,7 @@ import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../../src/internal.js';
 import { namesFor } from '@svc/core';
 import { boot, type Booted } from '../support/harness.js';
+import { runSvc } from '../support/svc-cli.js';
 
 const CHROMIUM = CHROMIUM_PATH;
 const PAGE_FILE = fileURLToPath(new URL('../../dist/page.html', import.meta.url));
@@ -175,6 +176,30 @@ describe('verifier page', () => {
       await verifyIn(page, JSON.stringify(issueProof({ answer: 'plain', model: 'm', ts: 1 }, { receipt: K.answer })));
       expect(await page.textContent('#answer-text')).toBe('plain');
       expect(await page.$('#answer-hidden-chars')).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("served by a server, the page pins that server's log keys and model-plane keys (#30 row 7, #31)", async () => {
+    const r = await runSvc(['issue', '--answer', 'Lisbon.', '--prompt', 'Capital of Portugal?', '--logged'], {
+      env: { SVC_DATA_DIR: s.dir, SVC_LOG: '0' },
+    });
+    expect(r.code, r.err).toBe(0);
+    const bundle = r.out;
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await verifyIn(page, bundle);
+      expect(await page.textContent('#integrity')).toMatch(/PASS/);
+      expect(await page.textContent('#layers')).toMatch(
+        /Transparency log: included at index \d+ of \d+ in \S+, under a checkpoint signed by that log's key/,
+      );
+      expect(await page.textContent('#layers')).not.toMatch(/not one this page pins/);
+      // Opened from disk, with no server's keys, the same bundle names its log as a claim only.
+      await page.goto(`file://${PAGE_FILE}`);
+      await verifyIn(page, bundle);
+      expect(await page.textContent('#layers')).toMatch(/checkpoint signature not checked/);
     } finally {
       await page.close();
     }
