@@ -2,6 +2,7 @@
 // valid line plus a failing line under its own key, its valid line 99 times, or a gigabyte. Only
 // verified lines are published, each once; a published note is one every reader accepts and that
 // meets the log's own policy; an answer past its cap is refused and costs that witness alone.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryTree, sha256, treeRoot, utf8 } from '@svc/core';
 import {
@@ -122,6 +123,46 @@ describe('what the log publishes from its witnesses answers', () => {
       expect(published.signatures.filter((x) => x.name === 'w1.example')).toHaveLength(forge ? 1 : 2);
       expect(logPolicy(policy).checkCheckpoint(published, ORIGIN)).toMatchObject({ signaturesOk: true, quorumMet: true });
     }
+  });
+});
+
+describe('witness answers, fuzzed', () => {
+  it('property: whatever the witnesses answer (extra, repeated, forged, foreign, oversized lines), a published note meets the policy, carries each line once, and stays within what readers accept', async () => {
+    const line = fc.constantFrom('good', 'forged', 'foreign', 'garbage', 'repeat', 'huge');
+    let publications = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(line, { maxLength: 6 }), { minLength: 3, maxLength: 3 }), async (plans) => {
+        const { w } = witnessing((note, i) => {
+          const text = parseNote(note).text;
+          const sig = witnesses[i]!.sign(text, 1_700_000_000);
+          const parts = plans[i]!.map((kind) => {
+            if (kind === 'good') return signatureLine(sig);
+            if (kind === 'repeat') return signatureLine(sig).repeat(40);
+            if (kind === 'forged') return signatureLine({ ...sig, signature: sig.signature.map((b, k) => (k > 12 ? b ^ 0x33 : b)) });
+            if (kind === 'foreign') return signatureLine(witnesses[(i + 1) % 3]!.sign(text, 1_700_000_000));
+            if (kind === 'huge') return 'x'.repeat(20_000);
+            return '\u2014 not a line\n';
+          });
+          return new Response(parts.join(''));
+        }, []);
+        await w.round();
+        const published = w.publishedNote();
+        if (published === null) return;
+        publications++;
+        const n = parseNote(published);
+        expect(n.signatures.length).toBeLessThanOrEqual(MAX_NOTE_SIGNATURES);
+        const keys = n.signatures.map((x) => `${x.name}/${x.id}`);
+        expect(new Set(keys).size).toBe(keys.length);
+        expect(logPolicy(policyText).checkCheckpoint(n, ORIGIN)).toMatchObject({
+          signaturesOk: true,
+          logRecognized: true,
+          quorumMet: true,
+        });
+      }),
+      { numRuns: 60 },
+    );
+    // The property is not vacuous: enough rounds met the quorum to be judged.
+    expect(publications).toBeGreaterThan(5);
   });
 });
 
