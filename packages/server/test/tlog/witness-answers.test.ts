@@ -128,7 +128,8 @@ describe('what the log publishes from its witnesses answers', () => {
 
 describe('witness answers, fuzzed', () => {
   it('property: whatever the witnesses answer (extra, repeated, forged, foreign, oversized lines), a published note meets the policy, carries each line once, and stays within what readers accept', async () => {
-    const line = fc.constantFrom('good', 'forged', 'foreign', 'garbage', 'repeat', 'huge');
+    // Weighted toward good lines, so that many rounds reach the quorum and are judged.
+    const line = fc.oneof({ arbitrary: fc.constant('good'), weight: 6 }, fc.constantFrom('forged', 'foreign', 'garbage', 'repeat', 'huge'));
     let publications = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(line, { maxLength: 6 }), { minLength: 3, maxLength: 3 }), async (plans) => {
@@ -162,7 +163,7 @@ describe('witness answers, fuzzed', () => {
       { numRuns: 60 },
     );
     // The property is not vacuous: enough rounds met the quorum to be judged.
-    expect(publications).toBeGreaterThan(5);
+    expect(publications).toBeGreaterThan(10);
   });
 });
 
