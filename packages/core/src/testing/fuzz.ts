@@ -228,7 +228,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
   const leaves = leafPaths(m).filter((p) => p.length > 0);
   const paths = allPaths(m);
   const signed = (p: Path) => isSignedPath(kind, p);
-  const op = Math.floor(r() * 11);
+  const op = Math.floor(r() * 12);
   switch (op) {
     case 0:
     case 1: {
@@ -325,6 +325,21 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
         text = JSON.stringify(m).replace(JSON.stringify(marker), inner);
       }
       return { input: text, description: `duplicate ${[...p, name].join('.')}`, mustFail: true };
+    }
+    case 9: {
+      // A number no double holds exactly, in place of one: one value to JSON.parse, another to an
+      // exact reader. Not I-JSON, so always refused.
+      const numbers = leaves.filter((p) => typeof getAt(m, p) === 'number');
+      const lit = pick(r, ['9007199254740993', '1.0000000000000001', '1e400', '-9.007199254740993e15', '123456789012345678901234567890']);
+      if (numbers.length === 0) return { input: `{"n":${lit}}`, description: `inexact number ${lit}`, mustFail: true };
+      const p = pick(r, numbers);
+      const marker = '\u0000number\u0000';
+      setAt(m, p, marker);
+      return {
+        input: JSON.stringify(m).replace(JSON.stringify(marker), lit),
+        description: `inexact number at ${p.join('.')}`,
+        mustFail: true,
+      };
     }
     default: {
       // Raw bytes: the JSON text truncated, with a byte flipped, or with bytes spliced in.
