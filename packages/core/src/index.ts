@@ -34,6 +34,7 @@ export {
 export type { ReceiptKey, VerifyOptions } from './verify/context.js';
 export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
+export type { AlgorithmRange } from './verify/receipt.js';
 export type { BaseVerdict, Facts, Verified } from './verify/verdict.js';
 export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';
 export type { BridgeVerdict } from './verify/bridge.js';
