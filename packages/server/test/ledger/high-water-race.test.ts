@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namesFor, sha256, utf8 } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
-import { Ledger, MemoryHighWater, SqliteStore, type HighWaterHead } from '../../src/internal.js';
+import { Ledger, MemoryHighWater, SqliteStore, type HighWaterHead, type LedgerStore } from '../../src/internal.js';
+import { BACKENDS, testDb } from '../support/backends.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-hw-race-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,48 +17,51 @@ const K = testKeys('hw-race');
 const names = namesFor('svc');
 const h = (s: string) => sha256(utf8(s));
 
-function ledger(store: SqliteStore, highWater: { read(): HighWaterHead | null; advance(x: HighWaterHead): void; version?(): string }) {
+function ledger(store: LedgerStore, highWater: { read(): HighWaterHead | null; advance(x: HighWaterHead): void; version?(): string }) {
   return new Ledger({ store, names, log: 'svc-ledger', sthKey: K.sth, isPublished: () => true, highWater, now: () => 1_800_000_000_000 });
 }
 
 describe('the high-water mark and a write in flight', () => {
-  it('a head committed (and the mark advanced) between the snapshot opening and the audit reading the mark is no rollback', async () => {
-    const file = join(dir, 'ledger.sqlite');
-    // One mark for the data folder, as both processes share keys/high-water.json.
-    const shared = new MemoryHighWater();
-    const writer = ledger(new SqliteStore(file), shared);
-    await writer.init();
-    await writer.append([h('first')]);
-    const readerStore = new SqliteStore(file);
-    const reader = ledger(readerStore, shared);
-    await reader.init();
-    await reader.audit.fullCheck();
-    expect((await reader.head()).sth_withheld).toBeUndefined();
-    // The next snapshot the reader opens is pinned by its first read; then the writer commits.
-    const open = readerStore.snapshot.bind(readerStore);
-    let race = true;
-    readerStore.snapshot = (read) =>
-      open(async (r) => {
-        await r.size();
-        if (race) {
-          race = false;
-          await writer.append([h('second'), h('third')]);
-        }
-        return read(r);
-      });
-    // A write first, so the reader's next head read audits afresh (and opens the raced snapshot).
-    await writer.append([h('before')]);
-    const after = await reader.head();
-    expect(shared.read()?.tree_size).toBe(4);
-    expect(after.sth_withheld).toBeUndefined();
-    // And the next read, outside the race, sees the grown log.
-    readerStore.snapshot = open;
-    const next = await reader.head();
-    expect(next.sth_withheld).toBeUndefined();
-    expect(next.tree_size).toBe(4);
-    await writer.close();
-    await reader.close();
-  });
+  it.each(BACKENDS)(
+    '%s: a head committed (and the mark advanced) between the snapshot opening and the audit reading the mark is no rollback',
+    async (backend) => {
+      const db = await testDb(backend);
+      // One mark for the data folder, as both processes share keys/high-water.json.
+      const shared = new MemoryHighWater();
+      const writer = ledger(await db.open(), shared);
+      await writer.init();
+      await writer.append([h('first')]);
+      const readerStore = await db.open();
+      const reader = ledger(readerStore, shared);
+      await reader.init();
+      await reader.audit.fullCheck();
+      expect((await reader.head()).sth_withheld).toBeUndefined();
+      // The next snapshot the reader opens is pinned by its first read; then the writer commits.
+      const open = readerStore.snapshot.bind(readerStore);
+      let race = true;
+      readerStore.snapshot = (read) =>
+        open(async (r) => {
+          await r.size();
+          if (race) {
+            race = false;
+            await writer.append([h('second'), h('third')]);
+          }
+          return read(r);
+        });
+      // A write first, so the reader's next head read audits afresh (and opens the raced snapshot).
+      await writer.append([h('before')]);
+      const after = await reader.head();
+      expect(shared.read()?.tree_size).toBe(4);
+      expect(after.sth_withheld).toBeUndefined();
+      // And the next read, outside the race, sees the grown log.
+      readerStore.snapshot = open;
+      const next = await reader.head();
+      expect(next.sth_withheld).toBeUndefined();
+      expect(next.tree_size).toBe(4);
+      await writer.close();
+      await reader.close();
+    },
+  );
 });
 
 describe('history and head from one set of findings (#30 row 9)', () => {
