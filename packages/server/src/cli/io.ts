@@ -17,6 +17,18 @@ export const out = (s: string) => {
   process.stdout.write(`${s}\n`);
 };
 
+/**
+ * A document as JSON for a terminal: the same JSON value, with every format character (bidi
+ * overrides and isolates, zero-width characters, soft hyphens) written as a \u escape, so signed
+ * text is never shown reordered or with hidden characters, and the output still parses to the
+ * exact same strings.
+ */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\p{Cf}/gu, (c) =>
+    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
+}
+
 export function portFlag(v: string): number {
   const n = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
   if (!(n >= 0 && n <= 65535)) throw new CliError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(v)}`, 2);

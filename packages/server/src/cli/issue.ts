@@ -9,7 +9,7 @@ import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../server.js';
 import { CliError, readInput, requireKeyring } from './common.js';
-import { clearProgress, out, parseFor, progress } from './io.js';
+import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
 import { loggedSource } from './tlog.js';
 
 export async function issueCommand(args: string[]): Promise<number> {
@@ -66,7 +66,7 @@ export async function issueCommand(args: string[]): Promise<number> {
     });
     clearInterval(ticker);
     clearProgress();
-    out(JSON.stringify(bundle, null, 2));
+    out(jsonForTerminal(bundle));
   } catch (e) {
     if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
       throw new CliError(`nothing was signed: ${e.message}`, 3);

@@ -1,6 +1,7 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
 import { buildRecord, isSvcError, parseDocument, verifyBundle, type ReceiptKey, type VerifyResponse } from '@svc/core';
 import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
+import { jsonForTerminal } from './io.js';
 
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
 /** A signature that verifies by a key nobody pinned proves integrity, never who made it. */
@@ -95,7 +96,7 @@ export async function verifyCommand(
     if (isSvcError(e)) throw new CliError(`not verifiable: ${e.message} (${e.code})`, 2);
     throw e;
   }
-  out(opts.json ? JSON.stringify(r, null, 2) : summarise(r, trustedKeys.length));
+  out(opts.json ? jsonForTerminal(r) : summarise(r, trustedKeys.length));
   if (!r.verdict.overallOk) return 1;
   return trustedKeys.length > 0 && !r.signerRecognized && !opts['allow-unpinned'] ? EXIT_UNRECOGNISED : 0;
 }
@@ -124,7 +125,7 @@ export async function recordCommand(
       ...(opts.org !== undefined ? { org: opts.org } : {}),
       ...(opts.service ? { service: opts.service } : {}),
     });
-    out(JSON.stringify(rec, null, 2));
+    out(jsonForTerminal(rec));
     if (!rec.attested.signed) return 1;
     return trustedKeys.length > 0 && !rec.attested.signer_recognized && !opts['allow-unpinned'] ? EXIT_UNRECOGNISED : 0;
   } catch (e) {

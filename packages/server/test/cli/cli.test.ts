@@ -112,6 +112,22 @@ describe('svc issue / verify / record', () => {
     expect(existsSync(typo)).toBe(false);
   });
 
+  it('JSON it prints shows format characters as escapes: never reordered or hidden on a terminal, the same strings when parsed (#30 row 10)', async () => {
+    const answer = 'Total: \u202E1234\u202C EUR, zero\u200Bwidth';
+    const i = await svc(['issue', '--answer', answer, '--prompt', 'q']);
+    expect(i.code, i.err).toBe(0);
+    expect(i.out).not.toMatch(/\p{Cf}/u);
+    expect(i.out).toContain('\\u202e1234\\u202c');
+    expect(JSON.parse(i.out).answer).toBe(answer);
+    const r = await svc(['record', '-', '--keys', join(work, 'keys.json')], { input: i.out });
+    expect(r.code).toBe(0);
+    expect(r.out).not.toMatch(/\p{Cf}/u);
+    expect(JSON.parse(r.out).proof.answer).toBe(answer);
+    const v = await svc(['verify', '-', '--json', '--keys', join(work, 'keys.json')], { input: i.out });
+    expect(v.code).toBe(0);
+    expect(v.out).not.toMatch(/\p{Cf}/u);
+  });
+
   it('record prints an AI Provenance Record offline', async () => {
     const file = join(work, 'proof.json');
     const r = await svc(['record', file, '--org', 'Example Org', '--keys', join(work, 'keys.json')]);
