@@ -71,3 +71,23 @@ export function limitKey(address: string, prefix: number = DEFAULT_IPV6_PREFIX):
   });
   return `${canonicalAddress(masked.map((x) => x.toString(16)).join(':'))}/${prefix}`;
 }
+
+const proxySets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The trusted proxies in their canonical spellings, computed once per list (it is read on every
+ * request and every connection).
+ *
+ * @example
+ * ```ts
+ * proxySet(['::ffff:10.0.0.1']).has('10.0.0.1'); // true
+ * ```
+ */
+export function proxySet(trusted: readonly string[]): ReadonlySet<string> {
+  let set = proxySets.get(trusted);
+  if (!set) {
+    set = new Set(trusted.map(canonicalAddress));
+    proxySets.set(trusted, set);
+  }
+  return set;
+}

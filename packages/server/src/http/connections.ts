@@ -3,7 +3,7 @@
 // deadline for taking each answer. A client that sends and never reads must not pin memory.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { canonicalAddress, limitKey } from './address.js';
+import { canonicalAddress, limitKey, proxySet } from './address.js';
 
 /** Open connections per client address and server process, unless configured. */
 export const DEFAULT_CONNECTIONS_PER_IP = 64;
@@ -29,7 +29,7 @@ export function capConnections(
   o: { perIp: number; trustedProxies: string[]; ipv6Prefix?: number; onRefused?: (key: string) => void },
 ): void {
   if (o.perIp <= 0) return;
-  const proxies = new Set(o.trustedProxies.map(canonicalAddress));
+  const proxies = proxySet(o.trustedProxies);
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const ip = canonicalAddress(socket.remoteAddress ?? 'unknown');

@@ -2,7 +2,7 @@
 // than the limit were allowed in the 60 seconds before it, so no 60-second span ever holds more
 // than the limit, whatever calendar minute it straddles. Each key keeps the times of its allowed
 // requests (at most the limit); keys idle for a minute are swept, and the table is capped.
-import { canonicalAddress } from './address.js';
+import { canonicalAddress, proxySet } from './address.js';
 
 const WINDOW_MS = 60_000;
 
@@ -47,7 +47,7 @@ export class RateLimiter {
 export function clientIp(socketAddress: string | undefined, forwardedFor: string | string[] | undefined, trusted: string[]): string {
   const sock = canonicalAddress(socketAddress ?? 'unknown');
   if (trusted.length === 0 || forwardedFor === undefined) return sock;
-  const proxies = new Set(trusted.map(canonicalAddress));
+  const proxies = proxySet(trusted);
   if (!proxies.has(sock)) return sock;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
     .split(',')
