@@ -34,6 +34,13 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
   const pending = new Map<number, (v: unknown) => void>();
   let shared: SharedWitnessing | null = null;
   const shutdown: Array<() => void> = [];
+  // A shutdown asked while the process was still starting is remembered for the handler it sets
+  // once it listens: a Ctrl-C in the first second must not leave it running until SIGKILL.
+  let shutdownAsked = false;
+  const askShutdown = () => {
+    shutdownAsked = true;
+    for (const f of shutdown) f();
+  };
   proc.on('message', (m: unknown) => {
     const a = asAnswer(m);
     if (a) {
@@ -44,12 +51,10 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
     }
     const n: Notice | null = asNotice(m);
     if (n?.svc === 'witnessing') shared = n.state;
-    else if (n?.svc === 'shutdown') for (const f of shutdown) f();
+    else if (n?.svc === 'shutdown') askShutdown();
   });
   // A primary that went away takes its processes with it (they would otherwise serve unsupervised).
-  proc.on('disconnect', () => {
-    for (const f of shutdown) f();
-  });
+  proc.on('disconnect', askShutdown);
   // Every send is guarded: a send to a primary that just went away fails in its callback, never as
   // an unhandled 'error' that would end this process mid-request.
   const send = (m: unknown): boolean => {
@@ -103,6 +108,9 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
     },
     witnessing: () => shared,
     ready: (url) => void send({ svc: 'ready', url }),
-    onShutdown: (fn) => void shutdown.push(fn),
+    onShutdown: (fn) => {
+      shutdown.push(fn);
+      if (shutdownAsked) queueMicrotask(fn);
+    },
   };
 }

@@ -90,10 +90,9 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     const n: Notice | null = asNotice(m);
     if (n?.svc === 'ready') {
       urls.add(index);
-      if (urls.size === cfg.processes) {
-        everReady = true;
-        resolveReady(n.url);
-      }
+      // One process listening proves the start can succeed: from then on a death is restarted.
+      everReady = true;
+      if (urls.size === cfg.processes) resolveReady(n.url);
     } else if (n?.svc === 'witnessing' && index === 0) {
       // Only the leader gathers cosignatures; what it publishes, every process serves.
       witnessing = n.state;
@@ -118,8 +117,8 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
         if (live.size === 0) finish(exitCode);
         return;
       }
-      if (!everReady && !urls.has(index)) {
-        // A process that fails before it ever listened, while none has: the start itself cannot
+      if (!everReady) {
+        // A process that fails before any process ever listened: the start itself cannot
         // succeed (the port is taken, the data folder unreadable). Restarting would loop forever.
         log('cluster_start_failed', {
           process: index,

@@ -72,4 +72,20 @@ describe('cluster messages', () => {
       vi.useRealTimers();
     }
   });
+
+  it('a shutdown asked while the process is still starting reaches the handler it sets later', async () => {
+    const proc = Object.assign(new EventEmitter(), { connected: true, send: () => true });
+    const link = clusterLink(1, proc as unknown as NodeJS.Process);
+    proc.emit('message', { svc: 'shutdown' });
+    let stopped = 0;
+    link.onShutdown(() => stopped++);
+    await Promise.resolve();
+    expect(stopped).toBe(1);
+    // A link never asked to stop does not call its handler.
+    const quiet = clusterLink(2, Object.assign(new EventEmitter(), { connected: true, send: () => true }) as unknown as NodeJS.Process);
+    let calls = 0;
+    quiet.onShutdown(() => calls++);
+    await Promise.resolve();
+    expect(calls).toBe(0);
+  });
 });

@@ -208,6 +208,22 @@ describe('svc serve (cluster) under load', () => {
     }
   }, 60_000);
 
+  it('a process that dies before listening while another listens is restarted, never taken for a failed start', async () => {
+    // As under npm start on a two-core machine: Ctrl-C while process 1 is still loading.
+    const fixture = new URL('../fixtures/die-before-listening.mjs', import.meta.url).href;
+    const c = await serveCluster({ SVC_LEDGER: 'off', NODE_OPTIONS: `--import ${fixture}` }, { waitListening: false });
+    try {
+      const died = await c.waitFor((l) => l.event === 'process_exit' && l.process === 1, 'process 1 exits');
+      expect(died.signal).toBe('SIGINT');
+      await c.waitFor((l) => l.event === 'listening' && c.lines().filter((x) => x.event === 'listening').length >= 2, 'process 1 back');
+      expect(c.lines().filter((l) => l.event === 'cluster_start_failed')).toEqual([]);
+      expect(c.child.exitCode).toBeNull();
+      expect((await fresh(`${c.base}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await stop(c)).toBe(0);
+    }
+  }, 60_000);
+
   it('a port already taken: exit 1 at once with a line saying why, nothing restarted', async () => {
     const taken = createServer();
     await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
