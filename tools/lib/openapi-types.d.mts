@@ -1,1 +1,2 @@
 export function openapiTypes(): Promise<string>;
+export function openapiJson(): string;

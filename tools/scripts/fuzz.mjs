@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill,cluster] [--core-procs P] [--native] [--pg] [--no-docs]
+// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill,peers,cluster] [--core-procs P] [--native] [--pg] [--no-docs]
 // The long campaign: the HTTP fuzzer against `svc serve` (RSS sampled), the structure-aware core
 // fuzzer in P processes (--native: under Node 24 on node:crypto, about ten times the inputs), and
-// SIGKILL during appends, at once for N minutes; `--only cluster` runs the cluster campaign alone
+// SIGKILL during appends, and hostile peers with overlapping exports (fuzz/peers.mjs), at once for N minutes; `--only cluster` runs the cluster campaign alone
 // (floods of each public route, slow readers, server processes killed and frozen; its bystander
 // latency is only meaningful with nothing else on the cores). Writes its section of docs/reliability.md (one
 // section per set of parts, so a full campaign and a long core-only one stand side by side) unless
@@ -17,14 +17,17 @@ import { machine } from '../lib/machine.mjs';
 import { processTree } from '../lib/proc.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
 import { clusterCampaign } from './fuzz/cluster.mjs';
+import { peersCampaign } from './fuzz/peers.mjs';
 import { ensureNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
+/** The full campaign's parts (the cluster campaign runs alone: its latency needs the cores). */
+const FULL = 'http,core,sigkill,peers';
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
     seed: { type: 'string' },
-    only: { type: 'string', default: 'http,core,sigkill' },
+    only: { type: 'string', default: FULL },
     'core-procs': { type: 'string', default: '1' },
     native: { type: 'boolean' },
     // The SIGKILL part against a PostgreSQL log (started here) with three appenders at once.
@@ -36,7 +39,8 @@ const minutes = Number(values.minutes);
 if (!(minutes > 0)) throw new Error('--minutes must be a positive number');
 const parts = new Set(values.only.split(',').map((s) => s.trim()));
 for (const p of parts)
-  if (!['http', 'core', 'sigkill', 'cluster'].includes(p)) throw new Error(`--only takes http, core, sigkill and cluster, got ${p}`);
+  if (!['http', 'core', 'sigkill', 'peers', 'cluster'].includes(p))
+    throw new Error(`--only takes http, core, sigkill, peers and cluster, got ${p}`);
 const procs = Number(values['core-procs']);
 const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
 const started = Date.now();
@@ -204,11 +208,12 @@ function corePart() {
   );
 }
 
-const [h, k, c, cl] = await Promise.all([
+const [h, k, c, cl, pe] = await Promise.all([
   parts.has('http') ? httpPart() : null,
   parts.has('sigkill') ? sigkillCampaign({ until, seed, pg: !!values.pg }) : null,
   parts.has('core') ? corePart() : null,
   parts.has('cluster') ? clusterCampaign({ until, seed }) : null,
+  parts.has('peers') ? peersCampaign({ until, seed }) : null,
 ]);
 const elapsed = ((Date.now() - started) / 60_000).toFixed(1);
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -289,13 +294,22 @@ if (cl) {
   );
   if (cl.findings.length) notes.push(`\`\`\`\n${JSON.stringify(cl.findings.slice(0, 20), null, 1)}\n\`\`\``);
 }
+if (pe) {
+  failed ||= pe.findings.length > 0;
+  rows.push(
+    `| Hostile peers: a tile source, a keys URL, a policy witness and a council seat answering endless, dripping, oversized, truncated, reset, silent, redirect-looping, gzip-bomb, huge-header, random and near-valid bodies; beside them overlapping \`svc ledger tiles\` exports of a growing log into one folder, stalled at random | ${n(pe.calls)} peer calls, ${n(pe.exports.runs)} exports in ${n(pe.exports.rounds)} rounds (log of ${n(pe.exports.size)} leaves) | ${pe.findings.length} findings (reads past a cap, calls past their deadline, untyped throws, a folder checkpoint older than the newest export or tiles that do not hash to it); memory grew ${f1(pe.grewMb)} MiB |`,
+  );
+  if (pe.findings.length) notes.push(`\`\`\`\n${JSON.stringify(pe.findings.slice(0, 20), null, 1)}\n\`\`\``);
+}
 if (k?.crashLogs?.length) notes.push(`\`\`\`\n${k.crashLogs.slice(0, 5).join('\n')}\n\`\`\``);
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
 
+const FULL_KEY = FULL.split(',').sort().join('+');
 const key = [...parts].sort().join('+') + (values.pg && parts.has('sigkill') ? '+pg' : '');
-const flags = `--minutes ${minutes} --seed ${seed}${parts.size < 3 ? ` --only ${[...parts].join(',')}` : ''}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}${values.pg ? ' --pg' : ''}`;
+const full = [...parts].sort().join(',') === FULL.split(',').sort().join(',');
+const flags = `--minutes ${minutes} --seed ${seed}${full ? '' : ` --only ${[...parts].join(',')}`}${procs !== 1 ? ` --core-procs ${procs}` : ''}${values.native ? ' --native' : ''}${values.pg ? ' --pg' : ''}`;
 const section = `<!-- campaign:${key} -->
-## ${parts.size === 3 && !parts.has('cluster') ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}${values.pg && parts.has('sigkill') ? ' (PostgreSQL)' : ''}
+## ${full ? 'Full campaign' : `Campaign: ${[...parts].join(', ')}`}${values.pg && parts.has('sigkill') ? ' (PostgreSQL)' : ''}
 
 \`npm run fuzz -- ${flags}\`: ran ${new Date(started).toISOString()}, ${elapsed} minutes, all parts at once on the same cores
 (${machine()}). Rerun with the same seed to replay the same random cases.
@@ -316,7 +330,10 @@ bounded slice of each fuzzer runs in every \`npm test\`. The HTTP fuzzer sends r
 loopback sockets and requires an answer (never a 5xx) after every case; the core fuzzer mutates
 valid documents of every kind and flags any untyped throw, any call over a second, and any change
 to signed content that still verifies; the SIGKILL part kills an appending process at random
-points and then checks that every acknowledged leaf is in the log and that the full check passes.`;
+points and then checks that every acknowledged leaf is in the log and that the full check passes;
+the peers part points every client that reads someone else's service at a hostile peer and runs
+overlapping exports into one folder, and requires every read capped, every call within its
+deadline, every refusal typed, and the folder's checkpoint the newest with tiles that hash to it.`;
 const CLOSED = `## What was closed before these campaigns (issue 10)
 
 Each has a test in the default \`npm test\` that failed before the fix:
@@ -365,7 +382,7 @@ if (!values['no-docs']) {
   const sections = new Map([...old.matchAll(/<!-- campaign:([^ ]+) -->[\s\S]*?<!-- \/campaign:\1 -->/g)].map((m) => [m[1], m[0]]));
   sections.set(key, section);
   const ordered = [...sections.entries()]
-    .sort(([a], [b]) => (a === 'core+http+sigkill' ? -1 : b === 'core+http+sigkill' ? 1 : a.localeCompare(b)))
+    .sort(([a], [b]) => (a === FULL_KEY ? -1 : b === FULL_KEY ? 1 : a.localeCompare(b)))
     .map(([, v]) => v);
   writeFileSync(file, `${HEADER}\n\n${ordered.join('\n\n')}\n\n${CLOSED}\n`);
 }

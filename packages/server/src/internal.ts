@@ -43,4 +43,6 @@ export { startPrimary } from './cluster/primary.js';
 export { publicServer } from './http/listen.js';
 export { nodeHandler } from './http/node.js';
 export { tileFetcher } from './cli/tlog.js';
-export { PEER_CAPS, readCapped, PeerAnswerTooLarge } from './net/peer.js';
+export { PEER_CAPS, PEER_DEADLINE_MS, readCapped, PeerAnswerTooLarge } from './net/peer.js';
+export { fetchJson, CliError } from './cli/common.js';
+export { Witnessing } from './tlog/witnessing.js';

@@ -7,7 +7,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openapiTypes } from '@svc/tools/openapi-types';
+import { openapiJson, openapiTypes } from '@svc/tools/openapi-types';
 import { Issuer, Keyring, ensureKeys, openApiDocument, openLedger } from '../src/internal.js';
 import type { paths } from './generated/openapi.js';
 import { boot, type Booted } from './support/harness.js';
@@ -63,6 +63,10 @@ describe('OpenAPI document', () => {
   it('the committed client types are what openapi-typescript makes of it today', async () => {
     const committed = readFileSync(new URL('./generated/openapi.ts', import.meta.url), 'utf8');
     expect(committed === (await openapiTypes()), 'stale: run npm run openapi:types').toBe(true);
+    // The document itself, in the repository for readers without a server, is the one served.
+    const inRepo = readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8');
+    expect(inRepo === openapiJson(), 'stale docs/openapi.json: run npm run openapi:types').toBe(true);
+    expect(JSON.parse(inRepo)).toEqual(doc);
   });
 
   it('a generated client drives every operation; every live answer matches its documented schema and headers', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
-import { PEER_CAPS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
+import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 
 export class CliError extends Error {
   constructor(
@@ -82,10 +82,10 @@ export function networkCause(e: unknown): string {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON from a server; each caller checks what it reads.
-export async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
+export async function fetchJson(url: string, init?: RequestInit, deadlineMs = PEER_DEADLINE_MS): Promise<{ status: number; body: any }> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(deadlineMs) });
   } catch (e) {
     throw new CliError(`cannot reach ${url}: ${networkCause(e)}`, 2);
   }

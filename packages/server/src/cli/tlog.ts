@@ -25,7 +25,7 @@ import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
 import { proveTarget } from './ledger.js';
-import { PEER_CAPS, PeerAnswerTooLarge, readCapped, textCapped } from '../net/peer.js';
+import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, readCapped, textCapped } from '../net/peer.js';
 
 const TLOG = '/api/transparency/tlog/';
 
@@ -33,7 +33,7 @@ const TLOG = '/api/transparency/tlog/';
 const capOf = (path: string): number => (path === 'checkpoint' ? PEER_CAPS.checkpoint : PEER_CAPS.tile);
 
 /** Fetch paths under a tiled log's prefix: an http(s) URL, or a folder (a static export on disk). */
-export function tileFetcher(where: string): FetchTile {
+export function tileFetcher(where: string, deadlineMs = PEER_DEADLINE_MS): FetchTile {
   if (!/^https?:\/\//.test(where)) {
     const dir = resolve(where);
     return async (path) => {
@@ -52,7 +52,7 @@ export function tileFetcher(where: string): FetchTile {
   return async (path) => {
     let res: Response;
     try {
-      res = await fetch(prefix + path, { signal: AbortSignal.timeout(30_000) });
+      res = await fetch(prefix + path, { signal: AbortSignal.timeout(deadlineMs) });
     } catch (e) {
       throw new CliError(`cannot reach ${prefix + path}: ${networkCause(e)}`, 2);
     }

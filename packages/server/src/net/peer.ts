@@ -21,6 +21,9 @@ export const PEER_CAPS = {
   json: 1024 * 1024,
 } as const;
 
+/** The deadline, headers and body together, of a CLI read from a tile source or a keys URL. */
+export const PEER_DEADLINE_MS = 30_000;
+
 /** A refusal of a peer's answer: over its cap (`too_large`). */
 export class PeerAnswerTooLarge extends Error {
   constructor(

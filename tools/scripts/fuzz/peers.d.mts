@@ -1,0 +1,10 @@
+// Types of peers.mjs for the server's tests.
+export const BEHAVIOURS: string[];
+export interface PeersResult {
+  calls: number;
+  outcomes: Record<string, { answer: number; refused: number }>;
+  exports: { rounds: number; runs: number; size: number };
+  grewMb: number;
+  findings: Array<Record<string, unknown>>;
+}
+export function peersCampaign(o: { until: number; seed: number; concurrency?: number }): Promise<PeersResult>;
