@@ -32,4 +32,10 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 
 const child = spawn(node, [cli, ...args], { stdio: 'inherit', env });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+// npm runs this under `sh -c`, and a SIGTERM to npm ends that shell without passing it on: the
+// launcher is then reparented. Its parent gone, it stops the server as if told to (never orphaned).
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) child.kill('SIGTERM');
+}, 200).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -24,7 +24,8 @@ describe('the contract lives in the repository', () => {
     for (const f of ['interface.md', 'wire-format.md']) {
       const copy = readFileSync(join(root, 'docs', 'spec', f), 'utf8');
       expect(copy).toContain('#');
-      if (existsSync(join(outside, f))) expect(copy === readFileSync(join(outside, f), 'utf8'), `docs/spec/${f} differs from its original`).toBe(true);
+      if (existsSync(join(outside, f)))
+        expect(copy === readFileSync(join(outside, f), 'utf8'), `docs/spec/${f} differs from its original`).toBe(true);
     }
   });
 

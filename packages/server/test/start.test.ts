@@ -45,6 +45,38 @@ describe('npm start', () => {
   }, 400_000);
 });
 
+describe('npm start under a supervisor that signals npm alone', () => {
+  it('SIGTERM to the npm process stops the server too: nothing is left serving', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-start-npm-'));
+    const port = 25000 + Math.floor(Math.random() * 1000);
+    // npm runs the script under `sh -c`; the signal reaches npm only, which ends the shell.
+    const npm = spawn('npm', ['start', '--', '--port', String(port)], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      env: { ...process.env, SVC_DATA_DIR: dir, SVC_PROCESSES: '1', SVC_WORKERS: '1' },
+    });
+    let out = '';
+    npm.stdout.on('data', (c) => (out += c));
+    npm.stderr.on('data', (c) => (out += c));
+    for (let i = 0; i < 2400 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+    const listening = out.split('\n').find((l) => l.includes('"listening"'));
+    expect(listening, out.slice(-2000)).toBeDefined();
+    const serverPid = JSON.parse(listening!).pid as number;
+    npm.kill('SIGTERM');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 150 && alive(serverPid); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(serverPid)).toBe(false);
+    await expect(call(`http://127.0.0.1:${port}`, '/healthz')).rejects.toThrow();
+    expect(out).toContain('"event":"stopped"');
+  }, 400_000);
+});
+
 describe('npm start builds only when a source changed', () => {
   it('fresh after a build; stale once a source is newer than the build, or an output is missing', async () => {
     const { staleBecause } = await import('@svc/tools/build-if-stale');

@@ -65,7 +65,11 @@ describe('graceful shutdown', () => {
       env: { ...process.env, SVC_DATA_DIR: dir, PORT: String(port), SVC_WORKERS: '1', SVC_SHUTDOWN_SECONDS: '0.5' },
     });
     let out = '';
-    child.stdout.on('data', (c) => (out += c));
+    let stoppedAt = 0;
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (!stoppedAt && out.includes('"event":"stopped"')) stoppedAt = performance.now();
+    });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
     await openSocket(port, 'POST /api/v1/verify HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n{');
@@ -73,6 +77,8 @@ describe('graceful shutdown', () => {
     await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGTERM');
     expect(await within(exited, 10_000)).toBe(0);
+    // "stopped" is the last thing said, and true when said: the exit follows at once (#31).
+    expect(performance.now() - stoppedAt).toBeLessThan(1_000);
     const events = out
       .trim()
       .split('\n')
