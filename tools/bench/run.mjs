@@ -20,20 +20,17 @@ await ledgerBench({ quick });
 
 // Node 24: the native backend (node:crypto), then the packed library in every runtime.
 const { spawnSync } = await import('node:child_process');
-const { ensureNode24, ensureNode26, ensureSqliteModule } = await import('../lib/node24.mjs');
+const { ensureNode24, ensureNode26 } = await import('../lib/node24.mjs');
 const node24 = ensureNode24();
-const sqliteModule = node24 && ensureSqliteModule(node24);
-if (node24 && sqliteModule) {
+if (node24) {
   console.log('\n== Node 24');
   spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
     stdio: 'inherit',
-    env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
   });
   // Witnesses run where svc serve runs (Node 24: OpenSSL's ML-DSA-44 signs their cosignatures).
   console.log('\n== witnessing (Node 24)');
   spawnSync(node24, ['--no-warnings', new URL('./witness.mjs', import.meta.url).pathname], {
     stdio: 'inherit',
-    env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
   });
 } else console.log('\nNode 24 is not available here: native figures skipped');
 // verifyBundle with default options against one raw WebCrypto verify, on each Node with WebCrypto ML-DSA.

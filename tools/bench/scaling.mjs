@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode24, ensureSqliteModule } from '../lib/node24.mjs';
+import { ensureNode24 } from '../lib/node24.mjs';
 import { machine, percentiles, sampleLatency } from './util.mjs';
 
 const arg = (name, fallback) => {
@@ -33,14 +33,12 @@ else parentMain();
 
 function parentMain() {
   const node24 = ensureNode24();
-  const sqliteModule = node24 && ensureSqliteModule(node24);
-  if (!node24 || !sqliteModule) {
+  if (!node24) {
     console.log('Node 24 is not available here: the scaling benchmark needs node:crypto ML-DSA');
     process.exit(0);
   }
   const r = spawnSync(node24, ['--no-warnings', fileURLToPath(import.meta.url), '--child', ...process.argv.slice(2)], {
     stdio: 'inherit',
-    env: { ...process.env, SVC_SQLITE_MODULE: sqliteModule },
   });
   process.exit(r.status ?? 1);
 }

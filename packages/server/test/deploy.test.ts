@@ -77,12 +77,10 @@ describe('the entry point both run', () => {
       env: {
         ...process.env,
         ...env,
-        // Here rather than in the image: a free loopback port, a temporary data folder, this
-        // machine's better-sqlite3.
+        // Here rather than in the image: a free loopback port, a temporary data folder.
         SVC_DATA_DIR: data,
         HOST: '127.0.0.1',
         PORT: String(port),
-        SVC_SQLITE_MODULE: '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

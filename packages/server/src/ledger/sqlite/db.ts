@@ -7,13 +7,17 @@ import { nativeHasher } from '../hasher.js';
 import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../store.js';
 
 /**
- * The better-sqlite3 module: the installed one, or the package SVC_SQLITE_MODULE names.
- * tools/scripts/start.mjs points it at better-sqlite3 13 on Node 24, where 12.x (the one Node 20 needs)
- * aborts the process when a prepared statement is garbage collected.
+ * The better-sqlite3 module for this runtime. Both are dependencies of the package: 13 (Node-API,
+ * prebuilt inside its package, under the alias better-sqlite3-13) on Node >= 22, where 12.x aborts
+ * the process when a prepared statement is garbage collected (Node 24); 12.9 (an optional
+ * dependency, prebuilt for each Node ABI) on Node 20, where 13 crashes at load. SVC_SQLITE_MODULE
+ * names another package directory in their place.
  */
 export function sqliteDriver(): typeof Database {
   const require = createRequire(import.meta.url);
-  return require(process.env.SVC_SQLITE_MODULE || 'better-sqlite3') as typeof Database;
+  const name =
+    process.env.SVC_SQLITE_MODULE || (Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3');
+  return require(name) as typeof Database;
 }
 
 export const SCHEMA = `
