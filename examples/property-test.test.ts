@@ -1,9 +1,10 @@
-// Property-testing your own integration with @svc/core/testing: whatever your app does with a
+// Property-testing your own integration with @svc/core/arbitraries (fast-check) and @svc/core/testing: whatever your app does with a
 // bundle, valid ones must be accepted and every mutation must be rejected.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verifyBundle, SvcError } from '@svc/core';
-import { mutated, proofBundle, testKeys } from '@svc/core/testing';
+import { mutated, proofBundle } from '@svc/core/arbitraries';
+import { testKeys } from '@svc/core/testing';
 
 const K = testKeys('my-app');
 

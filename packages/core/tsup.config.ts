@@ -2,7 +2,13 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // TypeBox lives only behind the schemas entry, so verify-only bundles do not carry it.
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', schemas: 'src/schemas/index.ts', tlog: 'src/tlog/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    arbitraries: 'src/testing/arbitraries-entry.ts',
+    schemas: 'src/schemas/index.ts',
+    tlog: 'src/tlog/index.ts',
+  },
   format: ['esm'],
   dts: true,
   sourcemap: true,

@@ -58,7 +58,7 @@ async function httpPart() {
     platform: 'node',
     format: 'esm',
     outfile: outFile,
-    external: ['@svc/core', '@svc/core/testing'],
+    external: ['@svc/core', '@svc/core/testing', '@svc/core/arbitraries'],
     logLevel: 'error',
   });
   const { runHttpFuzz, stallWave } = await import(outFile);

@@ -8,7 +8,7 @@ import { issueProof } from '../src/issue/bundles.js';
 import { CheckBatch } from '../src/verify/batch.js';
 import { parseDocument } from '../src/parse.js';
 import type { SvcError } from '../src/errors.js';
-import { fuzzCorpus, mutate, prng } from '../src/testing/index.js';
+import { fuzzCorpus, mutate, prng } from '../src/testing/arbitraries-entry.js';
 import { acvpAgree, asyncNoble, mutationsAgree, signaturesInteroperate, vectorsAgree } from './differential.js';
 import { K, flipHex, trusted } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // `npm run fuzz`). What must hold for every input: a verdict or the typed refusal, never another
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
-import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/index.js';
+import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/arbitraries-entry.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
 

@@ -7,6 +7,7 @@ import type { RunVerdict } from '../src/verify/run.js';
 import { buildRecord } from '../src/record/build.js';
 import { issueProof, issueTranscript } from '../src/issue/bundles.js';
 import { K, trusted } from './helpers.js';
+import type { BridgeKey } from '../src/issue/keys.js';
 
 describe('VerifyResponse narrows on kind', () => {
   it('each kind gives its own verdict type, and only records carry record', async () => {
@@ -28,5 +29,16 @@ describe('VerifyResponse narrows on kind', () => {
     } else throw new Error(`expected a record, got ${r.kind}`);
     // @ts-expect-error: `record` exists only on records, so reading it needs the kind first.
     expect(res.record).toBeUndefined();
+  });
+});
+
+describe('options are typed as the documents they take', () => {
+  it('trustedBridgeKeys takes the published key shape; anything else is skipped at run time, never trusted', async () => {
+    type Keys = NonNullable<Parameters<typeof verifyBundle>[1]>['trustedBridgeKeys'];
+    expectTypeOf<Keys>().toEqualTypeOf<readonly BridgeKey[] | undefined>();
+    const proof = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
+    // @ts-expect-error: a number is not a published key.
+    const odd = await verifyBundle(proof, { ...trusted, trustedBridgeKeys: [7] });
+    expect(odd.verdict.overallOk).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
+import type { BridgeKey } from '../src/issue/keys.js';
 import { logPolicy } from '../src/tlog/index.js';
 import { ourVectors } from './vectors-fs.js';
 
@@ -18,7 +19,7 @@ interface Case {
     status?: number;
     code?: string;
   };
-  trustedBridgeKeys?: unknown[];
+  trustedBridgeKeys?: BridgeKey[];
   logPolicy?: string;
   input?: unknown;
   inputText?: string;

@@ -2,7 +2,7 @@
 // C2SP formats fuzzer, fuzzTlog, instead), prints its stats.
 // With SVC_FUZZ_NATIVE set (under Node >= 24) verification runs on the server's node:crypto
 // backend, about ten times as many inputs a second as noble.
-import { fuzzTlog, fuzzVerify } from '@svc/core/testing';
+import { fuzzTlog, fuzzVerify } from '@svc/core/arbitraries';
 
 const [seed, until] = process.argv.slice(2).map(Number);
 let crypto;

@@ -1,19 +1,3 @@
-// @svc/core/testing: deterministic keys and fast-check arbitraries for property tests.
+// @svc/core/testing: deterministic keys for tests, with no dependency beyond the core's own. The
+// fast-check arbitraries and the fuzzers, which need fast-check installed, are @svc/core/arbitraries.
 export { testKeys, seededBytes, seededRandom, type TestKeys } from './keys.js';
-export {
-  anyText,
-  proofInput,
-  proofBundle,
-  runBundle,
-  exportArchive,
-  transcriptBundle,
-  sthBundle,
-  consistencyBundleArb as consistencyBundle,
-  provenanceRecord,
-  mutated,
-  isDisplayOnlyPath,
-  leafPaths,
-  type Mutation,
-} from './arbitraries.js';
-export { fuzzVerify, fuzzCorpus, mutate, prng, type FuzzFinding, type FuzzStats, type FuzzOptions, type Mutant } from './fuzz.js';
-export { fuzzTlog, type TlogFuzzStats } from './fuzz-tlog.js';

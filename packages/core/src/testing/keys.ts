@@ -5,7 +5,7 @@ import { concatBytes, toBase64, utf8 } from '../encoding/bytes.js';
 import { bridgeKeyId } from '../wire/signed.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, keygen, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
-import { toReceiptKey } from '../issue/keys.js';
+import { toBridgeKey, toReceiptKey, type BridgeKey } from '../issue/keys.js';
 import type { ReceiptKey } from '../wire/keys.js';
 
 /**
@@ -63,7 +63,7 @@ export interface TestKeys {
   /** The pinned key set for these keys, one per context. */
   trustedKeys: ReceiptKey[];
   /** The pinned model-plane keys, as a service's /v1/provenance/pubkeys lists them. */
-  trustedBridgeKeys: { role: string; alg: string; key_id: string; public_key_b64: string }[];
+  trustedBridgeKeys: BridgeKey[];
 }
 
 const cache = new Map<string, TestKeys>();
@@ -96,10 +96,7 @@ export function testKeys(seed = 'svc-test', service?: string): TestKeys {
     trustedKeys: [],
     trustedBridgeKeys: [],
   };
-  keys.trustedBridgeKeys = [
-    { role: 'primary', alg: ML_DSA_87, pk: keys.bridgePrimary.publicKey },
-    { role: 'cosign', alg: FALCON_1024, pk: keys.bridgeCosign.publicKey },
-  ].map(({ role, alg, pk }) => ({ role, alg, key_id: bridgeKeyId(pk), public_key_b64: toBase64(pk) }));
+  keys.trustedBridgeKeys = [toBridgeKey(keys.bridgePrimary), toBridgeKey(keys.bridgeCosign)];
   keys.trustedKeys = [
     toReceiptKey(keys.answer, n.contexts.answer),
     toReceiptKey(keys.autopilot, n.contexts.autopilot),

@@ -5,6 +5,7 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 import { isObj } from '../lib/json.js';
 import type { LogPolicyChecker } from './log.js';
+import type { BridgeKey } from '../issue/keys.js';
 
 export type { ReceiptKey };
 
@@ -33,9 +34,10 @@ export interface VerifyOptions {
   /**
    * Pinned model-plane keys: the `keys` of the service's `/v1/provenance/pubkeys`
    * (`{ role, alg, key_id, public_key_b64 }`). An attestation by other keys still verifies for
-   * integrity and is reported with `keyRecognized: false`; it never counts as origin.
+   * integrity and is reported with `keyRecognized: false`; it never counts as origin. An entry not
+   * of that shape (from JavaScript, or a document read at run time) is skipped, never trusted.
    */
-  trustedBridgeKeys?: readonly unknown[];
+  trustedBridgeKeys?: readonly BridgeKey[];
   /**
    * Judges the signatures of a proof bundle's log layer (`tlogProof`): make it with
    * `logPolicy(policyText)` from `@svc/core/tlog`. Without it the inclusion path is still checked,

@@ -1,7 +1,7 @@
 // An HTTP fuzzer over raw sockets: request lines, targets, headers, chunked framing, query strings,
 // methods and bodies of every bundle kind mutated. After every case the server must still answer,
 // and never with a 5xx (except the council probe's documented 503 {ok:false}).
-import { fuzzCorpus, mutate, prng } from '@svc/core/testing';
+import { fuzzCorpus, mutate, prng } from '@svc/core/arbitraries';
 import { rawRequest } from '../support/rawhttp.js';
 
 export interface HttpCase {

@@ -1,0 +1,33 @@
+// A stranger's first hour (#31): tools/scripts/first-hour.mjs clones the committed repository into
+// a folder with nothing beside it, installs, starts the server as the README says and runs every
+// command of the README's CLI block against it, each exiting as the README promises.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const script = `${root}tools/scripts/first-hour.mjs`;
+
+describe('first hour', () => {
+  it('the README CLI block is read with the exit codes its comments promise', async () => {
+    const { readmeCliBlock, promisedExit } = await import(script);
+    const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'));
+    expect(lines.length).toBeGreaterThanOrEqual(8);
+    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf'))).toBe(true);
+    expect(promisedExit('npx svc verify p.json   # exit 0: verifies')).toBe(0);
+    expect(promisedExit('npx svc ledger audit --state a.json   # exit 3 on rollback/fork')).toBe(0);
+    expect(promisedExit('npx svc verify other.json   # exit 4: a signer the keys do not name')).toBe(4);
+  });
+
+  it('a fresh clone with nothing beside it: install leaves it clean, every README command exits as promised', async () => {
+    const child = spawn(process.execPath, [script], { cwd: root });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(code, out.slice(-6000)).toBe(0);
+    expect(out).toContain('every README command exits as the README says');
+    expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(12);
+  }, 900_000);
+});

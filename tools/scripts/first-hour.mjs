@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// A stranger's first hour, as `npm test` runs it (#31): the repository's committed HEAD cloned into a
+// temporary folder with nothing beside it (no ../shared), installed, and the README followed:
+// `npm start`, then every command of its CLI block against that server (its port in place of 8080),
+// each exiting as the README says; then the usage errors the exit-code table promises, and Ctrl-C.
+// `npm install` must leave the clone's `git status` clean (a lock file stable on this platform).
+// Exits 1 with what differed; prints one line per command.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root } from '../lib/root.mjs';
+
+const keep = process.argv.includes('--keep');
+const failures = [];
+const fail = (what) => {
+  failures.push(what);
+  console.log(`FAIL ${what}`);
+};
+
+/** The CLI block of the README: its lines, in order, comments kept (they state the exit code). */
+export function readmeCliBlock(readme) {
+  const at = readme.indexOf('## CLI');
+  const start = readme.indexOf('```sh\n', at) + 6;
+  return readme
+    .slice(start, readme.indexOf('```', start))
+    .split('\n')
+    .filter((l) => l.trim());
+}
+
+/** The exit code a README line promises: its comment's "exit N:" (a plain statement), else 0
+ *  ("exit 3 on rollback" names a condition this healthy log does not meet). */
+export function promisedExit(line) {
+  const m = /#\s*exit (\d):/.exec(line);
+  return m ? Number(m[1]) : 0;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function main() {
+  const base = mkdtempSync(join(tmpdir(), 'svc-first-hour-'));
+  const dir = join(base, 'svc');
+  const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', ...opts });
+  let server = null;
+  try {
+    execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, dir]);
+    if (existsSync(join(base, 'shared'))) fail('a shared folder beside the clone');
+    const started = Date.now();
+    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (install.status !== 0) return fail(`npm install exited ${install.status}: ${install.stderr.slice(-2000)}`);
+    console.log(`npm install: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    const status = run('git', ['status', '--porcelain']).stdout.trim();
+    if (status) fail(`npm install changed the clone:\n${status}`);
+
+    // The README's first command, on a port of our own.
+    const port = await freePort();
+    const data = join(dir, 'data');
+    server = spawn('npm', ['start'], { cwd: dir, env: { ...process.env, PORT: String(port), SVC_PROCESSES: '1' }, detached: true });
+    let log = '';
+    server.stdout.on('data', (c) => (log += c));
+    server.stderr.on('data', (c) => (log += c));
+    const exited = new Promise((r) => server.on('exit', (code) => r(code)));
+    for (let i = 0; i < 3000 && !log.includes('"listening"') && server.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+    if (!log.includes('"listening"')) return fail(`npm start did not listen:\n${log.slice(-3000)}`);
+    console.log(`npm start: listening on ${port}, data in ${existsSync(data) ? 'data/' : '?'}`);
+
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    let witness = null;
+    for (const line of readmeCliBlock(readme)) {
+      const cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`).replace(/PORT=8090/, `PORT=${await freePort()}`);
+      if (cmd.trimEnd().endsWith('&')) {
+        // A server of its own (the witness): started, seen to listen, stopped at the end.
+        witness = spawn('bash', ['-c', cmd.replace(/&\s*(#.*)?$/, '')], { cwd: dir, detached: true });
+        let wlog = '';
+        witness.stdout.on('data', (c) => (wlog += c));
+        witness.stderr.on('data', (c) => (wlog += c));
+        for (let i = 0; i < 300 && !wlog.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+        if (!wlog.includes('"listening"')) fail(`${line}\n  did not listen: ${wlog.slice(-1000)}`);
+        else console.log(`ok   (listening) ${line}`);
+        continue;
+      }
+      const r = run('bash', ['-c', cmd], { timeout: 120_000 });
+      const want = promisedExit(line);
+      if (r.status !== want) fail(`${line}\n  exited ${r.status}, the README says ${want}\n  ${r.stderr.slice(-1500)}`);
+      else console.log(`ok   (exit ${want}) ${line}`);
+    }
+    // The exit-code table's usage errors.
+    for (const [args, want, why] of [
+      [[], 2, 'no command'],
+      [['issue', '--data-dir', 'no-such-folder', '--answer', 'a'], 2, 'a data folder with no keyring'],
+      [['verify', 'no-such-file.json'], 2, 'unreadable input'],
+    ]) {
+      const r = run('npx', ['svc', ...args]);
+      if (r.status !== want) fail(`svc ${args.join(' ')} (${why}) exited ${r.status}, the table says ${want}`);
+      else console.log(`ok   (exit ${want}) npx svc ${args.join(' ')}   # ${why}`);
+    }
+    if (existsSync(join(dir, 'no-such-folder'))) fail('svc issue made the mistyped data folder');
+
+    if (witness) process.kill(-witness.pid, 'SIGINT');
+    // Ctrl-C: the whole foreground group.
+    process.kill(-server.pid, 'SIGINT');
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+    server = null;
+    if (code !== 0) fail(`npm start exited ${code} on Ctrl-C`);
+    else console.log('ok   (exit 0) Ctrl-C to npm start');
+  } finally {
+    if (server) process.kill(-server.pid, 'SIGKILL');
+    if (!keep) rmSync(base, { recursive: true, force: true });
+    else console.log(`kept ${base}`);
+  }
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  await main();
+  console.log(failures.length ? `first hour: ${failures.length} failures` : 'first hour: every README command exits as the README says');
+  process.exit(failures.length ? 1 : 0);
+}
