@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
+import { isSvcError, parseDocument, type BridgeKey, type ReceiptKey } from '@svc/core';
 import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 
 export class CliError extends Error {
@@ -112,8 +112,12 @@ export function baseUrl(u: string): string {
   return noQuery.replace(ENDPOINTS, '');
 }
 
-/** The model-plane keys of `/v1/provenance/pubkeys`; none from a server that does not publish them. */
-export async function fetchBridgeKeys(base: string): Promise<unknown[]> {
+/**
+ * The model-plane keys of `/v1/provenance/pubkeys`; none from a server that does not publish them.
+ * Typed as published; the verifier skips any entry that is not of that shape, so a server's odd
+ * answer can only pin less, never more.
+ */
+export async function fetchBridgeKeys(base: string): Promise<BridgeKey[]> {
   const url = `${baseUrl(base)}/v1/provenance/pubkeys`;
   const r = await fetchJson(url);
   return r.status === 200 && Array.isArray(r.body?.keys) ? r.body.keys : [];

@@ -1,5 +1,5 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
-import { buildRecord, isSvcError, parseDocument, verifyBundle, type ReceiptKey, type VerifyResponse } from '@svc/core';
+import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, type ReceiptKey, type VerifyResponse } from '@svc/core';
 import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
 import { jsonForTerminal } from './io.js';
 
@@ -74,7 +74,7 @@ async function pinned(opts: { keys?: string; 'keys-url'?: string }): Promise<Rec
 }
 
 /** With --keys-url, the service's model-plane keys too, so its own attestations count as pinned. */
-async function pinnedBridge(opts: { 'keys-url'?: string }): Promise<unknown[]> {
+async function pinnedBridge(opts: { 'keys-url'?: string }): Promise<BridgeKey[]> {
   return opts['keys-url'] ? fetchBridgeKeys(opts['keys-url']) : [];
 }
 

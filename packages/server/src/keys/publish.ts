@@ -10,6 +10,7 @@ import {
   toHex,
   type Names,
   type ReceiptKey,
+  type BridgeKey,
 } from '@svc/core';
 import type { Keyring, Role } from './keyring.js';
 
@@ -53,7 +54,7 @@ export function pubkeyResponse(ring: Keyring, names: Names, slhDiversity: boolea
 }
 
 export function modelPlaneKeys(ring: Keyring, names: Names, bridge: boolean) {
-  const keys: Record<string, string>[] = [];
+  const keys: BridgeKey[] = [];
   if (bridge) {
     for (const [role, r] of [
       ['primary', 'bridge-primary'],

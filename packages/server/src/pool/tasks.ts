@@ -10,6 +10,7 @@ import {
   type CryptoBackend,
   type LogPolicyChecker,
   type ReceiptKey,
+  type BridgeKey,
 } from '@svc/core';
 import { logPolicy } from '@svc/core/tlog';
 import { refusalOf, type HttpErrorCode } from '../http/errors.js';
@@ -19,7 +20,7 @@ export interface PoolSettings {
   service: string;
   trustedKeys: ReceiptKey[];
   /** The model-plane keys this server publishes: attestations by others are not counted as its own. */
-  trustedBridgeKeys?: unknown[];
+  trustedBridgeKeys?: BridgeKey[];
   /**
    * A c2sp.org/tlog-policy text judging a proof's `tlogProof` checkpoint: the server's own log keys
    * (and its witness policy, when it has one). A checkpoint naming this log with a line that fails
