@@ -108,10 +108,15 @@ async function main() {
     if (witness) process.kill(-witness.pid, 'SIGINT');
     // Ctrl-C: the whole foreground group.
     process.kill(-server.pid, 'SIGINT');
+    // npm itself ends by the signal it was sent (a shell's 130); what counts is the server's own
+    // graceful stop, said last, with nothing left serving.
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
     server = null;
-    if (code !== 0) fail(`npm start exited ${code} on Ctrl-C`);
-    else console.log('ok   (exit 0) Ctrl-C to npm start');
+    const lines = log.split('\n').filter((l) => l.startsWith('{'));
+    if (code === 'timeout') fail('npm start did not stop within 30 s of Ctrl-C');
+    else if (!lines.at(-1)?.includes('"event":"stopped"')) fail(`Ctrl-C: the server's last line is not "stopped":\n${lines.slice(-3).join('\n')}`);
+    else if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)) fail('Ctrl-C: something still serves the port');
+    else console.log(`ok   (stopped, npm ${code === null ? 'ended by SIGINT' : `exit ${code}`}) Ctrl-C to npm start`);
   } finally {
     if (server) process.kill(-server.pid, 'SIGKILL');
     if (!keep) rmSync(base, { recursive: true, force: true });
