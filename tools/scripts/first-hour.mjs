@@ -114,8 +114,15 @@ async function main() {
     server = null;
     const lines = log.split('\n').filter((l) => l.startsWith('{'));
     if (code === 'timeout') fail('npm start did not stop within 30 s of Ctrl-C');
-    else if (!lines.at(-1)?.includes('"event":"stopped"')) fail(`Ctrl-C: the server's last line is not "stopped":\n${lines.slice(-3).join('\n')}`);
-    else if (await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)) fail('Ctrl-C: something still serves the port');
+    else if (!lines.at(-1)?.includes('"event":"stopped"'))
+      fail(`Ctrl-C: the server's last line is not "stopped":\n${lines.slice(-3).join('\n')}`);
+    else if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        () => true,
+        () => false,
+      )
+    )
+      fail('Ctrl-C: something still serves the port');
     else console.log(`ok   (stopped, npm ${code === null ? 'ended by SIGINT' : `exit ${code}`}) Ctrl-C to npm start`);
   } finally {
     if (server) process.kill(-server.pid, 'SIGKILL');

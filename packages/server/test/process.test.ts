@@ -47,26 +47,6 @@ describe('svc serve', () => {
 });
 
 describe('packaging', () => {
-  it('a verify-only bundle of @svc/core carries no TypeBox (schemas live at @svc/core/schemas)', async () => {
-    const { build } = await import('esbuild');
-    const r = await build({
-      stdin: {
-        contents: "import { verifyBundle } from '@svc/core'; globalThis.v = verifyBundle;",
-        resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-        loader: 'js',
-      },
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      write: false,
-      platform: 'browser',
-      metafile: true,
-    });
-    expect(Object.keys(r.metafile.inputs).filter((k) => k.includes('typebox'))).toEqual([]);
-    // 221 KB before the split, 137 KB after (noble ML-DSA, SLH-DSA, Falcon and SHA-2 make most of it).
-    expect(r.outputFiles[0]!.text.length).toBeLessThan(150_000);
-  });
-
   it('CommonJS code can require @svc/core and @svc/core/schemas on this Node', async () => {
     const out = await new Promise<string>((resolve) => {
       const c = spawn(

@@ -1,0 +1,147 @@
+// The packages as npm would publish them (#31): each packed (without publishing), clean under
+// publint and are-the-types-wrong's esm-only profile, installed from its tarball into an empty
+// folder, and its README's example run there: @svc/core's verify and testing entries (with no
+// fast-check installed), and @svc/server's `svc` binary. The verify-only bundle size the README
+// states is the one measured here.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { testKeys } from '@svc/core/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const testKeysOf = (seed: string) => testKeys(seed).trustedKeys;
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const out = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+const tarballs: Record<string, string> = {};
+
+beforeAll(() => {
+  // The builds are fresh (npm test builds first): pack without running prepack's build again.
+  for (const w of ['@svc/core', '@svc/server']) {
+    const name = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '-w', w, '--pack-destination', out], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .pop()!;
+    tarballs[w] = join(out, name);
+  }
+}, 120_000);
+
+describe('packages as published', () => {
+  it('publint reports nothing, suggestions included, for either package', async () => {
+    const { publint } = await import('publint');
+    for (const dir of ['packages/core', 'packages/server']) {
+      const r = await publint({ pkgDir: join(root, dir), level: 'suggestion', strict: true, pack: 'npm' });
+      expect(r.messages, dir).toEqual([]);
+    }
+  }, 120_000);
+
+  it('are-the-types-wrong (esm-only profile) passes each tarball; the README says the packages are ESM-only', () => {
+    const attw = join(root, 'node_modules', '.bin', 'attw');
+    for (const t of Object.values(tarballs)) {
+      const r = spawnSync(attw, [t, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
+      expect(r.status, r.stdout.slice(0, 3000)).toBe(0);
+    }
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toMatch(/ESM-only/);
+    expect(readme).toMatch(/"module": "nodenext"/);
+  });
+
+  it('each tarball has its package.json fields and no source, test or cache file', () => {
+    for (const [name, t] of Object.entries(tarballs)) {
+      const files = execFileSync('tar', ['-tzf', t], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      expect(
+        files.some((f) => f.startsWith('package/dist/')),
+        name,
+      ).toBe(true);
+      expect(
+        files.filter((f) => /\/(src|test)\/|\.cache|\.tgz$/.test(f)),
+        name,
+      ).toEqual([]);
+      const pkg = JSON.parse(execFileSync('tar', ['-xzOf', t, 'package/package.json'], { encoding: 'utf8' }));
+      expect(pkg.type, name).toBe('module');
+      expect(pkg.engines?.node, name).toMatch(/^>=20\.19/);
+      expect(pkg.scripts?.prepack, name).toBe('npm run build');
+      expect(pkg.license, name).toBe('Apache-2.0');
+    }
+  });
+
+  it('installed from the tarballs into an empty folder: the README examples run, keys from @svc/core/testing without fast-check', () => {
+    const app = mkdtempSync(join(tmpdir(), 'svc-app-'));
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    const install = spawnSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', tarballs['@svc/core']!, tarballs['@svc/server']!],
+      { cwd: app, encoding: 'utf8' },
+    );
+    expect(install.status, install.stderr.slice(-3000)).toBe(0);
+    expect(existsSync(join(app, 'node_modules', 'fast-check'))).toBe(false);
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `import { verifyBundle, issueProof, SvcError } from '@svc/core';
+import { testKeys } from '@svc/core/testing';
+const K = testKeys('app');
+const proof = issueProof({ answer: 'Paris', model: 'm', ts: 1 }, { receipt: K.answer });
+const res = await verifyBundle(proof, { trustedKeys: K.trustedKeys });
+let code = null;
+try { await verifyBundle('{'); } catch (e) { code = e instanceof SvcError ? e.code : 'untyped'; }
+console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRecognized, code }));
+`,
+    );
+    const run = spawnSync(process.execPath, ['check.mjs'], { cwd: app, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ ok: true, recognized: true, code: 'invalid_json' });
+    // Without fast-check, the arbitraries say what they need at import.
+    const arb = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('@svc/core/arbitraries')"], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    expect(arb.status).not.toBe(0);
+    expect(arb.stderr).toMatch(/fast-check/);
+    const bin = readdirSync(join(app, 'node_modules', '.bin'));
+    expect(bin).toContain('svc');
+    const version = spawnSync(join(app, 'node_modules', '.bin', 'svc'), ['--version'], { cwd: app, encoding: 'utf8' });
+    expect(version.status, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8')).version);
+    // The CLI works from the install: keys, then a proof signed and verified against them.
+    const env = { ...process.env, SVC_DATA_DIR: join(app, 'data') };
+    const svc = (args: string[]) => spawnSync(join(app, 'node_modules', '.bin', 'svc'), args, { cwd: app, encoding: 'utf8', env });
+    expect(svc(['keygen']).status).toBe(0);
+    const issued = svc(['issue', '--answer', 'from the tarball']);
+    expect(issued.status, issued.stderr).toBe(0);
+    writeFileSync(join(app, 'proof.json'), issued.stdout);
+    // Unpinned it verifies for integrity only: 0 with --allow-unpinned; pinned to another service's keys, 4.
+    expect(svc(['verify', 'proof.json', '--allow-unpinned']).status).toBe(0);
+    writeFileSync(join(app, 'other-keys.json'), JSON.stringify({ keys: testKeysOf('other') }));
+    expect(svc(['verify', 'proof.json', '--keys', 'other-keys.json']).status).toBe(4);
+  }, 300_000);
+
+  it('the verify-only bundle is the size the README states (minified and gzipped), and carries no TypeBox', async () => {
+    const { build } = await import('esbuild');
+    const r = await build({
+      stdin: {
+        contents: "import { verifyBundle } from '@svc/core'; globalThis.v = verifyBundle;",
+        resolveDir: join(root, 'packages/server'),
+        loader: 'js',
+      },
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+      platform: 'browser',
+      metafile: true,
+    });
+    expect(Object.keys(r.metafile.inputs).filter((k) => k.includes('typebox'))).toEqual([]);
+    const min = r.outputFiles[0]!.contents;
+    const kb = (n: number) => Math.round(n / 1000);
+    const stated = /verify-only bundle is (\d+) KB minified, (\d+) KB gzipped/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
+    expect(stated, 'the README states the verify-only bundle size').not.toBeNull();
+    expect(kb(min.length)).toBe(Number(stated![1]));
+    expect(kb(gzipSync(min).length)).toBe(Number(stated![2]));
+  });
+});
