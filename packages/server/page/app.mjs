@@ -35,6 +35,12 @@ function pinnedKeys() {
     : { keys: [], from: null };
 }
 
+/** This server's log origin, from the `log <vkey>` line of the policy it embeds (a vkey starts with its name). */
+function logOriginOf(policy) {
+  const line = typeof policy === 'string' ? policy.split('\n').find((l) => l.startsWith('log ')) : undefined;
+  return line ? line.slice(4).trim().split('+')[0] : null;
+}
+
 /** verifyBundle's options for what is pinned; a policy the page cannot read is no policy. */
 function verifyOptions(pinned) {
   const o = { trustedKeys: pinned.keys };
@@ -49,8 +55,18 @@ function verifyOptions(pinned) {
   return o;
 }
 
-/** The origin sentence: true for the case it is shown in. */
+/** The origin sentence: true for the case it is shown in. A record adds what it attests itself. */
 function originLine(res, doc, pinned) {
+  const [cls, text] = originOfSignature(res, doc, pinned);
+  if (res.kind?.endsWith('-ai-provenance-record') && typeof doc?.attested?.signer_recognized === 'boolean')
+    return [
+      cls,
+      `${text} The record attests signer_recognized: ${doc.attested.signer_recognized} (${doc.attested.signer_recognized ? 'the service that made it pinned the signer' : 'the service that made it did not pin the signer'}); that is the maker's keys, not this page's.`,
+    ];
+  return [cls, text];
+}
+
+function originOfSignature(res, doc, pinned) {
   if (pinned.keys.length === 0) return ['info', 'Origin: not checked. No keys are pinned, so nothing here says who signed it.'];
   if (res.signerRecognized) return ['ok', `Origin: recognised. It was signed with one of ${pinned.from}.`];
   const claimed = claimedKeyId(doc, res);
@@ -130,7 +146,8 @@ async function run() {
       button.addEventListener('click', async () => {
         button.disabled = true;
         try {
-          box.after(await lookUp(doc, pinned.keys, location.origin));
+          // The server's head is judged by the server's own published keys, whatever this document was checked with.
+          box.after(await lookUp(doc, embedded?.keys ?? pinned.keys, location.origin, logOriginOf(embedded?.log_policy)));
         } catch (e) {
           box.append(el('p', { class: 'error', role: 'alert' }, `The lookup failed: ${e?.message ?? e}`));
         }

@@ -64,7 +64,12 @@ export function copyable(value, label) {
   return el('span', { class: 'copyable' }, code, button);
 }
 
-/** A time in seconds since 1970 as local time and UTC, or null when it is not one. */
+/** A time in milliseconds since 1970 (a tree head's `timestamp`) as `when` shows seconds. */
+export function whenMs(ms) {
+  return Number.isSafeInteger(ms) && ms >= 0 ? when(Math.floor(ms / 1000)) : null;
+}
+
+/** A time in seconds since 1970 (a receipt's `ts`) as local time and UTC, or null when it is not one. */
 export function when(seconds) {
   if (!Number.isSafeInteger(seconds) || seconds < 0) return null;
   const d = new Date(seconds * 1000);

@@ -1,8 +1,9 @@
 // The opt-in "look up in the ledger" action, for a page served by a live server: three requests,
 // named before they are made, to the server that served the page, never during verification. The
 // inclusion path is checked here against the root of the signed tree head (never against a root
-// the unsigned inclusion answer gives), and the head's signature with the pinned keys.
+// the unsigned inclusion answer gives), and the head's signature with the server's published keys.
 import { fromHex, parseTreeHead, verifyBundle, verifyInclusion } from '@svc/core';
+import { parseTlogProof } from '@svc/core/tlog';
 import { el, facts, row, section } from './dom.mjs';
 import { inclusionPicture } from './pictures.mjs';
 
@@ -33,7 +34,8 @@ async function getJson(url, init) {
 /** The tree heads of the history as a line of sizes, forked or inconsistent sizes and a withheld head marked. */
 function historyPicture(history, withheld) {
   const cps = (Array.isArray(history?.checkpoints) ? history.checkpoints : [])
-    .filter((c) => Number.isSafeInteger(c?.tree_size))
+    // An empty tree's head shows nothing a lookup can find: left out of the picture.
+    .filter((c) => Number.isSafeInteger(c?.tree_size) && c.tree_size > 0)
     .slice(0, 20)
     .reverse();
   const bad = new Set([...(history?.forked_sizes ?? []), ...(history?.inconsistent_sizes ?? [])]);
@@ -56,7 +58,8 @@ function historyPicture(history, withheld) {
     for (const [k, v] of Object.entries({ cx: x, cy: 40, r: 6, class: bad.has(c.tree_size) ? 'tick bad' : 'tick' }))
       dot.setAttribute(k, String(v));
     const t = document.createElementNS(NS, 'title');
-    t.textContent = `size ${c.tree_size}${bad.has(c.tree_size) ? ' (forked or inconsistent)' : ''}`;
+    const at = Number.isSafeInteger(c.recorded) ? `, recorded ${new Date(c.recorded).toISOString().replace('.000Z', 'Z')}` : '';
+    t.textContent = `size ${c.tree_size}${at}${bad.has(c.tree_size) ? ' (forked or inconsistent)' : ''}`;
     dot.append(t);
     const label = document.createElementNS(NS, 'text');
     for (const [k, v] of Object.entries({ x, y: i % 2 ? 70 : 24, 'text-anchor': 'middle' })) label.setAttribute(k, String(v));
@@ -88,10 +91,25 @@ function historyPicture(history, withheld) {
 }
 
 /** Runs the lookup and returns the panel that shows it. */
-export async function lookUp(doc, pinnedKeys, origin) {
+export async function lookUp(doc, serverKeys, origin, serverLog = null) {
   const hash = signedAnswerHash(doc);
   const rows = [];
   const out = section('In this server\u2019s ledger', 'lookup');
+  // A document logged elsewhere is looked up here all the same, and said to be from another log.
+  let named = null;
+  try {
+    named = typeof doc?.tlogProof === 'string' ? parseTlogProof(doc.tlogProof).parsed.origin : null;
+  } catch {
+    // not a proof this page can read: the log layer above says so
+  }
+  if (named && serverLog && named !== serverLog)
+    out.append(
+      el(
+        'p',
+        { class: 'info', id: 'other-log' },
+        `This answer names the log ${named}; this server keeps ${serverLog}, another log. What follows is this server's ledger only.`,
+      ),
+    );
   if (!hash) {
     out.append(el('p', {}, 'This document carries no signed answer hash to look up.'));
     return out;
@@ -110,14 +128,14 @@ export async function lookUp(doc, pinnedKeys, origin) {
       ),
     );
   else {
-    const v = await verifyBundle(JSON.stringify(head), { trustedKeys: pinnedKeys });
+    const v = await verifyBundle(JSON.stringify(head), { trustedKeys: serverKeys });
     const body = parseTreeHead(head.signed);
     rows.push(
       row(
         'Signed tree head',
         v.verdict.overallOk,
         v.verdict.overallOk
-          ? `signature valid${v.signerRecognized ? ', by a pinned key' : ', by a key this page does not pin'}`
+          ? `signature valid${v.signerRecognized ? ", by one of this server's published keys" : ', by a key this server does not publish'}`
           : 'does NOT verify',
       ),
     );

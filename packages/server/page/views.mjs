@@ -2,7 +2,7 @@
 // check in words that are true for the case shown. The document is only displayed here; every
 // judgement comes from the core's verdict.
 import { parseTlogProof } from '@svc/core/tlog';
-import { copyable, el, facts, revealed, row, section, when } from './dom.mjs';
+import { copyable, el, facts, revealed, row, section, when, whenMs } from './dom.mjs';
 import { headsPicture, inclusionPicture } from './pictures.mjs';
 
 const isObj = (o) => typeof o === 'object' && o !== null && !Array.isArray(o);
@@ -114,6 +114,15 @@ function receiptRows(r, signs) {
 
 function proofContent(doc, v) {
   const parts = [answerView(doc.answer, doc.excerpt, v.excerpt)];
+  // Text the signature does not cover is the bundle's claim, never "what was signed".
+  if (v.receipt && v.receipt.answerHashOk === false)
+    parts.unshift(
+      el(
+        'p',
+        { class: 'bad', id: 'claimed-not-signed' },
+        'Claimed, not signed: this text does not match the signed hash; it was changed after signing.',
+      ),
+    );
   if (v.excerpt && !v.excerpt.ok)
     parts.push(
       el('p', { class: 'bad', id: 'quote-missing' }, `Pinned quote not found in the signed answer: “${str(doc.excerpt?.quote) ?? ''}”`),
@@ -309,7 +318,8 @@ function headFacts(h) {
     ['Log', h.log ?? null],
     ['Size', h.treeSize !== null ? `${h.treeSize} leaves` : null],
     ['Root hash', h.rootHash ? copyable(h.rootHash, 'root hash') : null],
-    ['Signed at', when(h.timestamp)],
+    // A tree head's timestamp is in milliseconds (RFC 6962), a receipt's ts in seconds.
+    ['Signed at', whenMs(h.timestamp)],
   ]);
 }
 
@@ -325,7 +335,7 @@ function consistencyContent(v) {
 
 const RECORD_FIELDS = {
   signed: 'the embedded proof carries a signature that verifies',
-  signer_recognized: 'the signature is by a key the verifying service pins',
+  signer_recognized: 'the signature is by a key the service that made this record pins (not this page: see Origin)',
   algorithms: 'the signature algorithms that verified, with pinned keys',
   council_grounded: 'the signed receipt says the council grounded the answer',
   signed_at: 'the signing time in the signed receipt',
@@ -423,7 +433,9 @@ export function describe(doc, res) {
       panels.push(logPicture(inner, v));
     }
   } else if (kind === 'proof') {
-    panels.push(section('What was signed', 'content', ...proofContent(doc, v)));
+    panels.push(
+      section(v.overallOk ? 'What was signed' : 'What the bundle claims (it does not verify)', 'content', ...proofContent(doc, v)),
+    );
     rows = proofRows(v);
     panels.push(logPicture(doc, v));
   } else if (kind === 'transcript') {

@@ -46,15 +46,35 @@ async function sample(page: Page, label: string): Promise<{ requests: string[] }
 
 const text = async (page: Page, sel: string) => (await page.textContent(sel)) ?? '';
 
+/** Every time the page shows is in a year a signature could have been made (never ms read as s). */
+async function saneTimes(page: Page, where: string) {
+  const shown = await text(page, '#result');
+  for (const m of shown.matchAll(/(\d{4,})-\d\d-\d\dT[\d:]+Z \(UTC\)/g)) {
+    const year = Number(m[1]);
+    expect(year >= 1970 && year <= 2100, `${where}: ${m[0]}`).toBe(true);
+  }
+}
+
 async function shoot(page: Page, name: string) {
   for (const [w, tag] of [
     [1280, 'desktop'],
+    [390, 'phone'],
     [360, 'narrow'],
   ] as const) {
     await page.setViewportSize({ width: w, height: 900 });
     await page.screenshot({ path: join(SHOTS, `${name}-${tag}.png`), fullPage: true });
-    // Usable at 360 px: nothing wider than the window.
-    if (w === 360) expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at 360 px`).toBeLessThanOrEqual(360);
+    if (w === 1280) continue;
+    // Usable on a phone: nothing wider than the window, and no table cell squeezed to a letter a line.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${w} px`).toBeLessThanOrEqual(w);
+    const squeezed = await page.$$eval('td code, th', (cells) =>
+      cells
+        .filter((c) => {
+          const r = c.getBoundingClientRect();
+          return (c.textContent ?? '').length > 6 && r.height > 0 && r.width < 40;
+        })
+        .map((c) => c.textContent),
+    );
+    expect(squeezed, `${name} at ${w} px`).toEqual([]);
   }
 }
 
@@ -112,6 +132,9 @@ const KINDS: Array<[string, string, (p: Page) => Promise<void>]> = [
       expect(origin).toMatch(/names a pinned key .* does not verify/);
       expect(origin).not.toMatch(/not one of/);
       expect(await text(p, '#layers')).toMatch(/Answer hash: does NOT match the signed hash: the answer was changed/);
+      // The altered text is the bundle's claim, never shown as what was signed.
+      expect(await text(p, '#content-h')).toBe('What the bundle claims (it does not verify)');
+      expect(await text(p, '#claimed-not-signed')).toMatch(/Claimed, not signed/);
     },
   ],
   [
@@ -180,6 +203,8 @@ const KINDS: Array<[string, string, (p: Page) => Promise<void>]> = [
       expect(await text(p, '#record')).toMatch(/Example Org/);
       expect(await p.locator('#attested tr').count()).toBeGreaterThan(5);
       expect(await text(p, '#attested')).toMatch(/signer_recognized.*true.*pins/s);
+      // The origin line says what the record attests, from the same field the table shows.
+      expect(await text(p, '#origin')).toMatch(/The record attests signer_recognized: true/);
       expect(await p.locator('#ai-act tr').count()).toBeGreaterThan(2);
       expect(await text(p, '#record-disclaimer')).toMatch(/evidence|not a/i);
       // The embedded proof below it.
@@ -206,6 +231,7 @@ describe('the verifier page shows what was attested', () => {
         expect(requests).toEqual([]);
         expect(await text(page, '#result')).toMatch(/never that the content is accurate/);
         await check(page);
+        await saneTimes(page, name);
         await shoot(page, name);
       } finally {
         await page.close();
@@ -232,6 +258,7 @@ describe('the verifier page shows what was attested', () => {
           await page.click('#verify');
           await page.waitForSelector('#result #summary, #result.error');
           const where = `${file}: ${c.description}`;
+          await saneTimes(page, where);
           if (c.expected.status === 200) {
             const v = c.expected.response;
             expect(await text(page, '#integrity'), where).toMatch(v.verdict.overallOk ? /Integrity: PASS/ : /Integrity: FAIL/);
@@ -334,11 +361,68 @@ describe('the verifier page shows what was attested', () => {
       await page.waitForSelector('#lookup-checks');
       expect(requests).toEqual(named);
       const checks = await text(page, '#lookup-checks');
-      expect(checks).toMatch(/Signed tree head: signature valid, by a pinned key/);
+      expect(checks).toMatch(/Signed tree head: signature valid, by one of this server's published keys/);
       expect(checks).toMatch(/Inclusion: at index \d+ of \d+, checked against the signed head's root/);
       expect(await page.locator('#lookup svg.tree').count()).toBe(1);
       expect(await page.locator('#history-picture svg').count()).toBe(1);
       await shoot(page, 'lookup');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('before any verdict the Save and Print buttons are hidden; they show with one', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      expect(await page.locator('#actions').isVisible()).toBe(false);
+      expect(await page.locator('#save').isVisible()).toBe(false);
+      await sample(page, 'A signed tree head');
+      expect(await page.locator('#save').isVisible()).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a record its maker made without pins: the origin line says so beside what this page pinned', async () => {
+    const { buildRecord, issueProof } = await import('@svc/core');
+    const { testKeys } = await import('@svc/core/testing');
+    const K = testKeys('page-record');
+    const record = buildRecord(issueProof({ answer: 'unpinned maker', model: 'm', ts: 1_700_000_000 }, { receipt: K.answer }), {
+      generated: 1_700_000_100,
+    });
+    expect((record as any).attested.signer_recognized).toBe(false);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.click('details summary');
+      await page.fill('#keys', JSON.stringify(K.trustedKeys));
+      await page.fill('#bundle', JSON.stringify(record));
+      await page.click('#verify');
+      await page.waitForSelector('#result #summary');
+      const origin = await text(page, '#origin');
+      expect(origin).toMatch(/Origin: recognised\. It was signed with one of the keys pasted above\./);
+      expect(origin).toMatch(/The record attests signer_recognized: false \(the service that made it did not pin the signer\)/);
+      expect(await text(page, '#attested')).toMatch(/signer_recognized.*false.*made this record/s);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("looking up a sample from another log: said to be another log, the head judged by this server's keys", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${s.url}/`);
+      await sample(page, 'A proof logged in a transparency log');
+      await page.click('#lookup');
+      await page.waitForSelector('#lookup-checks');
+      expect(await text(page, '#other-log')).toMatch(/names the log .*this server keeps .*another log/);
+      expect(await text(page, '#lookup-checks')).toMatch(/Signed tree head: signature valid, by one of this server's published keys/);
+      expect(await text(page, '#lookup-checks')).toMatch(/Inclusion: this answer is not in the ledger/);
+      const sizes = await page.$$eval('#history-picture svg text', (t) => t.map((x) => x.textContent));
+      expect(sizes).not.toContain('0');
     } finally {
       await page.close();
     }
