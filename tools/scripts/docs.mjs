@@ -50,6 +50,20 @@ function visit(node, path) {
   }
 }
 visit(project, '');
+// The landing page (docs/api-index.md) tells a reader what to import for each job, linked.
+const landing = readFileSync(join(root, 'docs', 'api', 'index.html'), 'utf8');
+for (const name of [
+  'verifyBundle',
+  'SvcError',
+  'buildRecord',
+  'issueProof',
+  'verifyTlogProof',
+  'TileReader',
+  'testKeys',
+  'proofBundle',
+  'startServer',
+])
+  if (!new RegExp(`href="[^"]*\\.${name}\\.html"`).test(landing)) missing.push(`the landing page does not link ${name}`);
 if (missing.length) {
   console.error(`${missing.length} public exports lack documentation or have a broken example:\n  ${missing.join('\n  ')}`);
   process.exit(1);

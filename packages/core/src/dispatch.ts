@@ -136,10 +136,12 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
 }
 
 /**
- * Verify any bundle kind. Resolves to the VerifyResponse body; rejects only with SvcError. With an
- * asynchronous backend (WebCrypto) a collecting pass finds the signature checks the document needs,
- * the backend computes them as one batch, and a folding pass reads the answers (verify/batch.ts);
- * when every check holds, the collecting pass's verdict is already the answer.
+ * Verify a proof of an answer, or any other bundle kind (transcript, run, export, tree head,
+ * consistency, record), given as text, bytes or a parsed object. Resolves to the verdict:
+ * `verdict.overallOk` says the signatures verify and the signed content is unaltered (integrity);
+ * `signerRecognized` adds that the signer is one of the `trustedKeys` you pinned (origin). Neither
+ * says the answer is accurate. A document that fails verification is a verdict, not an error: it
+ * rejects only with {@link SvcError} (closed `code`s: unreadable, too large, not a known kind).
  *
  * @example
  * ```ts
@@ -149,6 +151,9 @@ export function verifyBundleSync(input: unknown, options: VerifyOptions = {}): V
  * ```
  */
 export async function verifyBundle(input: unknown, options: VerifyOptions = {}): Promise<VerifyResponse> {
+  // With an asynchronous backend (WebCrypto) a collecting pass finds the signature checks the document
+  // needs, the backend computes them as one batch, and a folding pass reads the answers
+  // (verify/batch.ts); when every check holds, the collecting pass's verdict is already the answer.
   const backend = options.crypto ?? (await defaultCrypto());
   const doc = parseDocument(input);
   if (backend.sync) return verifyIn(doc, makeContext({ ...options, crypto: backend }));

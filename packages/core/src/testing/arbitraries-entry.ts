@@ -1,3 +1,9 @@
+/**
+ * fast-check arbitraries for valid bundles of every kind and their mutations, and the
+ * structure-aware fuzzers. Needs fast-check (an optional peer dependency).
+ *
+ * @module arbitraries
+ */
 // @svc/core/arbitraries: fast-check arbitraries for valid bundles of every kind and their
 // mutations, and the structure-aware fuzzers. Needs fast-check (an optional peer dependency);
 // deterministic keys alone are @svc/core/testing, which needs nothing.

@@ -115,7 +115,14 @@ export class CouncilProbe {
 
   private async probe(): Promise<CouncilHealth | null> {
     const cfg = this.config();
-    if (!cfg || cfg.seats.length === 0) return null;
+    // 503 {ok:false} says nothing to the public; the operator reads why here (once per retry).
+    if (!cfg || cfg.seats.length === 0) {
+      this.log('council_unavailable', {
+        reason: cfg ? 'no_seats' : 'not_configured',
+        note: 'no council.json with seats in the data folder',
+      });
+      return null;
+    }
     this.probes++;
     const timeout = cfg.timeout_ms ?? 8000;
     const seats = await Promise.all(
@@ -130,7 +137,15 @@ export class CouncilProbe {
     const configured = seats.filter((s) => s.keyed).length;
     const working = seats.filter((s) => s.ok).length;
     // No keyed seat, or no keyed seat answered: the model plane could not be probed.
-    if (configured === 0 || working === 0) return null;
+    if (configured === 0 || working === 0) {
+      this.log('council_unavailable', {
+        reason: configured === 0 ? 'no_keyed_seat' : 'no_seat_answered',
+        seats: seats.length,
+        keyed: configured,
+        ...(configured === 0 ? { note: "no seat's key_env names a set environment variable" } : {}),
+      });
+      return null;
+    }
     return { ok: true, defined: seats.length, configured, working, probed_at: new Date(this.now()).toISOString(), seats };
   }
 }

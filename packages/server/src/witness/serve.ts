@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 import { keptName } from '../tlog/checkpoints.js';
 import { PgWitnessStore } from './postgres.js';
 import { WitnessStore, type WitnessStates } from './store.js';
+import { VERSION } from '../version.js';
 import { Witness, witnessRoutes } from './witness.js';
 
 export interface RunningWitness {
@@ -48,9 +49,18 @@ export async function openWitness(
 export async function startWitness(cfg: Config, policyText: string, log: Logger): Promise<RunningWitness> {
   const { witness, store } = await openWitness(cfg, policyText, log);
   const route = witnessRoutes(witness, '/');
+  // Liveness for a load balancer or an orchestrator, as svc serve answers it: the witness's name and logs.
+  const health = (req: AppRequest): Promise<AppResponse> | null =>
+    req.path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')
+      ? Promise.resolve({
+          status: 200,
+          body: { ok: true, version: VERSION, witness: witness.signers[0]!.name, logs: witness.origins.length },
+          headers: { 'cache-control': 'no-store' },
+        })
+      : null;
   const handle = async (req: AppRequest): Promise<AppResponse> => {
     try {
-      const r = route(req);
+      const r = health(req) ?? route(req);
       if (!r) throw new HttpError('not_found', `no such endpoint: ${req.path}`);
       return await r;
     } catch (e) {

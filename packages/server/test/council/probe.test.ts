@@ -108,4 +108,28 @@ describe('GET /api/status/council', () => {
       await down.stop();
     }
   });
+
+  it('says why to the operator, in a log line, never in the public answer', async () => {
+    const { CouncilProbe } = await import('../../src/internal.js');
+    const cases: Array<[ConstructorParameters<typeof CouncilProbe>[0], NodeJS.ProcessEnv, string]> = [
+      [() => null, {}, 'not_configured'],
+      [() => ({ seats: [] }), {}, 'no_seats'],
+      [
+        () => ({ endpoint: 'http://127.0.0.1:9/v1', seats: [{ id: 'a', label: 'A', model: 'm', key_env: 'UNSET_KEY' }] }),
+        {},
+        'no_keyed_seat',
+      ],
+      [
+        () => ({ endpoint: 'http://127.0.0.1:9/v1', timeout_ms: 300, seats: [{ id: 'a', label: 'A', model: 'm', key_env: 'K' }] }),
+        { K: 'k' },
+        'no_seat_answered',
+      ],
+    ];
+    for (const [config, env, reason] of cases) {
+      const lines: Array<[string, Record<string, unknown>]> = [];
+      const probe = new CouncilProbe(config, env, (e, f) => void lines.push([e, f]));
+      expect(await probe.health()).toBeNull();
+      expect(lines.find(([e]) => e === 'council_unavailable')?.[1], reason).toMatchObject({ reason });
+    }
+  });
 });

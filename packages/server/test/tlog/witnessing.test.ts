@@ -53,6 +53,10 @@ async function startWitness(w: WitnessProc, policy: string, env: Record<string, 
   for (let i = 0; i < 200 && !w.logs.includes('witness_listening'); i++) await new Promise((r) => setTimeout(r, 25));
   expect(w.logs, w.logs).toContain('witness_listening');
   w.vkeys = (await (await fetch(`${w.url}/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
+  // Its liveness, as an orchestrator asks it.
+  const health = await fetch(`${w.url}/healthz`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toMatchObject({ ok: true, witness: w.name, logs: 1 });
 }
 
 function stopWitness(w: WitnessProc): Promise<void> {
