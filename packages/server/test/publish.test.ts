@@ -52,6 +52,15 @@ describe('packages as published', () => {
     expect(readme).toMatch(/"module": "nodenext"/);
   });
 
+  it('the CHANGELOG has an Unreleased section and a dated section for the version both packages carry', () => {
+    const log = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    expect(log).toMatch(/^## \[Unreleased\]$/m);
+    for (const dir of ['packages/core', 'packages/server']) {
+      const { version } = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
+      expect(log, dir).toMatch(new RegExp(`^## \\[${version.replaceAll('.', '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`, 'm'));
+    }
+  });
+
   it('each tarball has its package.json fields and no source, test or cache file', () => {
     for (const [name, t] of Object.entries(tarballs)) {
       const files = execFileSync('tar', ['-tzf', t], { encoding: 'utf8' }).split('\n').filter(Boolean);
