@@ -374,7 +374,20 @@ Each has a test in the default \`npm test\` that failed on the code before the f
 | a witness policy origin over 255 bytes failed other logs' submissions | tlog/witness-answers.test.ts "origin over 255 bytes" |
 | a junk log signature on a forged tlogProof passed /api/v1/verify and /api/v1/evidence | ledger/forged-log-proof.test.ts |
 | numbers no double holds (9007199254740993) verified while another parser reads another value | core numbers.test.ts; errors.json |
-| \`org=%FF\` became U+FFFD in a record | hostile-http.test.ts "not UTF-8" |`;
+| \`org=%FF\` became U+FFFD in a record | hostile-http.test.ts "not UTF-8" |
+| a cluster process killed by Ctrl-C before it listened made \`npm start\` exit 1 | cluster/under-load.test.ts "dies before listening" |
+
+Where the fuzzers learned round four's families (#30), each with its bounded slice in \`npm test\`:
+
+| family | fuzzer |
+|---|---|
+| witness answers: extra, repeated, oversized and failing lines | the peers part (a hostile witness; only lines that verify are published, within the cap); tlog/witness-answers.test.ts (property) |
+| oversized bodies from every peer: witnesses, tile sources, council seats, keys URLs | the peers part (endless, dripping, oversized, gzip bombs, huge headers, redirect loops) |
+| overlapping exports | the peers part (runs stalled at random into one folder; the newest checkpoint stays, tiles hash to it) |
+| concurrent appenders and readers across processes | the SIGKILL part (appenders killed mid-write; \`--pg\`: three at once) |
+| forged tlog proofs | the core fuzzer's logged proof, judged under a pinned log policy (a changed log layer that still reads as recognised is a forgery); the C2SP formats fuzzer |
+| bidi and invisible characters | the core fuzzer's logged proof (its answer carries U+202E, U+2066, U+200B, U+200D, U+FEFF) |
+| numbers beyond a double | the core fuzzer's inexact-number mutation (always refused) |`;
 
 if (!values['no-docs']) {
   const file = join(root, 'docs', 'reliability.md');

@@ -3,8 +3,10 @@
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
 import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/arbitraries-entry.js';
+import { fuzzLog } from '../src/testing/fuzz.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
+import { logPolicy } from '../src/tlog/index.js';
 
 // The browser run has no process object; the default applies there.
 const INPUTS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.FUZZ_CORE_INPUTS ?? 400);
@@ -40,6 +42,29 @@ describe('core fuzzer (bounded slice)', () => {
 
   it('every corpus document verifies before it is mutated', async () => {
     for (const { kind, doc } of fuzzCorpus(3)) expect((await verifyBundle(doc, trusted)).verdict.overallOk, kind).toBe(true);
+  });
+
+  it('the logged document is recognised by the pinned log, its answer full of invisible characters, and a junk log line is never (#30)', async () => {
+    const logged = fuzzCorpus(3).find((c) => c.kind === 'logged')!.doc as Record<string, string>;
+    expect(logged.answer).toMatch(/\u202E.*\u2066.*\u200B/s);
+    const policy = { logPolicy: logPolicy(fuzzLog().policy) };
+    const res = (await verifyBundle(logged, { ...trusted, ...policy })) as any;
+    expect(res.verdict.overallOk).toBe(true);
+    expect(res.verdict.log).toMatchObject({ ok: true, logRecognized: true });
+    // The #30 forgery: the log line's signature bytes replaced by junk of the same length.
+    const lines = logged.tlogProof!.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('\u2014 '));
+    const [dash, name, sig] = lines[at]!.split(' ');
+    const junk = btoa(
+      String.fromCharCode(
+        ...atob(sig!)
+          .split('')
+          .map((c, i) => (i > 4 ? c.charCodeAt(0) ^ 0x5a : c.charCodeAt(0))),
+      ),
+    );
+    lines[at] = `${dash} ${name} ${junk}`;
+    const forged = (await verifyBundle({ ...logged, tlogProof: lines.join('\n') }, { ...trusted, ...policy })) as any;
+    expect(forged.verdict.overallOk && forged.verdict.log.logRecognized).toBe(false);
   });
 });
 

@@ -21,6 +21,15 @@ import {
   transcriptBundle,
 } from './arbitraries.js';
 import { testKeys, type TestKeys } from './keys.js';
+import { fromHex } from '../encoding/bytes.js';
+import { sha256, textSha256Hex } from '../encoding/hash.js';
+import { MemoryTree } from '../merkle/memory.js';
+import { inclusionProof, treeRoot } from '../merkle/prove.js';
+import { formatCheckpoint } from '../tlog/checkpoint.js';
+import { noteSigner, signNote } from '../tlog/keys.js';
+import { formatTlogProof } from '../tlog/proof.js';
+import { logKeygen } from '../tlog/signatures.js';
+import { logPolicy } from '../tlog/policy-checker.js';
 
 type Path = (string | number)[];
 
@@ -79,7 +88,53 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
     { service },
   );
   out.push({ kind: 'proof', doc: full as unknown as Obj });
+  out.push({ kind: 'logged', doc: loggedProof(seed, keys, service) });
   return out;
+}
+
+const FUZZ_LOG = 'fuzz.example/answers';
+/**
+ * The log key the logged corpus document is signed by, and the policy that pins it.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(doc, { logPolicy: logPolicy(fuzzLog().policy) });
+ * ```
+ */
+export function fuzzLog() {
+  const signer = noteSigner(FUZZ_LOG, logKeygen('ed25519', sha256(utf8('fuzz log'))));
+  return { signer, policy: `log ${signer.vkey}\nquorum none\n` };
+}
+
+/**
+ * A proof logged in a log the fuzzer pins (its `tlogProof` layer judged by a policy), whose answer
+ * carries direction overrides, isolates and zero-width characters: the families of forged log
+ * proofs and text that displays other than it was signed (#30).
+ */
+function loggedProof(seed: number, keys: TestKeys, service?: string): Obj {
+  const answer = `Pay \u202Eevil\u202C 100 \u2066EUR\u2069\u200B to \u200Dme\uFEFF`;
+  const proof = issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: keys.answer }, { service }) as unknown as Obj;
+  const t = new MemoryTree();
+  for (let i = 0; i < 5 + (seed % 7); i++) t.appendData(sha256(utf8(`other ${seed} ${i}`)));
+  const index = t.size;
+  t.appendData(fromHex(textSha256Hex(answer), 32)!);
+  const size = t.size + 2;
+  t.appendData(sha256(utf8('after 1')));
+  t.appendData(sha256(utf8('after 2')));
+  const text = formatCheckpoint({ origin: FUZZ_LOG, size, root: treeRoot(t, size), extensions: [] });
+  const checkpoint = signNote(text, [fuzzLog().signer], 1_700_000_100);
+  return { ...proof, tlogProof: formatTlogProof({ index, proof: inclusionProof(t, index, size), checkpoint }) };
+}
+
+/** The tlogProof member of a mutant's input, whatever form the input took (null when unreadable). */
+function tlogOf(input: unknown): unknown {
+  try {
+    const doc =
+      typeof input === 'string' ? JSON.parse(input) : input instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(input)) : input;
+    return doc && typeof doc === 'object' ? (doc as Obj).tlogProof : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -459,18 +514,24 @@ export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
   for (let i = 0; o.inputs === undefined || i < o.inputs; i++) {
     if (o.stop?.()) break;
     const { kind, doc } = pick(r, corpus);
-    const m = mutate(doc, r, kind);
+    const logged = kind === 'logged';
+    const m = mutate(doc, r, logged ? 'proof' : kind);
+    // A changed log layer is a forgery only when it still passes as recognised by the pinned log:
+    // an unknown or missing log signature is reported apart (logRecognized: false), as designed.
+    const tlogChanged = logged && tlogOf(m.input) !== doc.tlogProof;
     const t0 = o.now();
     try {
       const res = await verifyBundle(m.input, {
         trustedKeys: keys.trustedKeys,
         service: o.service,
         ...(o.crypto ? { crypto: o.crypto } : {}),
+        ...(logged ? { logPolicy: logPolicy(fuzzLog().policy) } : {}),
       });
       stats.verdicts++;
       if (res.verdict.overallOk) {
         stats.passed++;
-        if (m.mustFail)
+        const log = (res.verdict as { log?: { logRecognized?: boolean } }).log;
+        if (tlogChanged ? log?.logRecognized === true : m.mustFail)
           stats.findings.push({
             kind: 'forgery',
             seed: o.seed,
