@@ -23,7 +23,7 @@ describe('svc serve', () => {
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
     expect(out).toContain('"dev_keys_generated"');
     const base = `http://127.0.0.1:${port}`;
     const secret = 'a distinctive answer that must never reach the logs';

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { MemoryTree, namesFor, sha256, treeRoot, utf8 } from '@svc/core';
+import { prng } from '@svc/core/arbitraries';
 import {
   formatCheckpoint,
   logKeygen,
@@ -46,18 +47,6 @@ export const BEHAVIOURS = [
   'random',
   'plausible',
 ];
-
-/** A small deterministic PRNG (mulberry32), so a seed replays the same campaign. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The hostile peer: a behaviour per request, chosen by the client through the path (/b/<name>/...). */
 function hostilePeer(rand) {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.on('exit', () => (exited = true));
-  for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 600 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
 });
 afterAll(() => {
   child.kill('SIGTERM');

@@ -310,7 +310,7 @@ describe('files the server cannot write or read (as an unprivileged user)', () =
         child.kill('SIGTERM');
         await exited;
       });
-      for (let i = 0; i < 100 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 600 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('"listening"');
       const base = `http://127.0.0.1:${port}`;
       expect((await call(base, '/api/v1/verify', { json: plain })).status).toBe(200);

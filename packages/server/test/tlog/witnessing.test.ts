@@ -50,7 +50,7 @@ async function startWitness(w: WitnessProc, policy: string, env: Record<string, 
   w.logs = '';
   child.stdout!.setEncoding('utf8').on('data', (d) => (w.logs += d));
   child.stderr!.setEncoding('utf8').on('data', (d) => (w.logs += d));
-  for (let i = 0; i < 200 && !w.logs.includes('witness_listening'); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 2400 && !w.logs.includes('witness_listening'); i++) await new Promise((r) => setTimeout(r, 25));
   expect(w.logs, w.logs).toContain('witness_listening');
   w.vkeys = (await (await fetch(`${w.url}/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
   // Its liveness, as an orchestrator asks it.
