@@ -3,16 +3,8 @@
 import { SvcError } from './errors.js';
 import { fromUtf8, utf8 } from './encoding/bytes.js';
 import { ijsonViolation } from './lib/members.js';
-
-/**
- * Request bodies above this many bytes are refused (interface.md Limits: 2 MB).
- *
- * @example
- * ```ts
- * if (body.byteLength > MAX_BODY_BYTES) return new Response(null, { status: 413 });
- * ```
- */
-export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+import { MAX_BODY_BYTES } from './limits.js';
+export { MAX_BODY_BYTES };
 
 /**
  * Parse a posted document. Strings and bytes are JSON text (size-checked); anything else is taken

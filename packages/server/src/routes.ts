@@ -2,6 +2,7 @@
 // preflight and OpenAPI description. The app (app.ts) takes its routing, limits and cache headers
 // from it and must give a handler for every operation id; the OpenAPI document (openapi.ts) is
 // built from it. Adding an endpoint is one entry here and one handler there.
+import { MAX_BODY_BYTES, MAX_ORG_LENGTH, MAX_TURNS } from '@svc/core';
 
 export type Group = 'verify' | 'read' | 'modelKeys' | 'tiles' | 'metrics' | 'none';
 
@@ -56,9 +57,9 @@ export const ROUTES = [
       responses: {
         '200': jsonBody('VerifyResponse', 'The verdict. A bundle that fails verification is a verdict with overallOk:false, not an error.'),
         '400': err('Body is not valid I-JSON (JSON with unique member names).'),
-        '413': err('Payload over 2 MB.'),
+        '413': err(`Payload over ${MAX_BODY_BYTES / 1024 / 1024} MiB (${MAX_BODY_BYTES} bytes).`),
         '422': err(
-          'Not a recognised bundle, more than 200 turns, a record over-claiming its proof, or a wrapper with a nested signed_tree_head.',
+          `Not a recognised bundle, more than ${MAX_TURNS} turns, a record over-claiming its proof, or a wrapper with a nested signed_tree_head.`,
         ),
         '429': rateLimited,
         '503': overloaded,
@@ -78,8 +79,8 @@ export const ROUTES = [
       responses: {
         '200': jsonBody('AiProvenanceRecord', 'The record (attested.signed:false when the bundle does not verify).'),
         '400': err('Body is not valid I-JSON (JSON with unique member names).'),
-        '413': err('Payload over 2 MB.'),
-        '422': err('Not a proof bundle or run evidence pack, or org longer than 200 characters.'),
+        '413': err(`Payload over ${MAX_BODY_BYTES / 1024 / 1024} MiB (${MAX_BODY_BYTES} bytes).`),
+        '422': err(`Not a proof bundle or run evidence pack, or org longer than ${MAX_ORG_LENGTH} characters.`),
         '429': rateLimited,
         '503': overloaded,
       },
@@ -198,7 +199,7 @@ export const ROUTES = [
       responses: {
         '200': jsonBody('InclusionResponse', 'found:false when absent. Check the path against the signed root, never this response root.'),
         '400': err('Body is not valid I-JSON (JSON with unique member names).'),
-        '413': err('Payload over 2 MB.'),
+        '413': err(`Payload over ${MAX_BODY_BYTES / 1024 / 1024} MiB (${MAX_BODY_BYTES} bytes).`),
         '422': err('No usable answer, answer_sha256 or leaf.'),
         '429': rateLimited,
         '503': unavailable,
@@ -360,7 +361,7 @@ export const ROUTES = [
           description: 'The old size is not the last cosigned size, which the body gives.',
           content: { 'text/x.tlog.size': { schema: { type: 'string' } } },
         },
-        '413': err('Payload over 2 MB.'),
+        '413': err(`Payload over ${MAX_BODY_BYTES / 1024 / 1024} MiB (${MAX_BODY_BYTES} bytes).`),
         '422': text('Not consistent with the checkpoint last cosigned for this log.'),
         '429': rateLimited,
       },

@@ -6,7 +6,7 @@ import { backendFor, nobleBackend, type BackendAlgorithm, type CryptoBackend } f
 import { falcon1024 } from '@noble/post-quantum/falcon.js';
 import { concatBytes, utf8 } from '../encoding/bytes.js';
 
-import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName } from './ids.js';
+import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName, type KeyPair } from './ids.js';
 
 export { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type AlgorithmName };
 
@@ -204,20 +204,7 @@ export function verifyWith(
 
 // ---- issuing side -------------------------------------------------------------------------
 
-/**
- * A key pair of one algorithm: public and secret key bytes.
- *
- * @example
- * ```ts
- * const key: KeyPair = keygen(ML_DSA_87, seed32);
- * console.log(key.alg, key.publicKey.length); // ML-DSA-87 2592
- * ```
- */
-export interface KeyPair {
-  alg: AlgorithmName;
-  publicKey: Uint8Array;
-  secretKey: Uint8Array;
-}
+export type { KeyPair } from './ids.js';
 
 /**
  * Deterministic key generation from a seed (32 bytes ML-DSA, 96 SLH-DSA, 48 Falcon).

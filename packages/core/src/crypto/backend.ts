@@ -7,8 +7,7 @@
 // called, and whatever a backend throws, rejects or returns other than `true` is a failed check.
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { slh_dsa_sha2_256f } from '@noble/post-quantum/slh-dsa.js';
-import type { KeyPair } from './algorithms.js';
-import { ML_DSA_87, SLH_DSA_SHA2_256F } from './ids.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, type KeyPair } from './ids.js';
 
 /**
  * The algorithms a crypto backend may compute: ML-DSA-87 and SLH-DSA-SHA2-256f.

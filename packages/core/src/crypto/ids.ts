@@ -36,3 +36,18 @@ export const FALCON_1024 = 'Falcon-1024';
  * ```
  */
 export type AlgorithmName = typeof ML_DSA_87 | typeof SLH_DSA_SHA2_256F | typeof FALCON_1024;
+
+/**
+ * A key pair of one algorithm: public and secret key bytes.
+ *
+ * @example
+ * ```ts
+ * const key: KeyPair = keygen(ML_DSA_87, seed32);
+ * console.log(key.alg, key.publicKey.length); // ML-DSA-87 2592
+ * ```
+ */
+export interface KeyPair {
+  alg: AlgorithmName;
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}

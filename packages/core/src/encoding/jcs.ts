@@ -1,16 +1,8 @@
 // RFC 8785 JSON Canonicalization Scheme. ECMAScript's own number and string serialisation is what
 // RFC 8785 adopts, so JSON.stringify on primitives is exact; only member ordering, I-JSON checks
 // and the refusal of non-JSON values are done here.
-
-/**
- * Deeper documents are refused so that hostile nesting cannot exhaust the stack.
- *
- * @example
- * ```ts
- * if (depth > MAX_JSON_DEPTH) throw new Error('too deep to canonicalise');
- * ```
- */
-export const MAX_JSON_DEPTH = 500;
+import { MAX_JSON_DEPTH } from '../limits.js';
+export { MAX_JSON_DEPTH };
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 

@@ -12,16 +12,8 @@ import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
 import { aiActSupport, type AiActSupportItem } from './table.js';
-
-/**
- * The longest subject organisation a record accepts, in code points (E6).
- *
- * @example
- * ```ts
- * if ([...org].length > MAX_ORG_LENGTH) throw new Error('organisation name too long');
- * ```
- */
-export const MAX_ORG_LENGTH = 200;
+import { MAX_ORG_LENGTH } from '../limits.js';
+export { MAX_ORG_LENGTH };
 
 /**
  * An AI Provenance Record: evidence of origin and integrity of an answer, never a declaration of conformity.

@@ -2,8 +2,7 @@
 // publishes them as OpenAPI 3.1 and validates its responses against them in tests. Kind constants
 // depend on the deployment's service name, so they are strings here, not literals.
 import Type from 'typebox';
-import { MAX_ORG_LENGTH } from '../record/build.js';
-import { MAX_TURNS } from '../verify/transcript.js';
+import { MAX_ORG_LENGTH, MAX_TURNS } from '../limits.js';
 
 const Hex = Type.String({ pattern: '^([0-9a-f]{2})*$' });
 /**

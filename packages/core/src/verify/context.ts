@@ -5,7 +5,11 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 import { isObj } from '../lib/json.js';
 import type { LogPolicyChecker } from './log.js';
-import type { BridgeKey } from '../issue/keys.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
+
+/** A model-plane key as `/v1/provenance/pubkeys` publishes it (the schema's shape, read here without the issuing side). */
+type BridgeKey = Static<typeof S.BridgeKey>;
 
 export type { ReceiptKey };
 

@@ -6,17 +6,10 @@ import { isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/responses.js';
+import { MAX_TURNS } from '../limits.js';
+export { MAX_TURNS };
 
 // LIMIT-TURNS
-/**
- * The most turns a transcript may hold (more is too_many_turns, 422).
- *
- * @example
- * ```ts
- * if (turns.length > MAX_TURNS) throw new Error('split the transcript');
- * ```
- */
-export const MAX_TURNS = 200;
 
 /**
  * The verdict of a transcript (V2): every turn's proof verdict, passing only when every turn does.

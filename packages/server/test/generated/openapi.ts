@@ -1034,7 +1034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Payload over 2 MB. */
+            /** @description Payload over 2 MiB (2097152 bytes). */
             413: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -1152,7 +1152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Payload over 2 MB. */
+            /** @description Payload over 2 MiB (2097152 bytes). */
             413: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -1786,7 +1786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Payload over 2 MB. */
+            /** @description Payload over 2 MiB (2097152 bytes). */
             413: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
@@ -2537,7 +2537,7 @@ export interface operations {
                     "text/x.tlog.size": string;
                 };
             };
-            /** @description Payload over 2 MB. */
+            /** @description Payload over 2 MiB (2097152 bytes). */
             413: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */

@@ -1,0 +1,129 @@
+// The house's layers (#32, step one): no import circle in either package, counting type-only
+// imports (a circle of types is a circle of ideas); the core's schemas import only TypeBox and the
+// limits, a leaf that imports nothing; and a limit of the specification is written once, there.
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Each source file of `dir` with the relative modules it imports (values and types alike). */
+function importGraph(dir: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+  for (const f of files) {
+    const file = resolve(dir, f);
+    const text = readFileSync(file, 'utf8');
+    const deps = [...text.matchAll(/^(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) =>
+      resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
+    );
+    graph.set(file, deps);
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one module (Tarjan): every import circle. */
+export function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        c.push(w);
+      } while (w !== v);
+      if (c.length > 1) found.push(c);
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+describe('layers', () => {
+  it('the circle finder finds a circle (it can fail)', () => {
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(circles(g).map((c) => c.sort())).toEqual([['a', 'b', 'c']]);
+  });
+
+  for (const pkg of ['core', 'server'])
+    it(`@svc/${pkg} has no import circle, type-only imports included`, () => {
+      const src = join(repo, 'packages', pkg, 'src');
+      const found = circles(importGraph(src)).map((c) => c.map((f) => relative(src, f)).join(' -> '));
+      expect(found).toEqual([]);
+    });
+
+  it("the core's schemas import only TypeBox and the limits; the limits import nothing", () => {
+    const src = join(repo, 'packages', 'core', 'src');
+    const graph = importGraph(src);
+    for (const [file, deps] of graph)
+      if (relative(src, file).startsWith('schemas/'))
+        for (const d of deps)
+          expect(
+            relative(src, d).startsWith('schemas/') || relative(src, d) === 'limits.ts',
+            `${relative(src, file)} -> ${relative(src, d)}`,
+          ).toBe(true);
+    expect(readFileSync(join(src, 'limits.ts'), 'utf8')).not.toMatch(/^import /m);
+  });
+
+  it("a limit of the specification is defined once, in the core's limits module", () => {
+    const src = join(repo, 'packages', 'core', 'src');
+    const limits = readFileSync(join(src, 'limits.ts'), 'utf8');
+    for (const name of ['MAX_BODY_BYTES', 'MAX_JSON_DEPTH', 'MAX_TURNS', 'MAX_ORG_LENGTH']) {
+      expect(limits).toMatch(new RegExp(`export const ${name} = `));
+      const defined = [...importGraph(src).keys()].filter((f) => new RegExp(`export const ${name} = `).test(readFileSync(f, 'utf8')));
+      expect(defined.map((f) => relative(src, f))).toEqual(['limits.ts']);
+    }
+  });
+
+  it("the server states the limits from the core's constants, never as literals", () => {
+    const src = join(repo, 'packages', 'server', 'src');
+    for (const f of readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((x) => x.endsWith('.ts'))) {
+      // Code only: comments may name a limit to explain it.
+      const code = readFileSync(join(src, f), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l))
+        .join('\n');
+      expect(code, f).not.toMatch(/\b2 ?MB\b|\b200 turns\b|\b200 characters\b/);
+    }
+  });
+
+  it('importing @svc/core/schemas loads TypeBox and the limits, no verifier and no crypto (the built entry)', () => {
+    const dist = join(repo, 'packages', 'core', 'dist');
+    const seen = new Set<string>();
+    const external = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(join(dist, file), 'utf8').matchAll(/from ['"]([^'"]+)['"]/g))
+        if (m[1]!.startsWith('./')) walk(m[1]!.slice(2));
+        else external.add(m[1]!);
+    };
+    walk('schemas.js');
+    expect([...external]).toEqual(['typebox']);
+    for (const f of seen) expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/verifyBundle|ml_dsa|@noble/);
+  });
+});
