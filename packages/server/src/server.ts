@@ -7,7 +7,6 @@ import { AggregatorRegistry } from 'prom-client';
 import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness/serve.js';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namesFor } from '@svc/core';
 import { createApp } from './app.js';
@@ -17,7 +16,7 @@ import { listen, publicServer } from './http/listen.js';
 import { metricsListener } from './http/metrics-listener.js';
 import { HttpError } from './http/errors.js';
 import { fresh } from './util/fresh.js';
-import { Keyring } from './keys/keyring.js';
+import type { Keyring } from './keys/keyring.js';
 import { modelPlaneKeys, pinnedKeys, pubkeyResponse } from './keys/publish.js';
 import type { LedgerApi } from './ledger/api.js';
 import { jsonLogger, type Logger } from './log.js';
@@ -28,6 +27,8 @@ import { backendReport, nativeCrypto } from './crypto/node.js';
 import { VERSION } from './version.js';
 import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
+import { ensureKeys } from './keys/ensure.js';
+export { ensureKeys };
 
 export { VERSION };
 
@@ -68,22 +69,6 @@ function clusterMetrics(m: Metrics, link: ClusterLink): Pick<Metrics, 'request' 
       return { body, contentType: m.registry.contentType };
     },
   };
-}
-
-/**
- * Load the keyring, making dev keys for whatever is missing (and saying so in the log).
- *
- * @example
- * ```ts
- * const keys = ensureKeys(cfg, jsonLogger('info')); // loads, or generates on first start
- * ```
- */
-export function ensureKeys(cfg: Config, log: Logger): Keyring {
-  const dir = join(cfg.dataDir, 'keys');
-  const written = Keyring.generate(dir);
-  if (written.length > 0)
-    log('dev_keys_generated', { dir, roles: written, note: 'new development keys were made; run `svc keygen` to manage keys' });
-  return Keyring.load(dir).ring;
 }
 
 /** The verifier page with this server's published keys embedded, so it pins them offline. */

@@ -1,7 +1,9 @@
 // The house's layers (#32, step one): no import circle in either package, counting type-only
 // imports (a circle of types is a circle of ideas); the core's schemas import only TypeBox and the
 // limits, a leaf that imports nothing; and a limit of the specification is written once, there.
-import { readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -125,5 +127,19 @@ describe('layers', () => {
     walk('schemas.js');
     expect([...external]).toEqual(['typebox']);
     for (const f of seen) expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/verifyBundle|ml_dsa|@noble/);
+  });
+
+  it('svc issue loads what signing and the ledger need: no HTTP server, no metrics (a thin composition root)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
+    const log = join(dir, 'loads.txt');
+    const cli = join(repo, 'packages', 'server', 'dist', 'cli.js');
+    const hook = join(repo, 'packages', 'server', 'test', 'fixtures', 'record-loads.mjs');
+    const env = { ...process.env, SVC_DATA_DIR: join(dir, 'data') };
+    expect(spawnSync(process.execPath, [cli, 'keygen'], { env }).status).toBe(0);
+    const r = spawnSync(process.execPath, ['--import', hook, cli, 'issue', '--answer', 'thin'], { env: { ...env, SVC_LOAD_LOG: log } });
+    expect(r.status, String(r.stderr)).toBe(0);
+    const loaded = readFileSync(log, 'utf8').split('\n');
+    expect(loaded.some((u) => u.includes('@noble/post-quantum'))).toBe(true); // the recorder works
+    expect(loaded.filter((u) => u === 'node:http' || u === 'node:https' || u.includes('node_modules/prom-client/'))).toEqual([]);
   });
 });

@@ -1,8 +1,7 @@
 // Deterministic keys and randomness for tests and vectors: every byte derives from a seed, so a
 // failure reproduces exactly. Never use these keys for anything but testing.
 import { sha256 } from '../encoding/hash.js';
-import { concatBytes, toBase64, utf8 } from '../encoding/bytes.js';
-import { bridgeKeyId } from '../wire/signed.js';
+import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, keygen, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from '../issue/keys.js';

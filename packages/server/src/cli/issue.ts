@@ -7,7 +7,7 @@ import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
-import { ensureKeys } from '../server.js';
+import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
 import { loggedSource } from './tlog.js';

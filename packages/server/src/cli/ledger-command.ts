@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open.js';
 import { jsonLogger } from '../log.js';
-import { ensureKeys } from '../server.js';
+import { ensureKeys } from '../keys/ensure.js';
 import { CliError, requireKeyring } from './common.js';
 import { HELP } from './help.js';
 import { clearProgress, note, out, parseFor, progress } from './io.js';

@@ -25,7 +25,7 @@ import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
 import { proveTarget } from './ledger.js';
-import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, readCapped, textCapped } from '../net/peer.js';
+import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
 
 const TLOG = '/api/transparency/tlog/';
 

@@ -13,7 +13,7 @@ import { CouncilProbe, loadCouncilConfig } from '../council/probe.js';
 import { metricsListener } from '../http/metrics-listener.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import type { Logger } from '../log.js';
-import { ensureKeys } from '../server.js';
+import { ensureKeys } from '../keys/ensure.js';
 import { fresh } from '../util/fresh.js';
 import { type Notice, type SharedWitnessing, asAsk, asNotice } from './messages.js';
 
