@@ -32,6 +32,17 @@ describe('npm start', () => {
     const b = JSON.parse(line!);
     expect(Number(b.node.split('.')[0])).toBeGreaterThanOrEqual(24);
     expect(b).toMatchObject({ 'ML-DSA-87': 'node:crypto', 'SLH-DSA-SHA2-256f': 'node:crypto', 'Falcon-1024': 'noble' });
+    // Answering, not only listening: on a loaded two-core machine the port once refused the first
+    // request just after the "listening" line (CI, once in four runs).
+    let healthy = false;
+    for (let i = 0; i < 600 && !healthy; i++) {
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!healthy) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(healthy, out.slice(-2000)).toBe(true);
     const proof = issueProof({ answer: 'native', model: 'm', ts: 1 }, { receipt: testKeys('start').answer });
     const r = await call(`http://127.0.0.1:${port}`, '/api/v1/verify', { json: proof });
     expect(r.status).toBe(200);
