@@ -6,7 +6,7 @@ import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
 import { isKeyName } from '@svc/core/tlog';
 import { DEFAULT_IPV6_PREFIX } from './http/address.js';
 import { DEFAULT_CONNECTIONS_PER_IP } from './http/connections.js';
-import { LOG_LEVELS, type LogLevel } from './log.js';
+import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 
 /** An origin is also the log keys' name: a key name of at most 255 bytes (subtree/v1 encodes it in one). */
 export function isLogOrigin(s: string): boolean {

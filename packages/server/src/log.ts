@@ -1,8 +1,10 @@
 // Structured logs (pino): one JSON object per line with the level, the time, the process id, the
 // event's name and its fields. Every line a request causes carries that request's id (`req_id`),
 // however deep in the server it is written. Request bodies are never logged.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino, type DestinationStream, type Level } from 'pino';
+import { currentRequestId } from './http/request-id.js';
+
+export { requestId, withRequestId } from './http/request-id.js';
 
 /**
  * How the server logs: an event name and its fields, one JSON line per call.
@@ -14,24 +16,8 @@ import { pino, type DestinationStream, type Level } from 'pino';
  */
 export type Logger = (event: string, fields?: Record<string, unknown>) => void;
 
-/**
- * Every level SVC_LOG_LEVEL accepts.
- *
- * @example
- * ```ts
- * if (!LOG_LEVELS.includes(value)) throw new Error(`SVC_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
- * ```
- */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-/**
- * The log levels, least to most severe, and `silent`.
- *
- * @example
- * ```ts
- * const level: LogLevel = (process.env.SVC_LOG_LEVEL as LogLevel) ?? 'info';
- * ```
- */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './log-levels.js';
+import type { LogLevel } from './log-levels.js';
 
 /** Events that are more than information, by level; every other event is `info`. */
 const LEVELS: Readonly<Record<string, Level>> = {
@@ -71,18 +57,6 @@ export function levelOf(event: string): Level {
   return LEVELS[event] ?? 'info';
 }
 
-const requestScope = new AsyncLocalStorage<string>();
-
-/** Runs `fn` (and everything it starts) as part of the request `id`: their log lines carry it. */
-export function withRequestId<T>(id: string, fn: () => T): T {
-  return requestScope.run(id, fn);
-}
-
-/** A client's X-Request-Id when it is a plain token, so it can be followed through a proxy; else a new one. */
-export function requestId(given: string | string[] | undefined): string {
-  return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,64}$/.test(given) ? given : crypto.randomUUID();
-}
-
 /**
  * A logger at `level` (true: info; false: nothing), writing to standard output, or line by line
  * to `write` (tests read their server's log that way).
@@ -109,7 +83,7 @@ export function jsonLogger(level: boolean | LogLevel, write?: (line: string) => 
     dest,
   );
   return (event, fields = {}) => {
-    const id = requestScope.getStore();
+    const id = currentRequestId();
     p[levelOf(event)](id === undefined ? { event, ...fields } : { event, req_id: id, ...fields });
   };
 }

@@ -63,6 +63,10 @@ function finish(paths: Record<string, Record<string, Operation>>): void {
         description: 'Malformed request target.',
         content: { 'application/json': { schema: ref('Error') } },
       };
+      op.responses['500'] ??= {
+        description: 'A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries.',
+        content: { 'application/json': { schema: ref('Error') } },
+      };
       for (const [status, res] of Object.entries(op.responses)) {
         const headers: Record<string, unknown> = { ...CORS_HEADER, ...((res.headers as object | undefined) ?? {}) };
         if (status === '200' && CACHE[key])

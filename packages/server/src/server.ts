@@ -65,7 +65,8 @@ function clusterMetrics(m: Metrics, link: ClusterLink): Pick<Metrics, 'request' 
     text: async () => {
       const body = await aggregate();
       // A primary that is busy or restarting is a moment's unavailability, not an internal error.
-      if (body === null) throw new HttpError('unavailable', 'the cluster primary did not answer for metrics; retry shortly', 1);
+      if (body === null)
+        throw new HttpError('unavailable', 'the cluster primary did not answer for metrics; retry shortly', { retryAfter: 1 });
       return { body, contentType: m.registry.contentType };
     },
   };
@@ -221,7 +222,7 @@ export async function startServer(
   let metricsServer: Server | null = null;
   let metricsUrl: string | undefined;
   if (metrics && cfg.metricsListen && !link) {
-    const listener = await metricsListener(cfg.metricsListen, () => metrics.text());
+    const listener = await metricsListener(cfg.metricsListen, () => metrics.text(), log);
     metricsServer = listener.server;
     metricsUrl = listener.url;
     log('metrics_listening', { url: metricsUrl });

@@ -129,7 +129,7 @@ describe('layers', () => {
     for (const f of seen) expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/verifyBundle|ml_dsa|@noble/);
   });
 
-  it('svc issue loads what signing and the ledger need: no HTTP server, no metrics (a thin composition root)', () => {
+  it('svc issue loads what signing and the ledger need: no HTTP server, pool, pipeline, metrics, logger or PostgreSQL driver (a thin composition root)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-loads-'));
     const log = join(dir, 'loads.txt');
     const cli = join(repo, 'packages', 'server', 'dist', 'cli.js');
@@ -140,6 +140,20 @@ describe('layers', () => {
     expect(r.status, String(r.stderr)).toBe(0);
     const loaded = readFileSync(log, 'utf8').split('\n');
     expect(loaded.some((u) => u.includes('@noble/post-quantum'))).toBe(true); // the recorder works
-    expect(loaded.filter((u) => u === 'node:http' || u === 'node:https' || u.includes('node_modules/prom-client/'))).toEqual([]);
+    expect(loaded.filter((u) => u === 'node:http' || u === 'node:https' || /node_modules\/(prom-client|pino|pg)\//.test(u))).toEqual([]);
+    // The server's own modules are bundled into chunks: none it loads holds the pool or the pipeline.
+    const own = loaded.filter((u) => u.includes('/packages/server/dist/')).map((u) => readFileSync(fileURLToPath(u), 'utf8'));
+    expect(own.length).toBeGreaterThan(0);
+    for (const text of own) expect(text).not.toMatch(/class WorkerPool|function createPipeline|function nodeHandler/);
+  });
+
+  it('one place builds an error answer (errorResponse): no other server module writes an error body or a 5xx by hand', () => {
+    const src = join(repo, 'packages', 'server', 'src');
+    const hand = /\.toJSON\(\)|'internal error'|writeHead\(5\d\d|status: 5\d\d|body: \{ ?error/;
+    const offenders = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && f !== join('http', 'errors.ts'))
+      .filter((f) => hand.test(readFileSync(join(src, f), 'utf8')));
+    expect(offenders).toEqual([]);
+    expect(readFileSync(join(src, 'http', 'errors.ts'), 'utf8')).toMatch(/export function errorResponse/);
   });
 });

@@ -304,7 +304,7 @@ export const VerifyResponse = Type.Object(
 );
 
 /**
- * TypeBox schema of every error answer: `{ error, code }`.
+ * TypeBox schema of every error answer: `{ error, code }`, and `request_id` on a 500 (`internal`).
  *
  * @example
  * ```ts
@@ -313,7 +313,7 @@ export const VerifyResponse = Type.Object(
  * ```
  */
 export const ErrorBody = Type.Object(
-  { error: Type.String(), code: Type.Optional(Type.String()) },
+  { error: Type.String(), code: Type.Optional(Type.String()), request_id: Type.Optional(Type.String()) },
   { $id: 'Error', additionalProperties: false },
 );
 

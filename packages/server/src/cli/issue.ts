@@ -6,7 +6,7 @@ import { Issuer } from '../issuer.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../ledger/open.js';
-import { jsonLogger } from '../log.js';
+import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
@@ -31,7 +31,7 @@ export async function issueCommand(args: string[]): Promise<number> {
     ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
     log: false,
   });
-  const log = jsonLogger(false);
+  const log: Logger = () => {};
   const names = namesFor(cfg.service);
   requireKeyring(cfg.dataDir);
   const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));

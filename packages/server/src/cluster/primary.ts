@@ -160,10 +160,14 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
 
   if (aggregator && cfg.metricsListen) {
     const where = cfg.metricsListen;
-    void metricsListener(where, async () => {
-      const t = await metricsText();
-      return t === null ? null : { body: t, contentType: registry.contentType };
-    }).then(({ server, url }) => {
+    void metricsListener(
+      where,
+      async () => {
+        const t = await metricsText();
+        return t === null ? null : { body: t, contentType: registry.contentType };
+      },
+      log,
+    ).then(({ server, url }) => {
       metricsServer = server;
       log('metrics_listening', { url });
     });

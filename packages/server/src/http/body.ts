@@ -33,7 +33,7 @@ export class BodyBudget {
 }
 
 export function overloaded(): HttpError {
-  return new HttpError('unavailable', 'too many request bodies in flight; retry shortly', 1);
+  return new HttpError('unavailable', 'too many request bodies in flight; retry shortly', { retryAfter: 1 });
 }
 
 // LIMIT-BODY: 2 MB, refused before reading when declared, cut off when a stream grows past it.

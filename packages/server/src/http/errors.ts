@@ -2,6 +2,9 @@
 // One closed union, so `switch (code)` narrows; one table of statuses.
 import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
 import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
+import type { Logger } from '../log.js';
+import { currentRequestId } from './request-id.js';
+import type { AppResponse } from './types.js';
 
 /**
  * | code                 | status | when                                                         |
@@ -14,6 +17,8 @@ import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
  * | `unavailable`        | 503    | ledger withheld or unreadable, the verify queue or the body  |
  * |                      |        | budget is full                                               |
  * | `not_implemented`    | 501    | a transfer coding other than chunked (RFC 9112 s.6.1)        |
+ * | `internal`           | 500    | a fault of the server (a bug, a crashed worker): never the   |
+ * |                      |        | client's; the body names the request id the log lines carry  |
  *
  * @example
  * ```ts
@@ -29,7 +34,8 @@ export type HttpErrorCode =
   | 'method_not_allowed'
   | 'rate_limited'
   | 'unavailable'
-  | 'not_implemented';
+  | 'not_implemented'
+  | 'internal';
 
 const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   out_of_range: 422,
@@ -38,6 +44,7 @@ const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   rate_limited: 429,
   unavailable: 503,
   not_implemented: 501,
+  internal: 500,
 };
 
 /**
@@ -52,16 +59,22 @@ export class HttpError extends Error {
   readonly code: HttpErrorCode;
   readonly status: number;
 
-  /** `retryAfter`: seconds, sent as Retry-After (overload). */
-  constructor(
-    code: HttpErrorCode,
-    message: string,
-    readonly retryAfter?: number,
-  ) {
+  /** Seconds, sent as Retry-After (overload, rate limits). */
+  readonly retryAfter?: number;
+  /** Other headers the refusal needs (Allow). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  /**
+   * `status` overrides the code's own only where HTTP itself fixes it: a malformed request line is
+   * 400 (RFC 9112), whatever refusal code names it.
+   */
+  constructor(code: HttpErrorCode, message: string, o: { retryAfter?: number; headers?: Record<string, string>; status?: number } = {}) {
     super(message);
     this.name = 'HttpError';
     this.code = code;
-    this.status = code in HTTP_ONLY ? HTTP_ONLY[code as keyof typeof HTTP_ONLY] : statusOf(code as SvcErrorCode);
+    this.status = o.status ?? (code in HTTP_ONLY ? HTTP_ONLY[code as keyof typeof HTTP_ONLY] : statusOf(code as SvcErrorCode));
+    if (o.retryAfter !== undefined) this.retryAfter = o.retryAfter;
+    this.headers = o.headers ?? {};
   }
 
   /** The `{error}` body of interface.md's Errors part, with the code beside it. */
@@ -94,4 +107,41 @@ export function refusalOf(e: unknown): HttpError | undefined {
   if (e instanceof SvcError) return new HttpError(e.code, e.message);
   if (e instanceof LedgerError) return new HttpError(LEDGER_STATUS[e.code], e.message);
   return undefined;
+}
+
+const NO_STORE = { 'cache-control': 'no-store' };
+
+// WF-ERRORS
+
+/**
+ * The one place an error becomes an answer. A refusal answers its status and `{error, code}` (with
+ * Retry-After, Allow and no-store where it has them); anything else is a fault of the server: it
+ * is logged with the request's id and answered 500 `internal`, the id in the body, never a 4xx
+ * that would blame the client.
+ *
+ * @example
+ * ```ts
+ * try { return await route.run(req); } catch (e) { return errorResponse(e, log, req.path); }
+ * ```
+ */
+export function errorResponse(e: unknown, log: Logger, path: string): AppResponse {
+  const r = refusalOf(e);
+  if (r && r.code !== 'internal') {
+    return {
+      status: r.status,
+      body: r.toJSON(),
+      headers: {
+        ...(r.code === 'unavailable' ? NO_STORE : {}),
+        ...(r.retryAfter !== undefined ? { 'retry-after': String(r.retryAfter) } : {}),
+        ...r.headers,
+      },
+    };
+  }
+  const id = currentRequestId();
+  log('internal_error', { path, error: e instanceof Error ? e.message : String(e) });
+  return {
+    status: 500,
+    body: { error: 'internal error', code: 'internal', ...(id !== undefined ? { request_id: id } : {}) },
+    headers: NO_STORE,
+  };
 }

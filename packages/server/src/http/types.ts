@@ -41,6 +41,7 @@ export interface AppResponse {
   body?: unknown;
 }
 
-export type Handler = (req: AppRequest) => Promise<AppResponse>;
+/** A route's handler: the request and its path parameters by name (`{tile}` is `params.tile`). */
+export type Handler = (req: AppRequest, params: Readonly<Record<string, string>>) => Promise<AppResponse>;
 
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): AppResponse => ({ status, body, headers });

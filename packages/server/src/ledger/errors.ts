@@ -1,5 +1,5 @@
-// The ledger's own refusals, one closed union so `switch (err.code)` narrows. They say what happened
-// to the log; the edges say what that means to their callers (http/errors.ts maps them to statuses,
+// The ledger's own refusals (and the witness's, whose state is a log's too), one closed union so
+// `switch (err.code)` narrows. They say what happened to the log; the edges say what that means to their callers (http/errors.ts maps them to statuses,
 // the CLI to exit codes), so the ledger never speaks HTTP.
 //
 // | code            | when                                                                  | HTTP | svc issue |

@@ -10,7 +10,7 @@ import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
 import type { LedgerApi } from './api.js';
 import { Ledger } from './ledger.js';
-import { PgStore, redactUrl } from './postgres/store.js';
+import { redactUrl } from './postgres/url.js';
 import { ProcessStore } from './sqlite/process.js';
 import { SqliteStore } from './sqlite/store.js';
 import type { LedgerStore } from './store.js';
@@ -35,7 +35,11 @@ export function logName(names: Names): string {
  * kills whatever maps the file (SIGBUS) ends that process alone. Tools keep it in-process.
  */
 export async function openStore(cfg: Config, log?: Logger, opts: { isolate?: boolean } = {}): Promise<LedgerStore> {
-  if (cfg.databaseUrl) return PgStore.open(cfg.databaseUrl, { onError: (e) => log?.('ledger_db_error', { error: e.message }) });
+  if (cfg.databaseUrl) {
+    // The driver loads only for a database that is configured: svc issue on SQLite never maps it.
+    const { PgStore } = await import('./postgres/store.js');
+    return PgStore.open(cfg.databaseUrl, { onError: (e) => log?.('ledger_db_error', { error: e.message }) });
+  }
   mkdirSync(cfg.dataDir, { recursive: true });
   if (opts.isolate) return ProcessStore.open(ledgerFile(cfg), { onExit: (why) => log?.('ledger_storage_process_exit', { why }) });
   return new SqliteStore(ledgerFile(cfg));

@@ -62,12 +62,14 @@ const INLINE_NATIVE = 4;
 // Seconds of work one estimated signature stands for, to tell a refused client when to come back.
 const SECONDS_PER_COST = 0.006;
 
-const crashed: TaskResult = { ok: false, code: 'invalid_request', message: 'the document could not be processed' };
-const unreadable: TaskResult = {
+// A worker that throws or dies, or a reply that cannot cross back, is the server's fault: never a
+// refusal of the client's document (the core's refusals arrive as results, with their own codes).
+const crashedBy = (e: unknown): TaskResult => ({
   ok: false,
-  code: 'invalid_request',
-  message: 'the result could not be returned (document too deeply nested)',
-};
+  code: 'internal',
+  message: `a verification task failed: ${e instanceof Error ? e.message : String(e)}`,
+});
+const unreadable: TaskResult = { ok: false, code: 'internal', message: "a verification worker's reply could not be read" };
 const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: false, code: 'unavailable', message, retryAfter });
 
 /**
@@ -80,7 +82,7 @@ const unavailable = (message: string, retryAfter: number): TaskResult => ({ ok: 
  */
 export function inlineExecutor(settings: PoolSettings, crypto?: CryptoBackend): Executor {
   return {
-    run: (t) => runTask(t, settings, crypto).catch(() => crashed),
+    run: (t) => runTask(t, settings, crypto).catch(crashedBy),
     close: async () => {},
   };
 }
@@ -160,7 +162,7 @@ export class WorkerPool implements Executor {
       if (!p || p.id !== m?.id) return;
       this.busy.delete(w);
       if (m.crash !== undefined) this.onEvent('task_crash', { error: m.crash });
-      this.settle(p, m.result ?? crashed);
+      this.settle(p, m.result ?? crashedBy(m.crash ?? 'no result'));
       this.release(w);
     });
     // A reply the structured-clone reader cannot rebuild fails only the task that produced it.
@@ -183,7 +185,7 @@ export class WorkerPool implements Executor {
       this.busy.delete(w);
       if (p) {
         this.onEvent('worker_exit', { error: failure ?? 'exited' });
-        this.settle(p, crashed);
+        this.settle(p, crashedBy(failure ?? 'the worker exited'));
       }
       if (!this.closed) this.spawn();
     });
@@ -248,7 +250,7 @@ export class WorkerPool implements Executor {
     const cost = estimateCost(task.body);
     if (cost <= this.limits.inlineMaxCost) {
       this.inlined++;
-      return runTask(task, this.settings, this.inlineCrypto).catch(() => crashed);
+      return runTask(task, this.settings, this.inlineCrypto).catch(crashedBy);
     }
     const bytes = task.body.length;
     const w = this.idle.pop();

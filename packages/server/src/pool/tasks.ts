@@ -7,13 +7,14 @@ import {
   parseDocument,
   SvcError,
   verifyBundle,
+  type SvcErrorCode,
   type CryptoBackend,
   type LogPolicyChecker,
   type ReceiptKey,
   type BridgeKey,
 } from '@svc/core';
 import { logPolicy } from '@svc/core/tlog';
-import { refusalOf, type HttpErrorCode } from '../http/errors.js';
+import { LedgerError } from '../ledger/errors.js';
 import { normalInclusionRequest } from '../ledger/inclusion-request.js';
 
 export interface PoolSettings {
@@ -48,7 +49,14 @@ export type Task =
   // here, never on the event loop that answers everyone else.
   | { op: 'inclusion'; body: Uint8Array };
 
-export type TaskResult = { ok: true; json: string } | { ok: false; code: HttpErrorCode; message: string; retryAfter?: number };
+/**
+ * Why a task has no result: the core refused the document (its code), the pool is overloaded
+ * (`unavailable`, with seconds to wait), or the server failed (`internal`: a worker that threw or
+ * died, a reply that could not cross back). Only the edges turn these into statuses.
+ */
+export type TaskFailure = SvcErrorCode | 'unavailable' | 'internal';
+
+export type TaskResult = { ok: true; json: string } | { ok: false; code: TaskFailure; message: string; retryAfter?: number };
 
 /** Run one task; `crypto` is the synchronous backend of this thread (node:crypto or noble). */
 export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend = nobleBackend): Promise<TaskResult> {
@@ -75,8 +83,8 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
       });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };
-    const refusal = refusalOf(e);
-    if (refusal) return { ok: false, code: refusal.code, message: refusal.message };
+    // The inclusion request's reader is the ledger's; its only refusal is a malformed request.
+    if (e instanceof LedgerError && e.code === 'invalid_request') return { ok: false, code: e.code, message: e.message };
     throw e;
   }
   // A verdict never embeds the document, and a record refuses one nested past the depth guard, so

@@ -6,16 +6,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePolicy } from '@svc/core/tlog';
 import type { Config } from '../config.js';
-import { HttpError } from '../http/errors.js';
+import { witnessHandlers } from '../api/witness/handlers.js';
+import { WITNESS_ROUTES } from '../api/witness/routes.js';
 import { listen, publicServer } from '../http/listen.js';
-import type { AppRequest, AppResponse } from '../http/types.js';
+import { createPipeline, mount } from '../http/pipeline.js';
 import { Keyring, WITNESS_ROLES } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
 import { keptName } from '../tlog/checkpoints.js';
 import { PgWitnessStore } from './postgres.js';
 import { WitnessStore, type WitnessStates } from './store.js';
 import { VERSION } from '../version.js';
-import { Witness, witnessRoutes } from './witness.js';
+import { Witness } from './witness.js';
 
 export interface RunningWitness {
   server: Server;
@@ -48,27 +49,28 @@ export async function openWitness(
 
 export async function startWitness(cfg: Config, policyText: string, log: Logger): Promise<RunningWitness> {
   const { witness, store } = await openWitness(cfg, policyText, log);
-  const route = witnessRoutes(witness, '/');
-  // Liveness for a load balancer or an orchestrator, as svc serve answers it: the witness's name and logs.
-  const health = (req: AppRequest): Promise<AppResponse> | null =>
-    req.path === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')
-      ? Promise.resolve({
+  // The witness's routes at /, and liveness for a load balancer or an orchestrator, as svc serve
+  // answers it: the witness's name and logs. The pipeline is svc serve's, without CORS or limits.
+  const { handle } = createPipeline({
+    routes: [
+      ...mount(
+        WITNESS_ROUTES,
+        witnessHandlers(() => witness),
+        { from: '/api/transparency/witness/', to: '/' },
+      ),
+      {
+        method: 'GET',
+        path: '/healthz',
+        group: 'none',
+        cache: 'no-store',
+        run: async () => ({
           status: 200,
           body: { ok: true, version: VERSION, witness: witness.signers[0]!.name, logs: witness.origins.length },
-          headers: { 'cache-control': 'no-store' },
-        })
-      : null;
-  const handle = async (req: AppRequest): Promise<AppResponse> => {
-    try {
-      const r = health(req) ?? route(req);
-      if (!r) throw new HttpError('not_found', `no such endpoint: ${req.path}`);
-      return await r;
-    } catch (e) {
-      const h = e instanceof HttpError ? e : null;
-      if (!h) log('internal_error', { path: req.path, error: e instanceof Error ? e.message : String(e) });
-      return h ? { status: h.status, body: h.toJSON() } : { status: 500, body: { error: 'internal error' } };
-    }
-  };
+        }),
+      },
+    ],
+    log,
+  });
   const server = publicServer(cfg, handle, log);
   const url = await listen(server, cfg.host, cfg.port);
   log('witness_listening', { url, name: witness.signers[0]!.name, logs: witness.origins });

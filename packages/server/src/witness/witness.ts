@@ -15,13 +15,19 @@ import {
   type WitnessAnswer,
 } from '@svc/core/tlog';
 import { nativeEd25519Sign, nativeMlDsa44, nativeNoteVerify } from '../crypto/node.js';
-import { HttpError } from '../http/errors.js';
-import type { AppRequest, AppResponse } from '../http/types.js';
 import type { Keyring } from '../keys/keyring.js';
+import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import type { WitnessStates } from './store.js';
 
 const TEXT = 'text/plain; charset=utf-8';
+
+/** The tlog-witness protocol's answer to add-checkpoint: its status, body and media type. */
+export interface WitnessReply {
+  status: number;
+  body: string;
+  contentType: string;
+}
 
 export interface WitnessOptions {
   /** The witness's key name (its identity in cosignature lines and policies). */
@@ -79,13 +85,13 @@ export class Witness {
     return `${this.signers.map((s) => s.vkey).join('\n')}\n`;
   }
 
-  private queue: { body: Uint8Array; done: (r: AppResponse) => void; fail: (e: unknown) => void }[] = [];
+  private queue: { body: Uint8Array; done: (r: WitnessReply) => void; fail: (e: unknown) => void }[] = [];
 
   /**
    * POST add-checkpoint: decided and written in one transaction with the requests that arrived in
    * the same turn (tlog-witness's race cannot happen: each decision reads what the one before wrote).
    */
-  addCheckpoint(body: Uint8Array): Promise<AppResponse> {
+  addCheckpoint(body: Uint8Array): Promise<WitnessReply> {
     return new Promise((done, fail) => {
       this.queue.push({ body, done, fail });
       if (this.queue.length === 1) setImmediate(() => void this.flush());
@@ -114,27 +120,22 @@ export class Witness {
       );
     } catch (e) {
       this.o.log('witness_store_error', { error: e instanceof Error ? e.message : String(e) });
-      for (const r of batch) r.fail(new HttpError('unavailable', 'the witness could not record the checkpoint; retry'));
+      for (const r of batch) r.fail(new LedgerError('unavailable', 'the witness could not record the checkpoint; retry'));
       return;
     }
     for (const [i, a] of answers.entries()) {
       if (a.status === 422) this.o.log('witness_refused_inconsistent', { origin: a.origin, reason: a.body.trim() });
       else if (a.status !== 200) this.o.log('witness_refused', { status: a.status, origin: a.origin ?? null });
       else this.o.log('witness_cosigned', { origin: a.origin, size: a.state.size });
-      batch[i]!.done({
-        status: a.status,
-        body: a.body,
-        headers: { 'content-type': a.status === 200 ? TEXT : a.contentType, 'cache-control': 'no-store' },
-      });
+      batch[i]!.done({ status: a.status, body: a.body, contentType: a.status === 200 ? TEXT : a.contentType });
     }
   }
 
-  /** GET <sha256(origin) hex>/checkpoint: the latest cosigned checkpoint, for monitors. */
-  async checkpoint(originHash: string): Promise<AppResponse> {
+  /** The latest checkpoint cosigned for the log whose origin hashes to `originHash`, if any. */
+  async checkpoint(originHash: string): Promise<string | null> {
     const origin = this.byHash.get(originHash);
     const state = origin === undefined ? null : await this.o.store.get(origin);
-    if (!state) throw new HttpError('not_found', 'this witness has cosigned no checkpoint of that log');
-    return { status: 200, body: state.checkpoint, headers: { 'content-type': TEXT, 'cache-control': 'public, max-age=2' } };
+    return state ? state.checkpoint : null;
   }
 }
 
@@ -145,30 +146,4 @@ function originOf(body: Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-/** The witness's routes under `prefix` (`/` alone, `/api/transparency/witness/` inside svc serve). */
-export function witnessRoutes(w: Witness, prefix: string): (req: AppRequest) => Promise<AppResponse> | null {
-  return (req) => {
-    if (!req.path.startsWith(prefix)) return null;
-    const rest = req.path.slice(prefix.length);
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const only = (m: 'GET' | 'POST', run: () => Promise<AppResponse> | AppResponse): Promise<AppResponse> => {
-      if (method !== m) {
-        const e = new HttpError('method_not_allowed', `${req.method} is not allowed on ${req.path}`);
-        return Promise.resolve({ status: 405, body: e.toJSON(), headers: { allow: m === 'GET' ? 'GET, HEAD' : 'POST' } });
-      }
-      return Promise.resolve(run());
-    };
-    if (rest === 'add-checkpoint') return only('POST', async () => w.addCheckpoint(await req.body()));
-    if (rest === 'vkeys')
-      return only('GET', () => ({
-        status: 200,
-        body: w.vkeys(),
-        headers: { 'content-type': TEXT, 'cache-control': 'public, max-age=3600' },
-      }));
-    const m = /^([0-9a-f]{64})\/checkpoint$/.exec(rest);
-    if (m) return only('GET', () => w.checkpoint(m[1]!));
-    return null;
-  };
 }

@@ -10,7 +10,7 @@ let server: Server;
 let base = '';
 let sent = 0;
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = createServer((_req, res) => {
     const chunk = Buffer.alloc(64 * 1024, 0x41);
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     // An endless body (300 MB if it were read): written as long as the client reads.

@@ -108,24 +108,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/status/council": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Cached live probe of the council seats */
-        get: operations["getCouncilHealth"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        /** CORS preflight */
-        options: operations["councilPreflight"];
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/transparency/ledger": {
         parameters: {
             query?: never;
@@ -320,6 +302,24 @@ export interface paths {
         delete?: never;
         /** CORS preflight */
         options: operations["witnessedCheckpointPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/status/council": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Cached live probe of the council seats */
+        get: operations["getCouncilHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["councilPreflight"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -982,6 +982,7 @@ export interface components {
         Error: {
             error: string;
             code?: string;
+            request_id?: string;
         };
         Readiness: {
             ready: boolean;
@@ -1069,6 +1070,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many verifications or request bodies in flight; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1104,6 +1116,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1187,6 +1210,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many verifications or request bodies in flight; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -1222,6 +1256,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1279,6 +1324,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     answerKeysPreflight: {
@@ -1301,6 +1357,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1358,6 +1425,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     modelPlaneKeysPreflight: {
@@ -1380,6 +1458,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1437,6 +1526,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     evidenceSignerPreflight: {
@@ -1459,6 +1559,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1531,6 +1642,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cbomPreflight: {
@@ -1562,90 +1684,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    getCouncilHealth: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Cache-Control: public, max-age=60, s-maxage=60. */
-            200: {
-                headers: {
-                    /** @description Always *: every endpoint is CORS-open. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    /** @description Caching of this answer. */
-                    "Cache-Control"?: "public, max-age=60, s-maxage=60";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CouncilHealth"];
-                };
-            };
-            /** @description Malformed request target. */
-            400: {
-                headers: {
-                    /** @description Always *: every endpoint is CORS-open. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Per-IP rate limit exceeded; honour Retry-After. */
-            429: {
-                headers: {
-                    /** @description Always *: every endpoint is CORS-open. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    /** @description Seconds until the limit resets. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Model plane could not be probed; not cached. */
-            503: {
-                headers: {
-                    /** @description Always *: every endpoint is CORS-open. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        ok: false;
-                    };
-                };
-            };
-        };
-    };
-    councilPreflight: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No body. */
-            204: {
-                headers: {
-                    /** @description Always *: every endpoint is CORS-open. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed request target. */
-            400: {
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1703,6 +1743,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Ledger or history temporarily unavailable. */
             503: {
                 headers: {
@@ -1738,6 +1789,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1821,6 +1883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Ledger or history temporarily unavailable. */
             503: {
                 headers: {
@@ -1856,6 +1929,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -1928,6 +2012,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Ledger or history temporarily unavailable. */
             503: {
                 headers: {
@@ -1963,6 +2058,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2022,6 +2128,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Ledger or history temporarily unavailable. */
             503: {
                 headers: {
@@ -2057,6 +2174,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2125,6 +2253,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description No checkpoint is signed while the ledger is withheld (same reason as sth_withheld), or the ledger is unavailable. */
             503: {
                 headers: {
@@ -2160,6 +2299,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2228,6 +2378,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     vkeysPreflight: {
@@ -2250,6 +2411,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2326,6 +2498,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     witnessingPreflight: {
@@ -2348,6 +2531,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2417,6 +2611,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Ledger or history temporarily unavailable. */
             503: {
                 headers: {
@@ -2455,6 +2660,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2572,6 +2788,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     witnessAddCheckpointPreflight: {
@@ -2594,6 +2821,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2662,6 +2900,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     witnessVkeysPreflight: {
@@ -2684,6 +2933,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2754,6 +3014,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     witnessedCheckpointPreflight: {
@@ -2778,6 +3049,132 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCouncilHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cache-Control: public, max-age=60, s-maxage=60. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=60, s-maxage=60";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CouncilHealth"];
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Model plane could not be probed; not cached. */
+            503: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                    };
+                };
+            };
+        };
+    };
+    councilPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2825,6 +3222,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     healthPreflight: {
@@ -2847,6 +3255,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2891,6 +3310,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not ready: `reasons` says why. */
             503: {
                 headers: {
@@ -2926,6 +3356,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";
@@ -2994,6 +3435,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The cluster primary could not gather them now; retry after Retry-After seconds. */
             503: {
                 headers: {
@@ -3038,6 +3490,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getOpenApi: {
@@ -3073,6 +3536,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     openApiPreflight: {
@@ -3095,6 +3569,17 @@ export interface operations {
             };
             /** @description Malformed request target. */
             400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
                 headers: {
                     /** @description Always *: every endpoint is CORS-open. */
                     "Access-Control-Allow-Origin"?: "*";

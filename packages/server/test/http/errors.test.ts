@@ -32,6 +32,7 @@ describe('two closed error-code unions', () => {
       rate_limited: 429,
       unavailable: 503,
       not_implemented: 501,
+      internal: 500,
     };
     for (const [code, status] of Object.entries(http)) {
       const e = new HttpError(code as HttpErrorCode, 'm');

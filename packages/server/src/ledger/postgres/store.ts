@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
 import { nativeHasher } from '../hasher.js';
+import { redactUrl } from './url.js';
 import {
   StoreDamage,
   StoreReads,
@@ -98,17 +99,6 @@ function readsOn(c: Queryable): LedgerReads {
     headCount: async () => (await one<{ n: number }>(SQL.count))!.n,
     maxHeadSize: async () => (await one<{ n: number }>(SQL.maxSize))!.n,
   };
-}
-
-/** A database URL with its password replaced, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
 }
 
 /** How long a silent database or a frozen writer may hold a call or the writer role. */
