@@ -51,6 +51,7 @@ async function main() {
   const dir = join(base, 'svc');
   const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', ...opts });
   let server = null;
+  let witness = null;
   try {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, dir]);
     if (existsSync(join(base, 'shared'))) fail('a shared folder beside the clone');
@@ -74,7 +75,6 @@ async function main() {
     console.log(`npm start: listening on ${port}, data in ${existsSync(data) ? 'data/' : '?'}`);
 
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-    let witness = null;
     for (const line of readmeCliBlock(readme)) {
       const cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`).replace(/PORT=8090/, `PORT=${await freePort()}`);
       if (cmd.trimEnd().endsWith('&')) {
@@ -105,7 +105,14 @@ async function main() {
     }
     if (existsSync(join(dir, 'no-such-folder'))) fail('svc issue made the mistyped data folder');
 
-    if (witness) process.kill(-witness.pid, 'SIGINT');
+    if (witness) {
+      // Ctrl-C to the background witness too: it stops (its group's node process logs "stopped").
+      const gone = new Promise((r) => (witness.exitCode !== null ? r(null) : witness.once('exit', r)));
+      process.kill(-witness.pid, 'SIGINT');
+      if ((await Promise.race([gone, new Promise((r) => setTimeout(() => r('timeout'), 15_000))])) === 'timeout')
+        fail('the witness did not stop within 15 s of Ctrl-C');
+      witness = null;
+    }
     // Ctrl-C: the whole foreground group.
     process.kill(-server.pid, 'SIGINT');
     // npm itself ends by the signal it was sent (a shell's 130); what counts is the server's own
@@ -125,7 +132,12 @@ async function main() {
       fail('Ctrl-C: something still serves the port');
     else console.log(`ok   (stopped, npm ${code === null ? 'ended by SIGINT' : `exit ${code}`}) Ctrl-C to npm start`);
   } finally {
-    if (server) process.kill(-server.pid, 'SIGKILL');
+    // Whatever happened above, nothing this run started outlives it.
+    for (const p of [server, witness]) {
+      try {
+        if (p) process.kill(-p.pid, 'SIGKILL');
+      } catch {} // the group is gone already
+    }
     if (!keep) rmSync(base, { recursive: true, force: true });
     else console.log(`kept ${base}`);
   }

@@ -20,3 +20,17 @@ const ourVectors = import.meta.glob('../../../test-vectors/*.json', { import: 'd
 const tlogVectors = import.meta.glob('../../../test-vectors/tlog/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
 
 export { rfc6962, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };
+
+/** RFC 9964's examples: name (e.g. `ML_DSA_87.jose`) -> the example object. */
+const rfc9964 = Object.fromEntries(
+  Object.entries(
+    import.meta.glob('../../../test-vectors/external/rfc9964/*.json', { import: 'default', eager: true }) as Record<string, unknown>,
+  ).map(([path, v]) => [
+    path
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, ''),
+    v as Record<string, unknown>,
+  ]),
+);
+export { rfc9964 };

@@ -1,7 +1,17 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
 // server runs, and from any number of processes: the store sequences one writer at a time.
 import { randomBytes } from 'node:crypto';
-import { fromHex, issueProof, textSha256, toHex, type CryptoBackend, type FramingFlags, type Names, type ProofBundle } from '@svc/core';
+import {
+  fromHex,
+  issueProof,
+  textSha256,
+  toHex,
+  type CryptoBackend,
+  type EnvelopeFormat,
+  type FramingFlags,
+  type Names,
+  type ProofBundle,
+} from '@svc/core';
 import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { LedgerError } from './ledger/errors.js';
 import type { Keyring } from './keys/keyring.js';
@@ -27,6 +37,8 @@ export interface IssuerOptions {
    * and embed a c2sp.org/tlog-proof of it as `tlogProof`. `checkpoint` gives the published one.
    */
   logged?: { checkpoint: () => Promise<string>; timeoutMs: number };
+  /** JWS and/or COSE envelopes beside each receipt (ML-DSA-87, and Ed25519 with the envelope key). */
+  envelopes?: readonly EnvelopeFormat[];
 }
 
 export class Issuer {
@@ -67,6 +79,9 @@ export class Issuer {
             : {}),
           random,
           ...(this.opts.crypto ? { crypto: this.opts.crypto } : {}),
+          ...(this.opts.envelopes?.length
+            ? { envelopes: this.opts.envelopes, ...(this.ring.envelopeSeed() ? { ed25519: this.ring.envelopeSeed() } : {}) }
+            : {}),
         },
         { service: this.names.service },
       ),

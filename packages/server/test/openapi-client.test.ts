@@ -47,7 +47,8 @@ async function conforms(method: string, path: string, res: Response, body: unkno
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
   const media = documented.content[type];
   expect(media, `${method} ${path} ${res.status} content type ${type}`).toBeDefined();
-  if (type === 'application/octet-stream') return; // bytes: their form is the tile tests' business
+  // Bytes: their form is the tile and envelope tests' business.
+  if (type === 'application/octet-stream' || type === 'application/cose-key-set') return;
   const pointer = `openapi.json#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/responses/${res.status}/content/${type.replaceAll('/', '~1')}/schema`;
   const validate = ajv.getSchema(pointer)!;
   expect(validate(body), `${method} ${path} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
@@ -100,6 +101,12 @@ describe('OpenAPI document', () => {
       r = await client.GET(path);
       await conforms('get', path, r.response, r.data);
     }
+    r = await client.GET('/api/provenance/jwks.json', { params: { query: { kind: 'answer' } }, parseAs: 'json' });
+    await conforms('get', '/api/provenance/jwks.json', r.response, r.data);
+    r = await client.GET('/api/provenance/jwks.json', { params: { query: { kind: 'every' as never } } });
+    await conforms('get', '/api/provenance/jwks.json', r.response, r.error);
+    r = await client.GET('/api/provenance/cose-keys', { parseAs: 'arrayBuffer' });
+    await conforms('get', '/api/provenance/cose-keys', r.response, r.data);
     r = await client.GET('/api/cbom');
     await conforms('get', '/api/cbom', r.response, r.data);
     r = await client.GET('/api/cbom', { params: { query: { format: 'cyclonedx' } }, parseAs: 'json' });

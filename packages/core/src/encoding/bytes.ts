@@ -183,6 +183,34 @@ export function fromBase64(s: unknown): Uint8Array | null {
 }
 
 /**
+ * Base64url without padding (RFC 4648 s.5, as JOSE writes it, RFC 7515 s.2).
+ *
+ * @example
+ * ```ts
+ * toBase64Url(new Uint8Array([0xfb, 0xff])); // '-_8'
+ * ```
+ */
+export function toBase64Url(b: Uint8Array): string {
+  return toBase64(b).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}
+
+/**
+ * Canonical unpadded base64url only (the re-encoding must round-trip), else null: JOSE's one
+ * spelling, so no two texts carry the same bytes.
+ *
+ * @example
+ * ```ts
+ * fromBase64Url('-_8'); // Uint8Array [0xfb, 0xff]
+ * fromBase64Url('-_8='); // null: padded
+ * ```
+ */
+export function fromBase64Url(s: unknown): Uint8Array | null {
+  if (typeof s !== 'string' || !/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
+  const std = s.replace(/-/g, '+').replace(/_/g, '/');
+  return fromBase64(std + '='.repeat((4 - (std.length % 4)) % 4));
+}
+
+/**
  * The parts joined into one new array.
  *
  * @example

@@ -4,7 +4,7 @@ import { toHex, utf8 } from '../encoding/bytes.js';
 import { sha256Hex, textSha256Hex } from '../encoding/hash.js';
 import { FALCON_1024, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
-import { namesFor } from '../names.js';
+import { namesFor, type Names } from '../names.js';
 import { SvcError } from '../errors.js';
 import {
   bridgePayload,
@@ -17,8 +17,25 @@ import {
 } from '../wire/signed.js';
 import type { Obj } from '../lib/json.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
-import { signFraming, signReceipt, type ReceiptEnvelope } from './receipt.js';
+import { signFraming, signReceipt, type ReceiptEnvelope, type SignOptions } from './receipt.js';
+import { ed25519Signer } from '../envelope/signers.js';
+import type { EnvelopeFormat } from '../envelope/receipt.js';
 import type { ReceiptKey } from '../wire/keys.js';
+
+/** signReceipt's options for an issuer's keys: diversity, randomness, backend and envelopes. */
+function receiptOptions(keys: IssuerKeys, n: Names): SignOptions {
+  return {
+    slh: keys.slh,
+    random: keys.random,
+    crypto: keys.crypto,
+    ...(keys.envelopes?.length ? { envelopes: { formats: keys.envelopes, names: n, ed25519: keys.ed25519 } } : {}),
+  };
+}
+
+/** The Ed25519 public key a bundle's key object names when the envelopes carry its signature. */
+function envelopeEd25519(keys: IssuerKeys): Uint8Array | undefined {
+  return keys.envelopes?.length && keys.ed25519 ? ed25519Signer(keys.ed25519).publicKey : undefined;
+}
 
 /**
  * The keys an issuing function signs with: the kind's receipt key, and the optional diversity and model-plane keys.
@@ -39,6 +56,10 @@ export interface IssuerKeys {
   random?: RandomSource;
   /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with; noble when absent. */
   crypto?: CryptoBackend;
+  /** JWS and/or COSE envelopes beside each receipt (wire-format s.3c). */
+  envelopes?: readonly EnvelopeFormat[];
+  /** A 32-byte Ed25519 seed: the envelopes then carry an Ed25519 signature too. */
+  ed25519?: Uint8Array;
 }
 
 /**
@@ -180,7 +201,7 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
     },
     keys.receipt,
     n.contexts.answer,
-    { slh: keys.slh, random: keys.random, crypto: keys.crypto },
+    receiptOptions(keys, n),
   );
   if (v === 2) receipt = signFraming(receipt, input.framing!, keys.receipt, n.contexts.framing, keys.random, keys.crypto);
   const bundle: ProofBundle = {
@@ -189,7 +210,7 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
     ...(input.created !== undefined ? { created: input.created } : {}),
     answer: input.answer,
     receipt,
-    receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh),
+    receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh, envelopeEd25519(keys)),
   };
   if (input.prompt !== undefined) bundle.prompt = input.prompt;
   if (keys.bridge)
@@ -236,18 +257,19 @@ export function issueRun(
   const n = namesFor(opts.service);
   const hash = runHash(run);
   if (hash === null) throw new TypeError('run is not canonicalisable JSON');
-  const receipt = signReceipt({ v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts }, keys.receipt, n.contexts.autopilot, {
-    slh: keys.slh,
-    random: keys.random,
-    crypto: keys.crypto,
-  });
+  const receipt = signReceipt(
+    { v: 1, model: meta.model, answer_sha256: hash, ts: meta.ts },
+    keys.receipt,
+    n.contexts.autopilot,
+    receiptOptions(keys, n),
+  );
   return {
     v: 1,
     kind: n.kinds.run,
     ...(meta.created !== undefined ? { created: meta.created } : {}),
     run,
     receipt,
-    receiptKey: toReceiptKey(keys.receipt, n.contexts.autopilot, keys.slh),
+    receiptKey: toReceiptKey(keys.receipt, n.contexts.autopilot, keys.slh, envelopeEd25519(keys)),
   };
 }
 
@@ -274,7 +296,7 @@ export function issueExport(
     { v: 1, model: meta.model, answer_sha256: sha256Hex(manifest), ts: meta.ts },
     keys.receipt,
     n.contexts.export,
-    { slh: keys.slh, random: keys.random, crypto: keys.crypto },
+    receiptOptions(keys, n),
   );
   return {
     service: n.service,
@@ -289,7 +311,7 @@ export function issueExport(
       ...(meta.created !== undefined ? { created: meta.created } : {}),
       manifest,
       receipt,
-      receiptKey: toReceiptKey(keys.receipt, n.contexts.export, keys.slh),
+      receiptKey: toReceiptKey(keys.receipt, n.contexts.export, keys.slh, envelopeEd25519(keys)),
     },
   };
 }

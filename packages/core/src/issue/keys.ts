@@ -33,13 +33,15 @@ export function publishedKey(
  * const receiptKey = toReceiptKey(K.answer, 'svc-provenance-v1', K.slh);
  * ```
  */
-export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair): ReceiptKey {
+export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair, ed25519PublicKey?: Uint8Array): ReceiptKey {
   if (key.alg !== ML_DSA_87) throw new TypeError('receipt keys are ML-DSA-87');
   const out = publishedKey(key.publicKey, context);
   if (slh) {
     if (slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity keys are SLH-DSA-SHA2-256f');
     out.slh_public_key_hex = toHex(slh.publicKey);
   }
+  // The Ed25519 key of the receipt's envelopes, when they carry a classical signature.
+  if (ed25519PublicKey) out.ed25519_public_key_hex = toHex(ed25519PublicKey);
   return out;
 }
 

@@ -5,6 +5,9 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signed.js';
 import type { Obj } from '../lib/json.js';
 import { receiptKeyId } from './keys.js';
+import type { Names } from '../names.js';
+import { kindOfContext, makeEnvelopes, type EnvelopeFormat } from '../envelope/receipt.js';
+import { ed25519Signer, mlDsa87Signer } from '../envelope/signers.js';
 
 /**
  * The signed fields of a receipt before signing.
@@ -60,6 +63,11 @@ export interface SignOptions {
   random?: RandomSource;
   /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with (the server's node:crypto). */
   crypto?: CryptoBackend;
+  /**
+   * JWS and COSE envelopes of the receipt core (wire-format s.3c): ML-DSA-87 with the receipt key
+   * (RFC 9964, empty context), and Ed25519 too when a 32-byte seed is given.
+   */
+  envelopes?: { formats: readonly EnvelopeFormat[]; names: Names; ed25519?: Uint8Array };
 }
 
 /**
@@ -85,6 +93,13 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
   if (opts.slh) {
     if (opts.slh.alg !== SLH_DSA_SHA2_256F) throw new TypeError('diversity signatures are SLH-DSA-SHA2-256f');
     out.slh = { key_id: receiptKeyId(opts.slh.publicKey), sig: toHex(sign(opts.slh, msg, context, opts.random, opts.crypto)) };
+  }
+  const e = opts.envelopes;
+  if (e && e.formats.length > 0) {
+    const kind = kindOfContext(e.names, context);
+    if (!kind) throw new TypeError(`no envelope kind is signed under the context ${context}`);
+    const signers = [mlDsa87Signer(key, opts.random, opts.crypto), ...(e.ed25519 ? [ed25519Signer(e.ed25519)] : [])];
+    out.envelopes = makeEnvelopes(out, kind, e.names, signers, e.formats);
   }
   return out;
 }

@@ -32,6 +32,7 @@ export const ReceiptKey = Type.Object(
     algo: Type.String(),
     context: Type.String(),
     slh_public_key_hex: Type.Optional(Type.String()),
+    ed25519_public_key_hex: Type.Optional(Type.String()),
   },
   { $id: 'ReceiptKey' },
 );
@@ -68,6 +69,17 @@ export const ReceiptEnvelope = Type.Object(
       }),
     ),
     slh: Type.Optional(Type.Object({ key_id: Type.String(), sig: Type.String() })),
+    envelopes: Type.Optional(
+      Type.Object({
+        jws: Type.Optional(
+          Type.Object({
+            payload: Type.String(),
+            signatures: Type.Array(Type.Object({ protected: Type.String(), signature: Type.String() })),
+          }),
+        ),
+        cose: Type.Optional(Type.Array(Type.String())),
+      }),
+    ),
   },
   { $id: 'ReceiptEnvelope' },
 );

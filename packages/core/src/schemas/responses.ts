@@ -39,6 +39,56 @@ export const DiversityVerdict = Type.Object({
 });
 
 /**
+ * TypeBox schema of why an envelope (JWS or COSE_Sign1) or one of its signatures failed.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(EnvelopeError, 'bad_signature'); // true
+ * ```
+ */
+export const EnvelopeError = Type.Union([
+  Type.Literal('malformed'),
+  Type.Literal('too_large'),
+  Type.Literal('unsupported_alg'),
+  Type.Literal('crit'),
+  Type.Literal('wrong_typ'),
+  Type.Literal('unknown_key'),
+  Type.Literal('bad_signature'),
+  Type.Literal('payload_mismatch'),
+]);
+
+/**
+ * TypeBox schema of one envelope's result in a verdict: ok, the reason it failed, each signature.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(EnvelopeCheck, verdict.receipt.envelopes?.jws);
+ * ```
+ */
+export const EnvelopeCheck = Type.Object({
+  ok: Type.Boolean(),
+  error: Type.Optional(EnvelopeError),
+  signatures: Type.Array(Type.Object({ alg: Type.String(), kid: Type.String(), ok: Type.Boolean(), error: Type.Optional(EnvelopeError) })),
+});
+
+/**
+ * TypeBox schema of what a verdict says of a receipt's envelopes (present only when it carries some).
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(EnvelopesVerdict, verdict.receipt.envelopes);
+ * ```
+ */
+export const EnvelopesVerdict = Type.Object({
+  ok: Type.Boolean(),
+  jws: Type.Optional(EnvelopeCheck),
+  cose: Type.Optional(Type.Array(EnvelopeCheck)),
+});
+
+/**
  * TypeBox schema of a verdict's receipt layer; the source of `ReceiptVerdict`.
  *
  * @example
@@ -58,6 +108,7 @@ export const ReceiptVerdict = Type.Object({
   questionBinding: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('entire-input'), Type.Literal('current-message')])),
   framing: Type.Optional(FramingVerdict),
   diversity: Type.Optional(DiversityVerdict),
+  envelopes: Type.Optional(EnvelopesVerdict),
 });
 
 /**
@@ -334,6 +385,7 @@ export const PubkeysResponse = Type.Object(
     configured: Type.Boolean(),
     keys: Type.Array(ReceiptKey),
     slh_diversity: Type.Optional(Type.Object({ algo: Type.String(), key_id: Type.String(), public_key_hex: Type.String() })),
+    envelope_ed25519: Type.Optional(Type.Object({ algo: Type.Literal('Ed25519'), key_id: Type.String(), public_key_hex: Type.String() })),
   },
   { $id: 'PubkeysResponse', additionalProperties: false },
 );

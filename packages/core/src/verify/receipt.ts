@@ -7,6 +7,7 @@ import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../cr
 import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
+import { checkEnvelopes, ed25519KeyOf, kindOfContext } from '../envelope/receipt.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/responses.js';
 
@@ -179,11 +180,20 @@ export function checkReceipt(
     // Records list a diversity signature only when a pinned key made it: anyone can add their own.
     if (verdict.diversity.keyRecognized) algorithms.push(SLH_DSA_SHA2_256F);
   }
+  // Envelopes sign the same core again with the same key (and an Ed25519 key the bundle names):
+  // carried, they are a layer of their own, and one that fails fails the receipt (V5).
+  let envelopesOk = true;
+  if (has(r, 'envelopes')) {
+    const ed = ed25519KeyOf(key);
+    const keys = { ...(sigOk && pk ? { 'ML-DSA-87': pk } : {}), ...(ed ? { Ed25519: ed } : {}) };
+    verdict.envelopes = checkEnvelopes(r, kindOfContext(vc.names, context), vc.names, keys, vc.compute);
+    envelopesOk = verdict.envelopes.ok;
+  }
   const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   return {
     verdict,
     recognized,
-    layerOk: answerHashOk && sigOk && diversityOk,
+    layerOk: answerHashOk && sigOk && diversityOk && envelopesOk,
     publicKey: sigOk ? pk : null,
     algorithms,
     algorithmsBase: sigOk ? [ML_DSA_87] : [],

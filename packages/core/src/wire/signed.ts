@@ -6,17 +6,19 @@ import { canonicalize, tryCanonicalize } from '../encoding/jcs.js';
 import { isObj, omit, type Obj } from '../lib/json.js';
 
 /**
- * Members that sit beside the signature and are not part of the signed receipt core.
+ * Members that sit beside the signature and are not part of the signed receipt core: the other
+ * signatures over it (framing, diversity) and its JWS/COSE envelopes, which sign that core again.
  *
  * @example
  * ```ts
- * const { sig, framing, slh, ...signed } = receipt; // UNSIGNED_RECEIPT_MEMBERS: what the receipt signature does not cover
+ * const { sig, framing, slh, envelopes, ...signed } = receipt; // UNSIGNED_RECEIPT_MEMBERS: what the receipt signature does not cover
  * ```
  */
-export const UNSIGNED_RECEIPT_MEMBERS = ['sig', 'framing', 'slh'] as const;
+export const UNSIGNED_RECEIPT_MEMBERS = ['sig', 'framing', 'slh', 'envelopes'] as const;
 
 /**
- * The exact bytes a receipt signature covers (wire-format s.3); null when not canonicalisable.
+ * The exact bytes a receipt signature covers (wire-format s.3), and the payload of its envelopes;
+ * null when not canonicalisable.
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 // `svc issue`: sign an answer with the keyring, append it to the ledger, print the ProofBundle.
-import { namesFor } from '@svc/core';
+import { namesFor, type EnvelopeFormat } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { Issuer } from '../issuer.js';
@@ -20,12 +20,14 @@ export async function issueCommand(args: string[]): Promise<number> {
     prompt: { type: 'string' },
     model: { type: 'string' },
     logged: { type: 'boolean' },
+    envelopes: { type: 'string' },
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
   });
   if ((values.answer === undefined) === (values['answer-file'] === undefined))
     throw new CliError('give exactly one of --answer or --answer-file', 2);
   const answer = (values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file');
+  const envelopes = parseEnvelopes(values.envelopes as string | undefined);
   const cfg = loadConfig(process.env, {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
     ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
@@ -59,6 +61,7 @@ export async function issueCommand(args: string[]): Promise<number> {
       bridge: cfg.bridge,
       ...(values.logged && ledger ? { logged: loggedSource(cfg, ledger, log) } : {}),
       ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
+      ...(envelopes.length ? { envelopes } : {}),
     }).issue({
       answer,
       ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
@@ -77,4 +80,14 @@ export async function issueCommand(args: string[]): Promise<number> {
     await ledger?.close();
   }
   return 0;
+}
+
+/** `--envelopes jws,cose`: the formats named, each once; anything else is a usage error (exit 2). */
+export function parseEnvelopes(value: string | undefined): EnvelopeFormat[] {
+  if (value === undefined) return [];
+  const formats = value.split(',').map((f) => f.trim());
+  const bad = formats.find((f) => f !== 'jws' && f !== 'cose');
+  if (bad !== undefined || formats.length === 0 || new Set(formats).size !== formats.length)
+    throw new CliError(`--envelopes takes jws, cose or jws,cose (got ${JSON.stringify(value)})`, 2);
+  return formats as EnvelopeFormat[];
 }

@@ -30,6 +30,8 @@ export const ROLES = {
   'evidence-mldsa': ML_DSA_87,
   'evidence-slh': SLH_DSA_SHA2_256F,
   'slh-diversity': SLH_DSA_SHA2_256F,
+  // The classical second signature of receipts' JWS and COSE envelopes (Node 20's jose, COSE tools).
+  'envelope-ed25519': 'Ed25519',
   // Checkpoint signatures (c2sp.org/tlog-checkpoint): each its own key, named by the log's origin.
   'log-mldsa44': 'ML-DSA-44',
   'log-mldsa87': ML_DSA_87,
@@ -85,6 +87,11 @@ export class Keyring {
     const k = this.current.get(role);
     if (!k) throw new Error(`no ${role} key in ${this.dir}`);
     return { type: LOG_KEY_TYPES[role], publicKey: k.publicKey, secretKey: k.secretKey };
+  }
+
+  /** The 32-byte Ed25519 seed of the envelopes' classical key (RFC 8032 private key), if held. */
+  envelopeSeed(): Uint8Array | undefined {
+    return this.current.get('envelope-ed25519')?.secretKey;
   }
 
   has(role: Role): boolean {
@@ -154,7 +161,12 @@ export class Keyring {
       const seedLen = alg === FALCON_1024 ? 48 : alg === SLH_DSA_SHA2_256F ? 96 : 32;
       const seed = opts.seed ? opts.seed(role, seedLen) : new Uint8Array(randomBytes(seedLen));
       // Ed25519 keeps its 32-byte seed as the secret (RFC 8032); the others their expanded key.
-      const kp = isLogRole(role) && role !== 'log-mldsa87' ? logKeygen(LOG_KEY_TYPES[role], seed) : keygen(alg as AlgorithmName, seed);
+      const kp =
+        isLogRole(role) && role !== 'log-mldsa87'
+          ? logKeygen(LOG_KEY_TYPES[role], seed)
+          : alg === 'Ed25519'
+            ? logKeygen('ed25519', seed)
+            : keygen(alg as AlgorithmName, seed);
       const pub: PublicFile = {
         role,
         alg,

@@ -8,18 +8,46 @@ import {
   sha256Hex,
   toBase64,
   toHex,
+  coseKey,
+  coseKeySet,
+  publicJwk,
+  type Jwks,
   type Names,
+  type ReceiptKind,
   type ReceiptKey,
   type BridgeKey,
 } from '@svc/core';
 import type { Keyring, Role } from './keyring.js';
 
-const RECEIPT_ROLES: [Role, keyof Names['contexts']][] = [
-  ['answer', 'answer'],
-  ['autopilot', 'autopilot'],
-  ['export', 'export'],
-  ['sth', 'sth'],
+const RECEIPT_ROLES: [Role, keyof Names['contexts'], ReceiptKind][] = [
+  ['answer', 'answer', 'answer'],
+  ['autopilot', 'autopilot', 'run'],
+  ['export', 'export', 'export'],
+  ['sth', 'sth', 'tree-head'],
 ];
+
+/**
+ * The envelope keys, current and historic: each receipt kind's ML-DSA-87 keys (only `kind`'s when
+ * given) and the Ed25519 envelope keys, which sign every kind's envelopes (their typ tells them apart).
+ */
+function envelopeKeys(ring: Keyring, kind?: ReceiptKind): { alg: 'ML-DSA-87' | 'Ed25519'; publicKey: Uint8Array }[] {
+  return [
+    ...RECEIPT_ROLES.filter(([, , k]) => kind === undefined || k === kind).flatMap(([role]) =>
+      ring.publicKeys(role).map((publicKey) => ({ alg: 'ML-DSA-87' as const, publicKey })),
+    ),
+    ...ring.publicKeys('envelope-ed25519').map((publicKey) => ({ alg: 'Ed25519' as const, publicKey })),
+  ];
+}
+
+/** The envelope keys as a JWK Set (RFC 7517): AKP for ML-DSA-87 (RFC 9964), OKP for Ed25519; kid the RFC 7638 thumbprint. */
+export function envelopeJwks(ring: Keyring, kind?: ReceiptKind): Jwks {
+  return { keys: envelopeKeys(ring, kind).map((k) => publicJwk(k.alg, k.publicKey)) };
+}
+
+/** The envelope keys as a COSE_KeySet (RFC 9052 s.7); kid the RFC 9679 thumbprint. */
+export function envelopeCoseKeySet(ring: Keyring, kind?: ReceiptKind): Uint8Array {
+  return coseKeySet(envelopeKeys(ring, kind).map((k) => coseKey(k.alg, k.publicKey)));
+}
 
 /** Every receipt key, current and historic, for every signing context. */
 export function receiptKeys(ring: Keyring, names: Names): ReceiptKey[] {
@@ -49,6 +77,10 @@ export function pubkeyResponse(ring: Keyring, names: Names, slhDiversity: boolea
   if (slhDiversity && ring.has('slh-diversity')) {
     const pk = ring.get('slh-diversity').publicKey;
     body.slh_diversity = { algo: SLH_DSA_SHA2_256F, key_id: sha256Hex(pk), public_key_hex: toHex(pk) };
+  }
+  if (ring.has('envelope-ed25519')) {
+    const pk = ring.publicKeys('envelope-ed25519')[0]!;
+    body.envelope_ed25519 = { algo: 'Ed25519', key_id: sha256Hex(pk), public_key_hex: toHex(pk) };
   }
   return body;
 }

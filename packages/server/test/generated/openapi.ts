@@ -54,6 +54,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/provenance/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt envelopes' keys as a JWK Set (RFC 9964 AKP ML-DSA-87, OKP Ed25519; current and historic) */
+        get: operations["getEnvelopeJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["envelopeJwksPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provenance/cose-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receipt envelopes' keys as a COSE_KeySet (RFC 9052 s.7; AKP kty 7 alg -50, OKP Ed25519) */
+        get: operations["getEnvelopeCoseKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /** CORS preflight */
+        options: operations["envelopeCoseKeysPreflight"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/provenance/pubkeys": {
         parameters: {
             query?: never;
@@ -429,6 +465,16 @@ export interface components {
                     key_id: string;
                     sig: string;
                 };
+                envelopes?: {
+                    jws?: {
+                        payload: string;
+                        signatures: {
+                            protected: string;
+                            signature: string;
+                        }[];
+                    };
+                    cose?: string[];
+                };
             };
             receiptKey?: {
                 key_id: string;
@@ -436,6 +482,7 @@ export interface components {
                 algo: string;
                 context: string;
                 slh_public_key_hex?: string;
+                ed25519_public_key_hex?: string;
             };
             attestation?: {
                 v: number;
@@ -512,6 +559,16 @@ export interface components {
                     key_id: string;
                     sig: string;
                 };
+                envelopes?: {
+                    jws?: {
+                        payload: string;
+                        signatures: {
+                            protected: string;
+                            signature: string;
+                        }[];
+                    };
+                    cose?: string[];
+                };
             };
             receiptKey?: {
                 key_id: string;
@@ -519,6 +576,7 @@ export interface components {
                 algo: string;
                 context: string;
                 slh_public_key_hex?: string;
+                ed25519_public_key_hex?: string;
             };
         };
         ExportArchive: {
@@ -564,6 +622,16 @@ export interface components {
                         key_id: string;
                         sig: string;
                     };
+                    envelopes?: {
+                        jws?: {
+                            payload: string;
+                            signatures: {
+                                protected: string;
+                                signature: string;
+                            }[];
+                        };
+                        cose?: string[];
+                    };
                 };
                 receiptKey: {
                     key_id: string;
@@ -571,6 +639,7 @@ export interface components {
                     algo: string;
                     context: string;
                     slh_public_key_hex?: string;
+                    ed25519_public_key_hex?: string;
                 };
             };
         };
@@ -599,6 +668,16 @@ export interface components {
                     key_id: string;
                     sig: string;
                 };
+                envelopes?: {
+                    jws?: {
+                        payload: string;
+                        signatures: {
+                            protected: string;
+                            signature: string;
+                        }[];
+                    };
+                    cose?: string[];
+                };
             };
             key: {
                 key_id: string;
@@ -606,6 +685,7 @@ export interface components {
                 algo: string;
                 context: string;
                 slh_public_key_hex?: string;
+                ed25519_public_key_hex?: string;
             };
         };
         ConsistencyBundle: {
@@ -635,6 +715,16 @@ export interface components {
                         key_id: string;
                         sig: string;
                     };
+                    envelopes?: {
+                        jws?: {
+                            payload: string;
+                            signatures: {
+                                protected: string;
+                                signature: string;
+                            }[];
+                        };
+                        cose?: string[];
+                    };
                 };
                 key: {
                     key_id: string;
@@ -642,6 +732,7 @@ export interface components {
                     algo: string;
                     context: string;
                     slh_public_key_hex?: string;
+                    ed25519_public_key_hex?: string;
                 };
             };
             new: {
@@ -669,6 +760,16 @@ export interface components {
                         key_id: string;
                         sig: string;
                     };
+                    envelopes?: {
+                        jws?: {
+                            payload: string;
+                            signatures: {
+                                protected: string;
+                                signature: string;
+                            }[];
+                        };
+                        cose?: string[];
+                    };
                 };
                 key: {
                     key_id: string;
@@ -676,6 +777,7 @@ export interface components {
                     algo: string;
                     context: string;
                     slh_public_key_hex?: string;
+                    ed25519_public_key_hex?: string;
                 };
             };
             proof: string[];
@@ -764,6 +866,29 @@ export interface components {
                     keyId: string;
                     keyRecognized: boolean;
                 };
+                envelopes?: {
+                    ok: boolean;
+                    jws?: {
+                        ok: boolean;
+                        error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                        signatures: {
+                            alg: string;
+                            kid: string;
+                            ok: boolean;
+                            error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                        }[];
+                    };
+                    cose?: {
+                        ok: boolean;
+                        error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                        signatures: {
+                            alg: string;
+                            kid: string;
+                            ok: boolean;
+                            error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                        }[];
+                    }[];
+                };
             };
             /** @constant */
             promptUnverified?: true;
@@ -831,9 +956,16 @@ export interface components {
                 algo: string;
                 context: string;
                 slh_public_key_hex?: string;
+                ed25519_public_key_hex?: string;
             }[];
             slh_diversity?: {
                 algo: string;
+                key_id: string;
+                public_key_hex: string;
+            };
+            envelope_ed25519?: {
+                /** @constant */
+                algo: "Ed25519";
                 key_id: string;
                 public_key_hex: string;
             };
@@ -906,6 +1038,16 @@ export interface components {
                         key_id: string;
                         sig: string;
                     };
+                    envelopes?: {
+                        jws?: {
+                            payload: string;
+                            signatures: {
+                                protected: string;
+                                signature: string;
+                            }[];
+                        };
+                        cose?: string[];
+                    };
                 };
                 key: {
                     key_id: string;
@@ -913,6 +1055,7 @@ export interface components {
                     algo: string;
                     context: string;
                     slh_public_key_hex?: string;
+                    ed25519_public_key_hex?: string;
                 };
             } | null;
             sth_withheld?: "rollback" | "fork" | "unverifiable";
@@ -1338,6 +1481,238 @@ export interface operations {
         };
     };
     answerKeysPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEnvelopeJwks: {
+        parameters: {
+            query?: {
+                /** @description Only this receipt kind's ML-DSA-87 keys (and the Ed25519 envelope keys). */
+                kind?: "answer" | "run" | "export" | "tree-head";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JWK Set: `{keys: [...]}`, each key with its RFC 7638 thumbprint as kid. Cached one hour. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=3600";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jwk-set+json": {
+                        keys: Record<string, never>[];
+                    };
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kind is not one of answer, run, export, tree-head. */
+            422: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    envelopeJwksPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEnvelopeCoseKeys: {
+        parameters: {
+            query?: {
+                /** @description Only this receipt kind's ML-DSA-87 keys (and the Ed25519 envelope keys). */
+                kind?: "answer" | "run" | "export" | "tree-head";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CBOR: an array of COSE_Key maps, each with its RFC 9679 thumbprint as kid. Cached one hour. */
+            200: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Caching of this answer. */
+                    "Cache-Control"?: "public, max-age=3600";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/cose-key-set": string;
+                };
+            };
+            /** @description Malformed request target. */
+            400: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description kind is not one of answer, run, export, tree-head. */
+            422: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Per-IP rate limit exceeded; honour Retry-After. */
+            429: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of the server, never of the request: code internal, with the request id the X-Request-Id header carries. */
+            500: {
+                headers: {
+                    /** @description Always *: every endpoint is CORS-open. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    envelopeCoseKeysPreflight: {
         parameters: {
             query?: never;
             header?: never;

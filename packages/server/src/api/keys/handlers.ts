@@ -5,11 +5,21 @@ import { buildCbom, buildCycloneDx, type CbomKey } from '../../cbom.js';
 import { HttpError } from '../../http/errors.js';
 import { json, type Handler } from '../../http/types.js';
 import { ROLES, type Role } from '../../keys/keyring.js';
-import { evidenceSigner, modelPlaneKeys, pubkeyResponse } from '../../keys/publish.js';
+import { envelopeCoseKeySet, envelopeJwks, evidenceSigner, modelPlaneKeys, pubkeyResponse } from '../../keys/publish.js';
+import type { ReceiptKind } from '@svc/core';
 import type { AppDeps } from '../deps.js';
 import type { KEYS_ROUTES } from './routes.js';
 
 const CYCLONEDX_TYPE = 'application/vnd.cyclonedx+json';
+const KINDS: readonly ReceiptKind[] = ['answer', 'run', 'export', 'tree-head'];
+
+/** The optional `kind` query parameter of the key sets. */
+function kindParam(q: URLSearchParams): ReceiptKind | undefined {
+  const k = q.get('kind');
+  if (k === null) return undefined;
+  if (!(KINDS as readonly string[]).includes(k)) throw new HttpError('invalid_request', `kind takes one of ${KINDS.join(', ')}`);
+  return k as ReceiptKind;
+}
 
 /** Every key the server holds or held, for the CBOM: the log's keys with their vkeys. */
 function cbomKeys(d: AppDeps): CbomKey[] {
@@ -43,6 +53,16 @@ export function keysHandlers(d: AppDeps): Record<(typeof KEYS_ROUTES)[number]['o
   const cbomTime = new Date(now()).toISOString();
   return {
     getAnswerKeys: async () => json(200, pubkeyResponse(d.ring, d.names, d.cfg.slhDiversity)),
+    getEnvelopeJwks: async (req) => ({
+      status: 200,
+      body: JSON.stringify(envelopeJwks(d.ring, kindParam(req.query))),
+      headers: { 'content-type': 'application/jwk-set+json' },
+    }),
+    getEnvelopeCoseKeys: async (req) => ({
+      status: 200,
+      body: envelopeCoseKeySet(d.ring, kindParam(req.query)),
+      headers: { 'content-type': 'application/cose-key-set' },
+    }),
     getModelPlaneKeys: async () => json(200, modelPlaneKeys(d.ring, d.names, d.cfg.bridge)),
     getEvidenceSigner: async () => json(200, evidenceSigner(d.ring, d.names)),
     getCbom: async (req) => {

@@ -1,6 +1,14 @@
 // The routes of the service's keys and its cryptographic inventory: method, path, rate group, caching, preflight and OpenAPI text.
 import { ref, jsonBody, err, rateLimited, HOUR, type RouteSpec } from '../spec.js';
 
+const kindParameter = {
+  name: 'kind',
+  in: 'query',
+  required: false,
+  description: "Only this receipt kind's ML-DSA-87 keys (and the Ed25519 envelope keys).",
+  schema: { type: 'string', enum: ['answer', 'run', 'export', 'tree-head'] },
+};
+
 export const KEYS_ROUTES = [
   {
     method: 'GET',
@@ -12,6 +20,50 @@ export const KEYS_ROUTES = [
     doc: {
       summary: 'Answer-receipt public keys (current and historic)',
       responses: { '200': jsonBody('PubkeysResponse', 'Cached one hour.'), '429': rateLimited },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/provenance/jwks.json',
+    operationId: 'getEnvelopeJwks',
+    preflight: 'envelopeJwksPreflight',
+    group: 'read',
+    cache: HOUR,
+    doc: {
+      summary: "The receipt envelopes' keys as a JWK Set (RFC 9964 AKP ML-DSA-87, OKP Ed25519; current and historic)",
+      parameters: [kindParameter],
+      responses: {
+        '200': {
+          description: 'A JWK Set: `{keys: [...]}`, each key with its RFC 7638 thumbprint as kid. Cached one hour.',
+          content: {
+            'application/jwk-set+json': {
+              schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } }, required: ['keys'] },
+            },
+          },
+        },
+        '422': err('kind is not one of answer, run, export, tree-head.'),
+        '429': rateLimited,
+      },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/provenance/cose-keys',
+    operationId: 'getEnvelopeCoseKeys',
+    preflight: 'envelopeCoseKeysPreflight',
+    group: 'read',
+    cache: HOUR,
+    doc: {
+      summary: "The receipt envelopes' keys as a COSE_KeySet (RFC 9052 s.7; AKP kty 7 alg -50, OKP Ed25519)",
+      parameters: [kindParameter],
+      responses: {
+        '200': {
+          description: 'CBOR: an array of COSE_Key maps, each with its RFC 9679 thumbprint as kid. Cached one hour.',
+          content: { 'application/cose-key-set': { schema: { type: 'string', format: 'binary' } } },
+        },
+        '422': err('kind is not one of answer, run, export, tree-head.'),
+        '429': rateLimited,
+      },
     },
   },
   {

@@ -1,0 +1,152 @@
+// CBOR for COSE (RFC 8949, through cborg): deterministic encoding (s.4.2.1: shortest forms, map
+// keys in bytewise order), and a strict reading that accepts one spelling of each value. Before
+// cborg builds anything, one pass over the tokens refuses what a hostile sender could use to cost
+// memory or stack (declared lengths past the bytes, nesting deeper than COSE ever needs) or to
+// hide meaning (indefinite lengths, non-shortest forms, floats, undefined, unknown tags, text
+// that is not UTF-8).
+import { decode, encode, rfc8949EncodeOptions, Tagged, Tokenizer, Type } from 'cborg';
+import { fromUtf8 } from '../encoding/bytes.js';
+
+/** Nesting COSE structures never exceed: a tag, an array, a map of maps and the arrays in them. */
+export const MAX_CBOR_DEPTH = 8;
+
+/**
+ * Why CBOR was refused: one of a closed set.
+ *
+ * @example
+ * ```ts
+ * try { cborDecode(bytes); } catch (e) { if (e instanceof CborError) console.log(e.code); }
+ * ```
+ */
+export type CborErrorCode = 'malformed' | 'too_deep' | 'not_deterministic' | 'unsupported';
+
+/**
+ * A refusal to read CBOR, with its code.
+ *
+ * @example
+ * ```ts
+ * throw new CborError('too_deep', 'nested deeper than 8');
+ * ```
+ */
+export class CborError extends Error {
+  constructor(
+    readonly code: CborErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CborError';
+  }
+}
+
+/** A decoded CBOR value: maps keep their integer keys. */
+export type CborValue = number | string | boolean | null | Uint8Array | CborValue[] | Map<CborValue, CborValue> | Tagged;
+
+export { Tagged };
+
+/**
+ * Deterministic CBOR (RFC 8949 s.4.2.1), as COSE protected headers and Sig_structure need.
+ *
+ * @example
+ * ```ts
+ * cborEncode(new Map([[1, -50]])); // a1 01 38 31
+ * ```
+ */
+export function cborEncode(value: unknown): Uint8Array {
+  return encode(value, rfc8949EncodeOptions);
+}
+
+const TOKEN_OPTIONS = { strict: true, allowIndefinite: false, allowUndefined: false, allowBigInt: false, retainStringBytes: true };
+
+/** The pass over the tokens: structure, depth, declared lengths and the types allowed. */
+function prescan(bytes: Uint8Array, tags: readonly number[]): void {
+  const t = new Tokenizer(bytes, TOKEN_OPTIONS);
+  // Items still expected by each open container, innermost last.
+  const open: number[] = [];
+  let items = 0;
+  do {
+    if (t.done()) throw new CborError('malformed', 'the CBOR ends inside an item');
+    const token = t.next();
+    const left = bytes.length - t.pos();
+    if (Type.equals(token.type, Type.float)) throw new CborError('unsupported', 'floating-point values are not used here');
+    if (Type.equals(token.type, Type.undefined) || Type.equals(token.type, Type.break))
+      throw new CborError('unsupported', `CBOR ${token.type.name} is not used here`);
+    if (Type.equals(token.type, Type.string)) {
+      try {
+        fromUtf8(token.byteValue as Uint8Array);
+      } catch {
+        throw new CborError('malformed', 'a text string that is not UTF-8');
+      }
+    }
+    // Every item takes at least one byte: a count past the bytes left is a lie, refused before
+    // anything is allocated for it.
+    if (Type.equals(token.type, Type.array) || Type.equals(token.type, Type.map)) {
+      const n = (token.value as number) * (Type.equals(token.type, Type.map) ? 2 : 1);
+      if (n > left) throw new CborError('malformed', `a ${token.type.name} of ${token.value} items in ${left} bytes`);
+      if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
+      if (n > 0) {
+        open.push(n);
+        continue;
+      }
+    } else if (Type.equals(token.type, Type.tag)) {
+      if (!tags.includes(token.value as number)) throw new CborError('unsupported', `CBOR tag ${token.value} is not used here`);
+      if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
+      open.push(1);
+      continue;
+    }
+    items++;
+    // A complete item closes every container it was the last item of.
+    while (open.length > 0 && --open[open.length - 1]! === 0) open.pop();
+  } while (open.length > 0);
+  if (!t.done()) throw new CborError('malformed', 'bytes after the CBOR item');
+  if (items === 0) throw new CborError('malformed', 'no CBOR item');
+}
+
+/**
+ * Read exactly one CBOR item strictly: shortest forms only, definite lengths, unique map keys,
+ * maps as `Map` (COSE keys are integers), no floats or undefined, only the `tags` named (kept as
+ * `Tagged`). Throws CborError.
+ *
+ * @example
+ * ```ts
+ * const sign1 = cborDecode(bytes, [18]); // a Tagged(18, [protected, unprotected, payload, signature])
+ * ```
+ */
+export function cborDecode(bytes: Uint8Array, tags: readonly number[] = []): CborValue {
+  if (!(bytes instanceof Uint8Array)) throw new CborError('malformed', 'CBOR is bytes');
+  try {
+    prescan(bytes, tags);
+  } catch (e) {
+    if (e instanceof CborError) throw e;
+    throw new CborError(
+      /minimal|smallest/i.test(String(e)) ? 'not_deterministic' : 'malformed',
+      e instanceof Error ? e.message : String(e),
+    );
+  }
+  try {
+    return decode(bytes, {
+      ...TOKEN_OPTIONS,
+      retainStringBytes: false,
+      rejectDuplicateMapKeys: true,
+      useMaps: true,
+      tags: Tagged.preserve(...tags),
+    }) as CborValue;
+  } catch (e) {
+    throw new CborError('malformed', e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * Whether `bytes` is the deterministic encoding of what it decodes to (one spelling per value;
+ * map keys in order are not checked by the decoder, so the re-encoding is compared).
+ *
+ * @example
+ * ```ts
+ * if (!isDeterministic(protectedBytes)) throw new Error('protected header not in deterministic CBOR');
+ * ```
+ */
+export function isDeterministic(bytes: Uint8Array, value: CborValue): boolean {
+  const again = cborEncode(value);
+  if (again.length !== bytes.length) return false;
+  for (let i = 0; i < again.length; i++) if (again[i] !== bytes[i]) return false;
+  return true;
+}

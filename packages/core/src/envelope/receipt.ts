@@ -1,0 +1,185 @@
+// A receipt's envelopes: the exact bytes its native signature covers (the canonical receipt core),
+// signed again as a JWS and as COSE_Sign1s any JOSE or COSE library reads. They travel in the
+// receipt's unsigned member `envelopes`; a receipt without it is what it always was.
+import { fromBase64Url, fromHex, isHex, toBase64Url } from '../encoding/bytes.js';
+import { isObj, type Obj } from '../lib/json.js';
+import type { Names } from '../names.js';
+import type { SyncVerify } from '../crypto/algorithms.js';
+import { receiptMessage } from '../wire/signed.js';
+import { coseClaims, signCose1, verifyCose1 } from './cose.js';
+import { signJws, verifyJws, type GeneralJws } from './jws.js';
+import { coseKey, publicJwk, type EnvelopeAlg } from './keys.js';
+import type { EnvelopeSigner } from './signers.js';
+import type { EnvelopeVerdict } from './verdict.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/responses.js';
+
+/**
+ * The receipt kinds that carry envelopes, each with its own media type.
+ *
+ * @example
+ * ```ts
+ * const kind: ReceiptKind = 'answer';
+ * ```
+ */
+export type ReceiptKind = 'answer' | 'run' | 'export' | 'tree-head';
+
+/**
+ * The envelope formats an issuer can add.
+ *
+ * @example
+ * ```ts
+ * const formats: EnvelopeFormat[] = ['jws', 'cose'];
+ * ```
+ */
+export type EnvelopeFormat = 'jws' | 'cose';
+
+/**
+ * The `envelopes` member of a receipt: a JWS (general JSON serialization) and COSE_Sign1s
+ * (base64url, one per signing key: ML-DSA-87 first).
+ *
+ * @example
+ * ```ts
+ * const e: ReceiptEnvelopes = bundle.receipt.envelopes;
+ * ```
+ */
+export interface ReceiptEnvelopes {
+  jws?: GeneralJws;
+  cose?: string[];
+}
+
+/**
+ * The media types of a kind's envelopes (deployment-specific, as the signing contexts are): JOSE's
+ * `typ` without the `application/` prefix (RFC 7515 s.4.1.9), COSE's with it (RFC 9596).
+ *
+ * @example
+ * ```ts
+ * envelopeTypes(namesFor('svc'), 'answer'); // { jose: 'vnd.svc.answer-receipt+json', cose: 'application/vnd.svc.answer-receipt+json' }
+ * ```
+ */
+export function envelopeTypes(names: Names, kind: ReceiptKind): { jose: string; cose: string } {
+  const jose = `vnd.${names.service}.${kind}-receipt+json`;
+  return { jose, cose: `application/${jose}` };
+}
+
+/** The kind whose receipts are signed under `context`, if any. */
+export function kindOfContext(names: Names, context: string): ReceiptKind | undefined {
+  const c = names.contexts;
+  return context === c.answer
+    ? 'answer'
+    : context === c.autopilot
+      ? 'run'
+      : context === c.export
+        ? 'export'
+        : context === c.sth
+          ? 'tree-head'
+          : undefined;
+}
+
+/**
+ * Envelopes for a signed receipt: the same canonical receipt core its signature covers, as a JWS
+ * with one signature per signer and as one COSE_Sign1 per signer (CWT iss = the service, iat =
+ * the receipt's `ts`).
+ *
+ * @example
+ * ```ts
+ * receipt.envelopes = makeEnvelopes(receipt, 'answer', namesFor('svc'), [mlDsa87Signer(K.answer)], ['jws', 'cose']);
+ * ```
+ */
+export function makeEnvelopes(
+  receipt: Obj,
+  kind: ReceiptKind,
+  names: Names,
+  signers: readonly EnvelopeSigner[],
+  formats: readonly EnvelopeFormat[],
+): ReceiptEnvelopes {
+  const payload = receiptMessage(receipt);
+  if (!payload) throw new TypeError('the receipt cannot be canonicalised');
+  if (typeof receipt.ts !== 'number') throw new TypeError('the receipt has no ts');
+  const t = envelopeTypes(names, kind);
+  const out: ReceiptEnvelopes = {};
+  if (formats.includes('jws')) out.jws = signJws(payload, signers, t.jose);
+  if (formats.includes('cose'))
+    out.cose = signers.map((s) => toBase64Url(signCose1(payload, s, t.cose, { iss: names.service, iat: receipt.ts as number })));
+  return out;
+}
+
+/**
+ * What the verdict says of a receipt's envelopes: each one's result, and `ok` when all hold.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-proof' && res.verdict.receipt.envelopes) console.log(res.verdict.receipt.envelopes.ok);
+ * ```
+ */
+export type EnvelopesVerdict = Static<typeof S.EnvelopesVerdict>;
+
+/**
+ * One envelope's result in a verdict.
+ *
+ * @example
+ * ```ts
+ * const c: EnvelopeCheck = { ok: true, signatures: [{ alg: 'ML-DSA-87', kid: '...', ok: true }] };
+ * ```
+ */
+export type EnvelopeCheck = Static<typeof S.EnvelopeCheck>;
+
+const asCheck = (v: EnvelopeVerdict): EnvelopeCheck => ({ ok: v.ok, ...(v.error ? { error: v.error } : {}), signatures: v.signatures });
+
+function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict {
+  if (!v.ok || !v.payload) return v;
+  if (v.payload.length === expected.length && v.payload.every((b, i) => b === expected[i])) return v;
+  return { ok: false, error: 'payload_mismatch', detail: 'the envelope signs other bytes than the receipt', signatures: v.signatures };
+}
+
+/**
+ * Check a receipt's `envelopes` against the keys the bundle's receipt verified with (its ML-DSA-87
+ * key, and an Ed25519 key the bundle's key object names): every envelope must sign exactly the
+ * receipt core, under the kind's media type, with those keys. Never throws.
+ *
+ * @example
+ * ```ts
+ * const v = checkEnvelopes(receipt, 'answer', names, { 'ML-DSA-87': pk });
+ * ```
+ */
+export function checkEnvelopes(
+  receipt: Obj,
+  kind: ReceiptKind | undefined,
+  names: Names,
+  keys: Partial<Record<EnvelopeAlg, Uint8Array>>,
+  compute?: SyncVerify,
+): EnvelopesVerdict {
+  const e = receipt.envelopes;
+  const broken: EnvelopesVerdict = { ok: false };
+  const message = receiptMessage(receipt);
+  if (!isObj(e) || !kind || !message) return broken;
+  if (Object.keys(e).some((k) => k !== 'jws' && k !== 'cose') || (e.jws === undefined && e.cose === undefined)) return broken;
+  const t = envelopeTypes(names, kind);
+  const algs = Object.keys(keys) as EnvelopeAlg[];
+  const out: EnvelopesVerdict = { ok: true };
+  if (e.jws !== undefined) {
+    const jwks = { keys: algs.map((a) => publicJwk(a, keys[a]!)) };
+    out.jws = asCheck(samePayload(verifyJws(e.jws, jwks, { typ: t.jose, algorithms: algs, compute }), message));
+  }
+  if (e.cose !== undefined) {
+    const set = algs.map((a) => coseKey(a, keys[a]!));
+    out.cose = (Array.isArray(e.cose) && e.cose.length > 0 && e.cose.length <= 4 ? e.cose : [null]).map((item) => {
+      const bytes = fromBase64Url(item);
+      if (!bytes) return { ok: false, error: 'malformed' as const, signatures: [] };
+      const v = samePayload(verifyCose1(bytes, set, { typ: t.cose, algorithms: algs, compute }), message);
+      // The claims must be the receipt's own: its service and its time.
+      const claims = v.ok ? coseClaims(bytes) : null;
+      if (v.ok && (claims?.iss !== names.service || claims?.iat !== receipt.ts))
+        return { ok: false, error: 'payload_mismatch' as const, signatures: v.signatures };
+      return asCheck(v);
+    });
+  }
+  out.ok = (out.jws?.ok ?? true) && (out.cose?.every((c) => c.ok) ?? true);
+  return out;
+}
+
+/** The Ed25519 key a bundle's key object names (`ed25519_public_key_hex`), if well formed. */
+export function ed25519KeyOf(key: unknown): Uint8Array | undefined {
+  if (!isObj(key) || !isHex(key.ed25519_public_key_hex, 32)) return undefined;
+  return fromHex(key.ed25519_public_key_hex, 32) ?? undefined;
+}
