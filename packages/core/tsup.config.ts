@@ -8,6 +8,7 @@ export default defineConfig({
     arbitraries: 'src/testing/arbitraries-entry.ts',
     schemas: 'src/schemas/index.ts',
     tlog: 'src/tlog/index.ts',
+    envelope: 'src/envelope/index.ts',
   },
   format: ['esm'],
   dts: true,

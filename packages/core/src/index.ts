@@ -62,45 +62,9 @@ export { AI_ACT_SUPPORT, AI_ACT_LOGGING, aiActSupport, type AiActSupportItem } f
 export type { Attested } from './record/attested.js';
 export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
 export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';
-export { cborEncode, cborDecode, CborError, MAX_CBOR_DEPTH, type CborErrorCode, type CborValue } from './envelope/cbor.js';
-export {
-  ENVELOPE_ALGS,
-  jwkThumbprint,
-  publicJwk,
-  readJwk,
-  coseKey,
-  coseKeySet,
-  coseKeyThumbprint,
-  readCoseKey,
-  readCoseKeySet,
-  type EnvelopeAlg,
-  type PublicJwk,
-  type Jwks,
-} from './envelope/keys.js';
-export { ENVELOPE_CONTEXT, mlDsa87Signer, ed25519Signer, envelopeVerify, type EnvelopeSigner } from './envelope/signers.js';
-export { signJws, verifyJws, type GeneralJws, type JwsVerifyOptions } from './envelope/jws.js';
-export {
-  signCose1,
-  verifyCose1,
-  readCose1,
-  coseClaims,
-  sigStructure,
-  COSE_HEADER,
-  type CoseVerifyOptions,
-  type CwtClaims,
-} from './envelope/cose.js';
-export type { EnvelopeErrorCode, EnvelopeVerdict, SignatureVerdict } from './envelope/verdict.js';
-export {
-  makeEnvelopes,
-  checkEnvelopes,
-  envelopeTypes,
-  kindOfContext,
-  type ReceiptEnvelopes,
-  type ReceiptKind,
-  type EnvelopeFormat,
-  type EnvelopesVerdict,
-  type EnvelopeCheck,
-} from './envelope/receipt.js';
+// Envelopes (JWS, COSE) live in @svc/core/envelope; the main entry knows only their shapes.
+export type { EnvelopeChecker, EnvelopeMaker, ReceiptEnvelopes, ReceiptKind, EnvelopeFormat } from './envelope/checker.js';
+export type { EnvelopesVerdict, EnvelopeCheck } from './envelope/receipt.js';
 export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
 export {
   issueProof,

@@ -3,6 +3,7 @@
 // pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
 import { isSvcError, parseDocument, verifyBundle } from '@svc/core';
+import { envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.mjs';
 import { lookUp, lookupRequests, signedAnswerHash } from './lookup.mjs';
@@ -43,7 +44,8 @@ function logOriginOf(policy) {
 
 /** verifyBundle's options for what is pinned; a policy the page cannot read is no policy. */
 function verifyOptions(pinned) {
-  const o = { trustedKeys: pinned.keys };
+  // The page checks JWS and COSE envelopes too, as the server does.
+  const o = { trustedKeys: pinned.keys, envelopes: envelopeChecker };
   if (pinned.bridge) o.trustedBridgeKeys = pinned.bridge;
   if (pinned.logPolicy) {
     try {

@@ -109,7 +109,22 @@ function receiptRows(r, signs) {
   ];
   if (r.diversity) out.push(row('SLH-DSA diversity signature', r.diversity.ok, okText(r.diversity.ok, 'valid', 'INVALID')));
   if (r.framing) out.push(row('Framing signature', r.framing.ok, okText(r.framing.ok, 'valid', 'INVALID')));
+  if (r.envelopes) out.push(...envelopeRows(r.envelopes));
   return out;
+}
+
+/** One row per envelope (JWS, each COSE_Sign1): its signatures' algorithms, and why one failed. */
+function envelopeRows(e) {
+  const said = (c) =>
+    c.ok
+      ? `valid: ${c.signatures.map((s) => s.alg).join(' and ')}, over the same signed receipt`
+      : `INVALID (${c.error ?? 'malformed'}): ${c.signatures.map((s) => `${s.alg} ${s.ok ? 'valid' : (s.error ?? 'failed')}`).join(', ') || 'unreadable'}`;
+  const rows = [];
+  if (e.jws) rows.push(row('JWS envelope (RFC 9964)', e.jws.ok, said(e.jws)));
+  for (const [i, c] of (e.cose ?? []).entries()) rows.push(row(`COSE_Sign1 envelope ${i + 1} (RFC 9964)`, c.ok, said(c)));
+  if (!e.checked) rows.push(row('Envelopes', null, 'carried, not checked'));
+  else if (!e.jws && !e.cose) rows.push(row('Envelopes', false, 'INVALID: not a JWS or COSE envelope'));
+  return rows;
 }
 
 function proofContent(doc, v) {

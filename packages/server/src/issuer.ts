@@ -8,10 +8,12 @@ import {
   toHex,
   type CryptoBackend,
   type EnvelopeFormat,
+  type EnvelopeMaker,
   type FramingFlags,
   type Names,
   type ProofBundle,
 } from '@svc/core';
+import { envelopeMaker } from '@svc/core/envelope';
 import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { LedgerError } from './ledger/errors.js';
 import type { Keyring } from './keys/keyring.js';
@@ -47,7 +49,12 @@ export class Issuer {
     private readonly names: Names,
     private readonly ledger: Ledger | null,
     private readonly opts: IssuerOptions = {},
-  ) {}
+  ) {
+    const seed = ring.envelopeSeed();
+    this.envelopes = opts.envelopes?.length ? envelopeMaker({ formats: opts.envelopes, ...(seed ? { ed25519: seed } : {}) }) : null;
+  }
+
+  private readonly envelopes: EnvelopeMaker | null;
 
   /** Sign one answer; when a ledger is attached its hash is appended under a new signed head first. */
   async issue(input: IssueInput): Promise<ProofBundle> {
@@ -79,9 +86,7 @@ export class Issuer {
             : {}),
           random,
           ...(this.opts.crypto ? { crypto: this.opts.crypto } : {}),
-          ...(this.opts.envelopes?.length
-            ? { envelopes: this.opts.envelopes, ...(this.ring.envelopeSeed() ? { ed25519: this.ring.envelopeSeed() } : {}) }
-            : {}),
+          ...(this.envelopes ? { envelopes: this.envelopes } : {}),
         },
         { service: this.names.service },
       ),

@@ -1,6 +1,9 @@
 // Every example runs as part of the test command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureNode24 } from '@svc/tools/node24';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
@@ -12,9 +15,14 @@ import { boot, type Booted } from './support/harness.js';
 const ex = (p: string) => fileURLToPath(new URL(`../../../examples/${p}`, import.meta.url));
 let s: Booted;
 
-function run(file: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string }> {
+function run(
+  file: string,
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+  node = process.execPath,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, [file], { env: { ...process.env, ...env } });
+    const c = spawn(node, [file, ...args], { env: { ...process.env, ...env } });
     let out = '';
     c.stdout.on('data', (d) => (out += d));
     c.stderr.on('data', (d) => (out += d));
@@ -40,6 +48,27 @@ describe('examples', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/server verdict: overallOk=true signerRecognized=true/);
     expect(r.out).toMatch(/included at leaf \d+: true/);
+  });
+
+  it('verify-with-jose.mjs checks an enveloped answer with jose alone: Ed25519 here, ML-DSA-87 on Node 24', async () => {
+    const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+    const file = join(s.dir, 'enveloped.json');
+    const issued = spawnSync(process.execPath, [cli, 'issue', '--answer', 'Paris.', '--envelopes', 'jws,cose'], {
+      env: { ...process.env, SVC_DATA_DIR: s.dir },
+      encoding: 'utf8',
+    });
+    expect(issued.status, issued.stderr).toBe(0);
+    writeFileSync(file, issued.stdout);
+    const here = await run(ex('verify-with-jose.mjs'), { SVC_URL: s.url }, [file]);
+    expect(here.code, here.out).toBe(0);
+    expect(here.out).toContain('Ed25519 signature: valid');
+    expect(here.out).toContain('answer matches the receipt: true');
+    const node24 = ensureNode24();
+    if (!node24) return expect.fail('Node 24 could not be provisioned for the ML-DSA-87 half');
+    const pq = await run(ex('verify-with-jose.mjs'), { SVC_URL: s.url }, [file], node24);
+    expect(pq.code, pq.out).toBe(0);
+    expect(pq.out).toContain('ML-DSA-87 signature: valid');
+    expect(pq.out).toContain('answer matches the receipt: true');
   });
 
   it('browser/app.mjs verifies in a browser page', async () => {

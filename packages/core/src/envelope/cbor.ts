@@ -7,7 +7,14 @@
 import { decode, encode, rfc8949EncodeOptions, Tagged, Tokenizer, Type } from 'cborg';
 import { fromUtf8 } from '../encoding/bytes.js';
 
-/** Nesting COSE structures never exceed: a tag, an array, a map of maps and the arrays in them. */
+/**
+ * Nesting COSE structures never exceed: a tag, an array, a map of maps and the arrays in them.
+ *
+ * @example
+ * ```ts
+ * cborDecode(new Uint8Array([0x81, 0x00])); // depth 1: read; past MAX_CBOR_DEPTH: CborError('too_deep')
+ * ```
+ */
 export const MAX_CBOR_DEPTH = 8;
 
 /**
@@ -38,7 +45,14 @@ export class CborError extends Error {
   }
 }
 
-/** A decoded CBOR value: maps keep their integer keys. */
+/**
+ * A decoded CBOR value: maps keep their integer keys.
+ *
+ * @example
+ * ```ts
+ * const header = cborDecode(protectedBytes) as Map<CborValue, CborValue>;
+ * ```
+ */
 export type CborValue = number | string | boolean | null | Uint8Array | CborValue[] | Map<CborValue, CborValue> | Tagged;
 
 export { Tagged };

@@ -10,7 +10,14 @@ import { algOfCose, coseKeyThumbprint, ENVELOPE_ALGS, readCoseKey, type Envelope
 import { envelopeVerify, type EnvelopeSigner } from './signers.js';
 import type { EnvelopeErrorCode, EnvelopeVerdict, SignatureVerdict } from './verdict.js';
 
-/** COSE header labels (RFC 9052 s.3.1, RFC 9596, RFC 9597) and the CWT claims (RFC 8392). */
+/**
+ * COSE header labels (RFC 9052 s.3.1, RFC 9596, RFC 9597).
+ *
+ * @example
+ * ```ts
+ * readCose1(bytes).header.get(COSE_HEADER.typ); // 'application/vnd.svc.answer-receipt+json'
+ * ```
+ */
 export const COSE_HEADER = { alg: 1, crit: 2, kid: 4, cwtClaims: 15, typ: 16 } as const;
 const CWT_ISS = 1;
 const CWT_IAT = 6;
@@ -29,7 +36,15 @@ export interface CwtClaims {
   iat: number;
 }
 
-/** Sig_structure (RFC 9052 s.4.4) for a COSE_Sign1 with no external data. */
+/**
+ * Sig_structure (RFC 9052 s.4.4) for a COSE_Sign1 with no external data: the bytes its signature covers.
+ *
+ * @example
+ * ```ts
+ * const { protectedBytes, payload } = readCose1(bytes);
+ * const toBeSigned = sigStructure(protectedBytes, payload!);
+ * ```
+ */
 export function sigStructure(protectedBytes: Uint8Array, payload: Uint8Array): Uint8Array {
   return cborEncode(['Signature1', protectedBytes, new Uint8Array(0), payload]);
 }

@@ -5,7 +5,14 @@ import { toBase64Url, fromBase64Url, utf8 } from '../encoding/bytes.js';
 import { sha256 } from '../encoding/hash.js';
 import { cborDecode, cborEncode } from './cbor.js';
 
-/** The envelope algorithms: their JOSE names and COSE labels (RFC 9964, RFC 9864 fully specified Ed25519). */
+/**
+ * The envelope algorithms: their JOSE names and COSE labels (RFC 9964, RFC 9864 fully specified Ed25519).
+ *
+ * @example
+ * ```ts
+ * ENVELOPE_ALGS['ML-DSA-87'].cose; // -50
+ * ```
+ */
 export const ENVELOPE_ALGS = {
   'ML-DSA-44': { cose: -48, publicKeyLength: 1312, signatureLength: 2420 },
   'ML-DSA-65': { cose: -49, publicKeyLength: 1952, signatureLength: 3309 },
@@ -23,7 +30,14 @@ export const ENVELOPE_ALGS = {
  */
 export type EnvelopeAlg = keyof typeof ENVELOPE_ALGS;
 
-/** The algorithm a COSE label names, if it is one of ours. */
+/**
+ * The algorithm a COSE label names, if it is one of ours.
+ *
+ * @example
+ * ```ts
+ * algOfCose(-50); // 'ML-DSA-87'
+ * ```
+ */
 export function algOfCose(label: unknown): EnvelopeAlg | undefined {
   return (Object.keys(ENVELOPE_ALGS) as EnvelopeAlg[]).find((a) => ENVELOPE_ALGS[a].cose === label);
 }
@@ -85,7 +99,14 @@ export function publicJwk(alg: EnvelopeAlg, publicKey: Uint8Array): PublicJwk {
     : { kty: 'AKP', alg, pub: toBase64Url(publicKey), kid, use: 'sig' };
 }
 
-/** A JWK's algorithm and raw public key when it is one this library reads, else null. */
+/**
+ * A JWK's algorithm and raw public key when it is one this library reads (never a private key), else null.
+ *
+ * @example
+ * ```ts
+ * const k = readJwk(jwks.keys[0]); // { alg: 'ML-DSA-87', publicKey, kid }
+ * ```
+ */
 export function readJwk(jwk: unknown): { alg: EnvelopeAlg; publicKey: Uint8Array; kid?: string } | null {
   if (typeof jwk !== 'object' || jwk === null) return null;
   const k = jwk as Record<string, unknown>;
@@ -169,7 +190,14 @@ export function coseKeySet(keys: Map<number, number | Uint8Array>[]): Uint8Array
   return cborEncode(keys);
 }
 
-/** A COSE_Key's algorithm and raw public key when it is one this library reads, else null. */
+/**
+ * A COSE_Key's algorithm and raw public key when it is one this library reads (never a private key), else null.
+ *
+ * @example
+ * ```ts
+ * const k = readCoseKey(readCoseKeySet(bytes)[0]); // { alg: 'ML-DSA-87', publicKey, kid }
+ * ```
+ */
 export function readCoseKey(key: unknown): { alg: EnvelopeAlg; publicKey: Uint8Array; kid?: Uint8Array } | null {
   if (!(key instanceof Map)) return null;
   const kid = key.get(KID) instanceof Uint8Array ? { kid: key.get(KID) as Uint8Array } : {};

@@ -1,52 +1,19 @@
 // A receipt's envelopes: the exact bytes its native signature covers (the canonical receipt core),
 // signed again as a JWS and as COSE_Sign1s any JOSE or COSE library reads. They travel in the
 // receipt's unsigned member `envelopes`; a receipt without it is what it always was.
-import { fromBase64Url, fromHex, isHex, toBase64Url } from '../encoding/bytes.js';
+import { fromBase64Url, toBase64Url } from '../encoding/bytes.js';
 import { isObj, type Obj } from '../lib/json.js';
 import type { Names } from '../names.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
 import { receiptMessage } from '../wire/signed.js';
 import { coseClaims, signCose1, verifyCose1 } from './cose.js';
-import { signJws, verifyJws, type GeneralJws } from './jws.js';
+import { signJws, verifyJws } from './jws.js';
 import { coseKey, publicJwk, type EnvelopeAlg } from './keys.js';
-import type { EnvelopeSigner } from './signers.js';
+import { ed25519Signer, mlDsa87Signer, type EnvelopeSigner } from './signers.js';
 import type { EnvelopeVerdict } from './verdict.js';
+import type { EnvelopeChecker, EnvelopeFormat, EnvelopeMaker, ReceiptEnvelopes, ReceiptKind } from './checker.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/responses.js';
-
-/**
- * The receipt kinds that carry envelopes, each with its own media type.
- *
- * @example
- * ```ts
- * const kind: ReceiptKind = 'answer';
- * ```
- */
-export type ReceiptKind = 'answer' | 'run' | 'export' | 'tree-head';
-
-/**
- * The envelope formats an issuer can add.
- *
- * @example
- * ```ts
- * const formats: EnvelopeFormat[] = ['jws', 'cose'];
- * ```
- */
-export type EnvelopeFormat = 'jws' | 'cose';
-
-/**
- * The `envelopes` member of a receipt: a JWS (general JSON serialization) and COSE_Sign1s
- * (base64url, one per signing key: ML-DSA-87 first).
- *
- * @example
- * ```ts
- * const e: ReceiptEnvelopes = bundle.receipt.envelopes;
- * ```
- */
-export interface ReceiptEnvelopes {
-  jws?: GeneralJws;
-  cose?: string[];
-}
 
 /**
  * The media types of a kind's envelopes (deployment-specific, as the signing contexts are): JOSE's
@@ -62,7 +29,14 @@ export function envelopeTypes(names: Names, kind: ReceiptKind): { jose: string; 
   return { jose, cose: `application/${jose}` };
 }
 
-/** The kind whose receipts are signed under `context`, if any. */
+/**
+ * The kind whose receipts are signed under `context`, if any.
+ *
+ * @example
+ * ```ts
+ * kindOfContext(namesFor('svc'), 'svc-provenance-v1'); // 'answer'
+ * ```
+ */
 export function kindOfContext(names: Names, context: string): ReceiptKind | undefined {
   const c = names.contexts;
   return context === c.answer
@@ -150,13 +124,13 @@ export function checkEnvelopes(
   compute?: SyncVerify,
 ): EnvelopesVerdict {
   const e = receipt.envelopes;
-  const broken: EnvelopesVerdict = { ok: false };
+  const broken: EnvelopesVerdict = { checked: true, ok: false };
   const message = receiptMessage(receipt);
   if (!isObj(e) || !kind || !message) return broken;
   if (Object.keys(e).some((k) => k !== 'jws' && k !== 'cose') || (e.jws === undefined && e.cose === undefined)) return broken;
   const t = envelopeTypes(names, kind);
   const algs = Object.keys(keys) as EnvelopeAlg[];
-  const out: EnvelopesVerdict = { ok: true };
+  const out: EnvelopesVerdict = { checked: true, ok: true };
   if (e.jws !== undefined) {
     const jwks = { keys: algs.map((a) => publicJwk(a, keys[a]!)) };
     out.jws = asCheck(samePayload(verifyJws(e.jws, jwks, { typ: t.jose, algorithms: algs, compute }), message));
@@ -178,8 +152,41 @@ export function checkEnvelopes(
   return out;
 }
 
-/** The Ed25519 key a bundle's key object names (`ed25519_public_key_hex`), if well formed. */
-export function ed25519KeyOf(key: unknown): Uint8Array | undefined {
-  if (!isObj(key) || !isHex(key.ed25519_public_key_hex, 32)) return undefined;
-  return fromHex(key.ed25519_public_key_hex, 32) ?? undefined;
+/**
+ * The envelope checker `verifyBundle` takes (`{ envelopes: envelopeChecker }`): every envelope a
+ * receipt carries must verify, under the kind its signing context names.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { trustedKeys, envelopes: envelopeChecker });
+ * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.envelopes);
+ * ```
+ */
+export const envelopeChecker: EnvelopeChecker = (receipt, context, names, keys, compute) =>
+  checkEnvelopes(receipt, kindOfContext(names, context), names, keys, compute);
+
+/**
+ * An envelope maker for the issuing functions (`IssuerKeys.envelopes`): the formats to add, and an
+ * Ed25519 seed (32 bytes) to sign them classically too.
+ *
+ * @example
+ * ```ts
+ * const bundle = issueProof(input, { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: seed32 }) });
+ * ```
+ */
+export function envelopeMaker(o: { formats: readonly EnvelopeFormat[]; ed25519?: Uint8Array }): EnvelopeMaker {
+  const ed = o.ed25519 ? ed25519Signer(o.ed25519) : undefined;
+  const make = (
+    receipt: Obj,
+    context: string,
+    names: Names,
+    key: Parameters<typeof mlDsa87Signer>[0],
+    random?: (n: number) => Uint8Array,
+    crypto?: Parameters<typeof mlDsa87Signer>[2],
+  ) => {
+    const kind = kindOfContext(names, context);
+    if (!kind) throw new TypeError(`no envelope kind is signed under the context ${context}`);
+    return makeEnvelopes(receipt, kind, names, [mlDsa87Signer(key, random, crypto), ...(ed ? [ed] : [])], o.formats);
+  };
+  return Object.assign(make, ed ? { ed25519PublicKey: ed.publicKey } : {});
 }

@@ -9,7 +9,14 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import type { KeyPair } from '../crypto/ids.js';
 import { ENVELOPE_ALGS, type EnvelopeAlg } from './keys.js';
 
-/** RFC 9964 s.4: JOSE and COSE use pure ML-DSA with the empty context string. */
+/**
+ * RFC 9964 s.4: JOSE and COSE use pure ML-DSA with the empty context string.
+ *
+ * @example
+ * ```ts
+ * verifyMlDsa87(publicKey, signingInput, signature, ENVELOPE_CONTEXT);
+ * ```
+ */
 export const ENVELOPE_CONTEXT = '';
 
 /**

@@ -18,8 +18,7 @@ import {
 import type { Obj } from '../lib/json.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope, type SignOptions } from './receipt.js';
-import { ed25519Signer } from '../envelope/signers.js';
-import type { EnvelopeFormat } from '../envelope/receipt.js';
+import type { EnvelopeMaker } from '../envelope/checker.js';
 import type { ReceiptKey } from '../wire/keys.js';
 
 /** signReceipt's options for an issuer's keys: diversity, randomness, backend and envelopes. */
@@ -28,13 +27,13 @@ function receiptOptions(keys: IssuerKeys, n: Names): SignOptions {
     slh: keys.slh,
     random: keys.random,
     crypto: keys.crypto,
-    ...(keys.envelopes?.length ? { envelopes: { formats: keys.envelopes, names: n, ed25519: keys.ed25519 } } : {}),
+    ...(keys.envelopes ? { envelopes: { maker: keys.envelopes, names: n } } : {}),
   };
 }
 
 /** The Ed25519 public key a bundle's key object names when the envelopes carry its signature. */
 function envelopeEd25519(keys: IssuerKeys): Uint8Array | undefined {
-  return keys.envelopes?.length && keys.ed25519 ? ed25519Signer(keys.ed25519).publicKey : undefined;
+  return keys.envelopes?.ed25519PublicKey;
 }
 
 /**
@@ -56,10 +55,8 @@ export interface IssuerKeys {
   random?: RandomSource;
   /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with; noble when absent. */
   crypto?: CryptoBackend;
-  /** JWS and/or COSE envelopes beside each receipt (wire-format s.3c). */
-  envelopes?: readonly EnvelopeFormat[];
-  /** A 32-byte Ed25519 seed: the envelopes then carry an Ed25519 signature too. */
-  ed25519?: Uint8Array;
+  /** JWS and/or COSE envelopes beside each receipt: `envelopeMaker(...)` of @svc/core/envelope (wire-format s.12). */
+  envelopes?: EnvelopeMaker;
 }
 
 /**

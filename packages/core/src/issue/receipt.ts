@@ -6,8 +6,7 @@ import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signe
 import type { Obj } from '../lib/json.js';
 import { receiptKeyId } from './keys.js';
 import type { Names } from '../names.js';
-import { kindOfContext, makeEnvelopes, type EnvelopeFormat } from '../envelope/receipt.js';
-import { ed25519Signer, mlDsa87Signer } from '../envelope/signers.js';
+import type { EnvelopeMaker } from '../envelope/checker.js';
 
 /**
  * The signed fields of a receipt before signing.
@@ -64,10 +63,10 @@ export interface SignOptions {
   /** A synchronous backend to sign ML-DSA-87 and SLH-DSA with (the server's node:crypto). */
   crypto?: CryptoBackend;
   /**
-   * JWS and COSE envelopes of the receipt core (wire-format s.3c): ML-DSA-87 with the receipt key
-   * (RFC 9964, empty context), and Ed25519 too when a 32-byte seed is given.
+   * JWS and COSE envelopes of the receipt core (wire-format s.12), made by `envelopeMaker` of
+   * @svc/core/envelope, under the deployment's names.
    */
-  envelopes?: { formats: readonly EnvelopeFormat[]; names: Names; ed25519?: Uint8Array };
+  envelopes?: { maker: EnvelopeMaker; names: Names };
 }
 
 /**
@@ -95,12 +94,7 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
     out.slh = { key_id: receiptKeyId(opts.slh.publicKey), sig: toHex(sign(opts.slh, msg, context, opts.random, opts.crypto)) };
   }
   const e = opts.envelopes;
-  if (e && e.formats.length > 0) {
-    const kind = kindOfContext(e.names, context);
-    if (!kind) throw new TypeError(`no envelope kind is signed under the context ${context}`);
-    const signers = [mlDsa87Signer(key, opts.random, opts.crypto), ...(e.ed25519 ? [ed25519Signer(e.ed25519)] : [])];
-    out.envelopes = makeEnvelopes(out, kind, e.names, signers, e.formats);
-  }
+  if (e) out.envelopes = e.maker(out, context, e.names, key, opts.random, opts.crypto);
   return out;
 }
 

@@ -74,7 +74,8 @@ export const EnvelopeCheck = Type.Object({
 });
 
 /**
- * TypeBox schema of what a verdict says of a receipt's envelopes (present only when it carries some).
+ * TypeBox schema of what a verdict says of a receipt's envelopes (present only when it carries some):
+ * `{checked: false}` without an envelope checker, else `ok` and each envelope's result.
  *
  * @example
  * ```ts
@@ -83,7 +84,9 @@ export const EnvelopeCheck = Type.Object({
  * ```
  */
 export const EnvelopesVerdict = Type.Object({
-  ok: Type.Boolean(),
+  /** False when the verifier was given no envelope checker: nothing was judged, nothing counts. */
+  checked: Type.Boolean(),
+  ok: Type.Optional(Type.Boolean()),
   jws: Type.Optional(EnvelopeCheck),
   cose: Type.Optional(Type.Array(EnvelopeCheck)),
 });

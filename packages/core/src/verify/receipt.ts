@@ -7,7 +7,6 @@ import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../cr
 import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
-import { checkEnvelopes, ed25519KeyOf, kindOfContext } from '../envelope/receipt.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/responses.js';
 
@@ -184,10 +183,10 @@ export function checkReceipt(
   // carried, they are a layer of their own, and one that fails fails the receipt (V5).
   let envelopesOk = true;
   if (has(r, 'envelopes')) {
-    const ed = ed25519KeyOf(key);
+    const ed = isObj(key) && isHex(key.ed25519_public_key_hex, 32) ? fromHex(key.ed25519_public_key_hex, 32) : null;
     const keys = { ...(sigOk && pk ? { 'ML-DSA-87': pk } : {}), ...(ed ? { Ed25519: ed } : {}) };
-    verdict.envelopes = checkEnvelopes(r, kindOfContext(vc.names, context), vc.names, keys, vc.compute);
-    envelopesOk = verdict.envelopes.ok;
+    verdict.envelopes = vc.envelopes ? vc.envelopes(r, context, vc.names, keys, vc.compute) : { checked: false };
+    envelopesOk = verdict.envelopes.checked ? verdict.envelopes.ok === true : true;
   }
   const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   return {

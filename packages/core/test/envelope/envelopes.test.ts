@@ -4,35 +4,41 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  ed25519Signer,
-  envelopeTypes,
   fromBase64Url,
   fromHex,
   issueProof,
   issueRun,
-  mlDsa87Signer,
   namesFor,
-  publicJwk,
   receiptMessage,
   sign,
-  signJws,
   toBase64Url,
   utf8,
   verifyBundle,
-  verifyJws,
   verifyMlDsa87,
-  type GeneralJws,
 } from '@svc/core';
+import {
+  ed25519Signer,
+  envelopeChecker,
+  envelopeMaker,
+  envelopeTypes,
+  mlDsa87Signer,
+  publicJwk,
+  signJws,
+  verifyJws,
+  type GeneralJws,
+} from '@svc/core/envelope';
 import { K, clone, trusted, verdictOf } from '../helpers.js';
 
 const names = namesFor('svc');
 const ED_SEED = new Uint8Array(32).fill(7);
 const input = { answer: 'Paris is the capital of France.', model: 'm-1', ts: 1_767_225_600, prompt: 'Capital of France?' };
-const enveloped = issueProof(input, { receipt: K.answer, envelopes: ['jws', 'cose'], ed25519: ED_SEED });
+const enveloped = issueProof(input, { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: ED_SEED }) });
 const types = envelopeTypes(names, 'answer');
 
+const checked = { ...trusted, envelopes: envelopeChecker };
+
 async function receiptVerdict(b: unknown) {
-  const r = await verifyBundle(b, trusted);
+  const r = await verifyBundle(b, checked);
   return { overallOk: r.verdict.overallOk, receipt: verdictOf(r, 'proof').receipt };
 }
 
@@ -46,6 +52,7 @@ describe('issuing envelopes', () => {
     const v = await receiptVerdict(enveloped);
     expect(v.overallOk).toBe(true);
     expect(v.receipt.envelopes).toEqual({
+      checked: true,
       ok: true,
       jws: {
         ok: true,
@@ -59,6 +66,17 @@ describe('issuing envelopes', () => {
         { ok: true, signatures: [expect.objectContaining({ alg: 'Ed25519', ok: true })] },
       ],
     });
+  });
+
+  it('without a checker, envelopes are reported unchecked and do not count, broken or not', async () => {
+    const broken = clone(enveloped);
+    (broken.receipt.envelopes as { cose: string[] }).cose[0] = 'AAAA';
+    for (const b of [enveloped, broken]) {
+      const r = await verifyBundle(b, trusted);
+      expect(r.verdict.overallOk).toBe(true);
+      expect(verdictOf(r, 'proof').receipt.envelopes).toEqual({ checked: false });
+    }
+    expect((await receiptVerdict(broken)).overallOk).toBe(false);
   });
 
   it('without envelopes a bundle is what it always was: no member, no verdict entry', async () => {
@@ -96,11 +114,15 @@ describe('issuing envelopes', () => {
       budgetCredits: 10,
       spentCredits: 3,
     };
-    const run = issueRun(doc, { model: 'm-1', ts: 1_767_225_600 }, { receipt: K.autopilot, envelopes: ['jws', 'cose'] });
+    const run = issueRun(
+      doc,
+      { model: 'm-1', ts: 1_767_225_600 },
+      { receipt: K.autopilot, envelopes: envelopeMaker({ formats: ['jws', 'cose'] }) },
+    );
     const runJws = (run.receipt as { envelopes: { jws: GeneralJws } }).envelopes.jws;
     const header = JSON.parse(new TextDecoder().decode(fromBase64Url(runJws.signatures[0]!.protected)!));
     expect(header.typ).toBe(envelopeTypes(names, 'run').jose);
-    expect((await verifyBundle(run, trusted)).verdict.overallOk).toBe(true);
+    expect((await verifyBundle(run, checked)).verdict.overallOk).toBe(true);
     const moved = clone(enveloped);
     moved.receipt.envelopes = { jws: runJws };
     const v = await receiptVerdict(moved);

@@ -2,21 +2,18 @@
 // thumbprints, and each example JWS and COSE_Sign1 verified (and failing for one changed byte).
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { describe, expect, it } from 'vitest';
+import { fromBase64Url, fromHex, toHex, utf8 } from '@svc/core';
 import {
   coseKeyThumbprint,
   envelopeVerify,
-  fromBase64Url,
-  fromHex,
   jwkThumbprint,
   readCoseKey,
   cborDecode,
   sigStructure,
-  toHex,
-  utf8,
   verifyCose1,
   readCose1,
   type EnvelopeAlg,
-} from '@svc/core';
+} from '@svc/core/envelope';
 import { rfc9964 } from '../vectors-fs.js';
 
 const ALGS = [

@@ -1,5 +1,6 @@
 // `svc issue`: sign an answer with the keyring, append it to the ledger, print the ProofBundle.
-import { namesFor, type EnvelopeFormat } from '@svc/core';
+import { namesFor } from '@svc/core';
+import type { EnvelopeFormat } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { Issuer } from '../issuer.js';

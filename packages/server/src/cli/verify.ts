@@ -1,5 +1,6 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
 import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, type ReceiptKey, type VerifyResponse } from '@svc/core';
+import { envelopeChecker } from '@svc/core/envelope';
 import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
 import { jsonForTerminal } from './io.js';
 
@@ -91,7 +92,12 @@ export async function verifyCommand(
   const trustedBridgeKeys = await pinnedBridge(opts);
   let r: VerifyResponse;
   try {
-    r = await verifyBundle(text, { trustedKeys, trustedBridgeKeys, ...(opts.service ? { service: opts.service } : {}) });
+    r = await verifyBundle(text, {
+      trustedKeys,
+      trustedBridgeKeys,
+      envelopes: envelopeChecker,
+      ...(opts.service ? { service: opts.service } : {}),
+    });
   } catch (e) {
     if (isSvcError(e)) throw new CliError(`not verifiable: ${e.message} (${e.code})`, 2);
     throw e;
@@ -121,6 +127,7 @@ export async function recordCommand(
     const rec = buildRecord(doc, {
       trustedBridgeKeys,
       trustedKeys,
+      envelopes: envelopeChecker,
       generated: Math.floor(Date.now() / 1000),
       ...(opts.org !== undefined ? { org: opts.org } : {}),
       ...(opts.service ? { service: opts.service } : {}),

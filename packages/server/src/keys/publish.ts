@@ -8,15 +8,12 @@ import {
   sha256Hex,
   toBase64,
   toHex,
-  coseKey,
-  coseKeySet,
-  publicJwk,
-  type Jwks,
   type Names,
   type ReceiptKind,
   type ReceiptKey,
   type BridgeKey,
 } from '@svc/core';
+import { coseKey, coseKeySet, publicJwk, type Jwks } from '@svc/core/envelope';
 import type { Keyring, Role } from './keyring.js';
 
 const RECEIPT_ROLES: [Role, keyof Names['contexts'], ReceiptKind][] = [

@@ -13,6 +13,7 @@ import {
   type ReceiptKey,
   type BridgeKey,
 } from '@svc/core';
+import { envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
 import { normalInclusionRequest } from '../ledger/inclusion-request.js';
@@ -68,6 +69,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         trustedBridgeKeys: s.trustedBridgeKeys,
         service: s.service,
         crypto,
+        envelopes: envelopeChecker,
         ...checkerOf(s),
       });
     else if (task.op === 'inclusion') value = normalInclusionRequest(parseDocument(task.body));
@@ -79,6 +81,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         generated: task.generated,
         org: task.org,
         crypto,
+        envelopes: envelopeChecker,
         ...checkerOf(s),
       });
   } catch (e) {

@@ -867,7 +867,8 @@ export interface components {
                     keyRecognized: boolean;
                 };
                 envelopes?: {
-                    ok: boolean;
+                    checked: boolean;
+                    ok?: boolean;
                     jws?: {
                         ok: boolean;
                         error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";

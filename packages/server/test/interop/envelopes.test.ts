@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { decode as cborDecode, encode as cborEncode, Tag } from 'cbor2';
 import { createLocalJWKSet, generalVerify, type GeneralJWS } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelopeTypes, fromBase64Url, namesFor, receiptMessage, verifyBundle } from '@svc/core';
+import { fromBase64Url, namesFor, receiptMessage, verifyBundle } from '@svc/core';
+import { envelopeChecker, envelopeTypes } from '@svc/core/envelope';
 import {
   CouncilProbe,
   Issuer,
@@ -65,7 +66,7 @@ async function jwks(kind = 'answer') {
 describe('jose (panva) reads our JWS envelopes', () => {
   it("verifies the Ed25519 signature with the server's JWK Set, and the payload is the receipt core", async () => {
     const b = await issuer.issue({ answer: 'The answer, enveloped.' });
-    expect((await verifyBundle(b)).verdict.overallOk).toBe(true);
+    expect((await verifyBundle(b, { envelopes: envelopeChecker })).verdict.overallOk).toBe(true);
     const jws = (b.receipt as unknown as { envelopes: { jws: GeneralJWS } }).envelopes.jws;
     const r = await generalVerify(jws, createLocalJWKSet(await jwks()), { algorithms: ['Ed25519'] });
     expect(r.protectedHeader).toMatchObject({ alg: 'Ed25519', typ: envelopeTypes(names, 'answer').jose });

@@ -7,21 +7,8 @@ import { createPublicKey, verify } from 'node:crypto';
 import { decode as cborDecode, encode as cborEncode, type Tag } from 'cbor2';
 import { createLocalJWKSet, generalVerify, type GeneralJWS } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  envelopeTypes,
-  fromBase64Url,
-  issueProof,
-  mlDsa87Signer,
-  namesFor,
-  publicJwk,
-  receiptMessage,
-  sign,
-  signJws,
-  toBase64Url,
-  utf8,
-  verifyJws,
-  type GeneralJws,
-} from '@svc/core';
+import { fromBase64Url, issueProof, namesFor, receiptMessage, sign, toBase64Url, utf8 } from '@svc/core';
+import { envelopeMaker, envelopeTypes, mlDsa87Signer, publicJwk, signJws, verifyJws, type GeneralJws } from '@svc/core/envelope';
 import { testKeys } from '@svc/core/testing';
 
 const K = testKeys('envelopes-native');
@@ -29,7 +16,7 @@ const names = namesFor('svc');
 const types = envelopeTypes(names, 'answer');
 const bundle = issueProof(
   { answer: 'Checked by others.', model: 'm', ts: 1_767_225_600 },
-  { receipt: K.answer, envelopes: ['jws', 'cose'] },
+  { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'] }) },
 );
 const envelopes = bundle.receipt.envelopes as { jws: GeneralJws; cose: string[] };
 const answerSet = { keys: [publicJwk('ML-DSA-87', K.answer.publicKey)] };

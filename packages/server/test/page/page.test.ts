@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 import { issueProof } from '@svc/core';
+import { envelopeMaker } from '@svc/core/envelope';
 import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../../src/internal.js';
 import { namesFor } from '@svc/core';
@@ -132,6 +133,30 @@ describe('verifier page', () => {
     await page.click('#verify');
     await page.waitForSelector('#result.error');
     expect(await page.textContent('#result')).toMatch(/unknown_kind/);
+    await page.close();
+  });
+
+  it('a bundle with JWS and COSE envelopes shows each envelope and its signatures; a broken one shows why it fails (#33)', async () => {
+    const K = testKeys('page');
+    const b = issueProof(
+      { answer: 'enveloped', model: 'm', ts: 1 },
+      { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: new Uint8Array(32).fill(3) }) },
+    );
+    const page = await browser.newPage();
+    await page.goto(`${s.url}/`);
+    await verifyIn(page, JSON.stringify(b));
+    expect(await page.textContent('#integrity')).toMatch(/Integrity: PASS/);
+    const layers = (await page.textContent('#layers'))!;
+    expect(layers).toMatch(/JWS envelope \(RFC 9964\): valid: ML-DSA-87 and Ed25519, over the same signed receipt/);
+    expect(layers).toMatch(/COSE_Sign1 envelope 1 \(RFC 9964\): valid: ML-DSA-87/);
+    expect(layers).toMatch(/COSE_Sign1 envelope 2 \(RFC 9964\): valid: Ed25519/);
+    const broken = structuredClone(b) as any;
+    broken.receipt.envelopes.jws.signatures[1].signature = broken.receipt.envelopes.jws.signatures[0].signature;
+    await verifyIn(page, JSON.stringify(broken));
+    expect(await page.textContent('#integrity')).toMatch(/Integrity: FAIL/);
+    expect(await page.textContent('#layers')).toMatch(
+      /JWS envelope \(RFC 9964\): INVALID \(bad_signature\): ML-DSA-87 valid, Ed25519 bad_signature/,
+    );
     await page.close();
   });
 
