@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fromBase64Url, fromUtf8, parseDocument } from '@svc/core';
 import { coseClaims, readCoseKeySet, verifyCose1, verifyJws, type EnvelopeVerdict, type Jwks } from '@svc/core/envelope';
 import { PEER_CAPS, PEER_DEADLINE_MS, readCapped } from '../net/peer.js';
-import { CliError, baseUrl, fetchJson, networkCause } from './common.js';
+import { CliError, baseUrl, fetchJson, networkCause, readInput } from './common.js';
 import { jsonForTerminal } from './io.js';
 
 /** What an input holds when it is an envelope, else null (a bundle: verified as before). */
@@ -30,10 +30,12 @@ export function asEnvelope(bytes: Uint8Array): { jws: unknown } | { cose: Uint8A
   return null;
 }
 
-function readBytes(file: string): Uint8Array {
+export function readBytes(file: string): Uint8Array {
   try {
-    return new Uint8Array(readFileSync(file === '-' ? 0 : file));
+    return new Uint8Array(readFileSync(file));
   } catch (e) {
+    // Unreadable: said by readInput, with the same words as for any other input.
+    readInput(file);
     throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 2);
   }
 }

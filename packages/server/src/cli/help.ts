@@ -59,7 +59,10 @@ and Ed25519 with the envelope-ed25519 key), in receipt.envelopes: any JOSE or CO
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;
 --keys-url fetches them once. Exit 0 when overallOk (and, with keys pinned, its signer is one of
 them), 1 when it does not verify, 2 when the input cannot be read or is not a recognised bundle,
-4 when it verifies but the pinned keys do not recognise its signer (0 with --allow-unpinned).`,
+4 when it verifies but the pinned keys do not recognise its signer (0 with --allow-unpinned).
+A bare envelope (a JWS, or a COSE_Sign1 as bytes or base64url, as receipt.envelopes carries them)
+is checked against a key set: --keys-url BASE (the server's JWK Set or COSE_KeySet) or --keys FILE
+(a JWK Set or a COSE_KeySet file); exit 0 when every signature verifies, 1 when one does not.`,
   record: `svc record <file|-> [--org NAME] [--keys FILE | --keys-url BASE] [--allow-unpinned]
 
 Prints an AI Provenance Record made offline from a proof bundle or run evidence pack. A record is

@@ -2,6 +2,7 @@
 import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, type ReceiptKey, type VerifyResponse } from '@svc/core';
 import { envelopeChecker } from '@svc/core/envelope';
 import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
+import { asEnvelope, readBytes, verifyEnvelope } from './envelope.js';
 import { jsonForTerminal } from './io.js';
 
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
@@ -87,6 +88,9 @@ export async function verifyCommand(
   opts: { json?: boolean; keys?: string; 'keys-url'?: string; service?: string; 'allow-unpinned'?: boolean },
   out: (s: string) => void,
 ): Promise<number> {
+  // A bare JWS or COSE_Sign1 (as receipt.envelopes carries them) is checked against a key set.
+  const envelope = file === '-' ? null : asEnvelope(readBytes(file));
+  if (envelope) return verifyEnvelope(envelope, opts, out);
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
   const trustedBridgeKeys = await pinnedBridge(opts);

@@ -1,0 +1,84 @@
+// `svc verify` of a bare envelope (#33): a JWS file, a binary COSE_Sign1 and a base64url one, each
+// checked against a key set from a file or from a running server; exit 0 when every signature
+// verifies, 1 when one does not, 2 with no keys to check it by.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBase64Url, issueProof } from '@svc/core';
+import { coseKey, coseKeySet, envelopeMaker, publicJwk } from '@svc/core/envelope';
+import { testKeys } from '@svc/core/testing';
+import { boot, type Booted } from '../support/harness.js';
+import { runSvc } from '../support/svc-cli.js';
+
+const K = testKeys('cli-envelope');
+const ED = new Uint8Array(32).fill(9);
+const maker = envelopeMaker({ formats: ['jws', 'cose'], ed25519: ED });
+const bundle = issueProof(
+  { answer: 'Envelope on the command line.', model: 'm', ts: 1_767_225_600 },
+  { receipt: K.answer, envelopes: maker },
+);
+const env = bundle.receipt.envelopes as {
+  jws: { payload: string; signatures: { protected: string; signature: string }[] };
+  cose: string[];
+};
+let dir: string;
+let s: Booted;
+const file = (name: string, body: string | Uint8Array) => {
+  const p = join(dir, name);
+  writeFileSync(p, body);
+  return p;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-cli-envelope-'));
+  s = await boot();
+}, 60_000);
+afterAll(async () => {
+  await s?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('svc verify of an envelope', () => {
+  it('a JWS file and a COSE_Sign1 (binary and base64url) verify against key-set files: exit 0', async () => {
+    const jwks = file(
+      'jwks.json',
+      JSON.stringify({ keys: [publicJwk('ML-DSA-87', K.answer.publicKey), publicJwk('Ed25519', maker.ed25519PublicKey!)] }),
+    );
+    const cose = file('keys.cose', coseKeySet([coseKey('ML-DSA-87', K.answer.publicKey), coseKey('Ed25519', maker.ed25519PublicKey!)]));
+    const jws = await runSvc(['verify', file('r.jws', JSON.stringify(env.jws)), '--keys', jwks]);
+    expect(jws.code, jws.err).toBe(0);
+    expect(jws.out).toMatch(/Envelope: JWS .*typ vnd\.svc\.answer-receipt\+json/);
+    expect(jws.out).toMatch(/ML-DSA-87 ok[\s\S]*Ed25519 ok/);
+    expect(jws.out).toContain(`answer_sha256 ${bundle.receipt.answer_sha256}`);
+    for (const body of [fromBase64Url(env.cose[0])!, `${env.cose[1]}\n`]) {
+      const r = await runSvc(['verify', file('r.cose', body), '--keys', cose, '--json']);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out)).toMatchObject({ format: 'cose', ok: true, payload: { answer_sha256: bundle.receipt.answer_sha256 } });
+    }
+  });
+
+  it("against the server's key sets (--keys-url): another issuer's envelope is not verified (exit 1)", async () => {
+    const r = await runSvc(['verify', file('x.jws', JSON.stringify(env.jws)), '--keys-url', s.url]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/Integrity: FAIL \(unknown_key\)/);
+    const c = await runSvc(['verify', file('x.cose', fromBase64Url(env.cose[0])!), '--keys-url', s.url]);
+    expect(c.code).toBe(1);
+  });
+
+  it('a changed payload is exit 1; no keys at all is a usage error (exit 2)', async () => {
+    const jwks = file(
+      'j2.json',
+      JSON.stringify({ keys: [publicJwk('ML-DSA-87', K.answer.publicKey), publicJwk('Ed25519', maker.ed25519PublicKey!)] }),
+    );
+    const bytes = fromBase64Url(env.jws.payload)!;
+    bytes[2]! ^= 1;
+    const changed = { ...env.jws, payload: Buffer.from(bytes).toString('base64url') };
+    const r = await runSvc(['verify', file('bad.jws', JSON.stringify(changed)), '--keys', jwks]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/bad_signature/);
+    const none = await runSvc(['verify', file('n.jws', JSON.stringify(env.jws))]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/names its key only by kid/);
+  });
+});
