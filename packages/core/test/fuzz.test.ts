@@ -3,6 +3,7 @@
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
 import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/arbitraries-entry.js';
+import { envelopeChecker } from '../src/envelope/receipt.js';
 import { fuzzLog } from '../src/testing/fuzz.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
@@ -31,7 +32,7 @@ describe('core fuzzer (bounded slice)', () => {
       const m = mutate(doc, r, kind);
       if (!m.mustFail) continue;
       marked++;
-      const ok = await verifyBundle(m.input, trusted).then(
+      const ok = await verifyBundle(m.input, { ...trusted, envelopes: envelopeChecker }).then(
         (v) => v.verdict.overallOk,
         () => false,
       );

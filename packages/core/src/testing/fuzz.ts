@@ -30,6 +30,7 @@ import { noteSigner, signNote } from '../tlog/keys.js';
 import { formatTlogProof } from '../tlog/proof.js';
 import { logKeygen } from '../tlog/signatures.js';
 import { logPolicy } from '../tlog/policy-checker.js';
+import { envelopeChecker, envelopeMaker } from '../envelope/receipt.js';
 
 type Path = (string | number)[];
 
@@ -89,6 +90,14 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
   );
   out.push({ kind: 'proof', doc: full as unknown as Obj });
   out.push({ kind: 'logged', doc: loggedProof(seed, keys, service) });
+  // A receipt with its JWS and COSE envelopes (ML-DSA-87 and Ed25519): strict JOSE and CBOR readers
+  // get every mutation of them.
+  const enveloped = issueProof(
+    { answer: `Enveloped ${seed}`, prompt: 'Q?', model: 'm', ts: 1_700_000_000 },
+    { receipt: keys.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: sha256(utf8(`fuzz-ed25519-${seed}`)) }) },
+    { service },
+  );
+  out.push({ kind: 'proof', doc: enveloped as unknown as Obj });
   return out;
 }
 
@@ -339,7 +348,9 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       const vb = getAt(m, b);
       setAt(m, a, vb);
       setAt(m, b, va);
-      return { input: m, description: `swap ${a.join('.')} ${b.join('.')}`, mustFail: va !== vb && (signed(a) || signed(b)) };
+      // Two whole COSE envelopes trade places: each still signs the receipt, nothing signed moved.
+      const bothEnvelopes = [a, b].every((p) => p.at(-2) === 'cose' && p.at(-3) === 'envelopes');
+      return { input: m, description: `swap ${a.join('.')} ${b.join('.')}`, mustFail: va !== vb && !bothEnvelopes && (signed(a) || signed(b)) };
     }
     case 6: {
       const arrays = paths.filter((p) => Array.isArray(getAt(m, p)) && (getAt(m, p) as unknown[]).length > 0);
@@ -355,7 +366,9 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       // A transcript's turns are signed one by one, not as a sequence, and key lists are looked up
       // by key id: neither order is signed.
       const last = p[p.length - 1];
-      const orderSigned = !((p.length === 1 && last === 'turns') || last === 'bridgeKeys');
+      // Neither is the order of a receipt's envelopes or of a JWS's signatures: each stands alone.
+      const inEnvelopes = p.includes('envelopes') && (last === 'cose' || last === 'signatures');
+      const orderSigned = !((p.length === 1 && last === 'turns') || last === 'bridgeKeys' || inEnvelopes);
       return { input: m, description: `reorder ${p.join('.')}`, mustFail: differs && orderSigned && signed([...p, 0]) && how === 0 };
     }
     case 7:
@@ -526,6 +539,7 @@ export async function fuzzVerify(o: FuzzOptions): Promise<FuzzStats> {
         service: o.service,
         ...(o.crypto ? { crypto: o.crypto } : {}),
         ...(logged ? { logPolicy: logPolicy(fuzzLog().policy) } : {}),
+        envelopes: envelopeChecker,
       });
       stats.verdicts++;
       if (res.verdict.overallOk) {
