@@ -8,6 +8,9 @@ console.log(`machine: ${machine()}`);
 console.log(`runtime: Node ${process.version} (${process.versions.v8} V8)`);
 console.log('\n== core');
 const { rawMs } = await coreBench();
+console.log('\n== envelopes (JWS, COSE)');
+const { envelopeBench } = await import('./envelope.mjs');
+await envelopeBench();
 const { serverBench } = await import('./server.mjs');
 console.log('\n== server');
 await serverBench(rawMs);
@@ -27,6 +30,8 @@ if (node24) {
   spawnSync(node24, ['--no-warnings', new URL('./native.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
     stdio: 'inherit',
   });
+  console.log('\n== envelopes on Node 24 (noble and node:crypto)');
+  spawnSync(node24, ['--no-warnings', new URL('./envelope.mjs', import.meta.url).pathname], { stdio: 'inherit' });
   // Witnesses run where svc serve runs (Node 24: OpenSSL's ML-DSA-44 signs their cosignatures).
   console.log('\n== witnessing (Node 24)');
   spawnSync(node24, ['--no-warnings', new URL('./witness.mjs', import.meta.url).pathname], {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromBase64, fromHex, toBase64, toHex, isHex, bytesEqual } from '../src/encoding/bytes.js';
+import { fromBase64, fromBase64Url, fromHex, toBase64, toBase64Url, toHex, isHex, bytesEqual } from '../src/encoding/bytes.js';
 import { sha256Hex } from '../src/encoding/hash.js';
 
 describe('strict encodings', () => {
@@ -80,5 +80,24 @@ describe('fromBase64 is canonical (property)', () => {
     expect(fromBase64('AB==')).toBeNull();
     expect(fromBase64('AAB=')).toBeNull();
     expect(fromBase64('AA==')).toEqual(new Uint8Array([0]));
+  });
+});
+
+describe('base64url (JOSE)', () => {
+  it('property: bytes round-trip, and exactly the canonical unpadded spelling is read', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        const s = toBase64Url(b);
+        expect(s).toMatch(/^[A-Za-z0-9_-]*$/);
+        expect(fromBase64Url(s)).toEqual(b);
+        expect(s).toBe(toBase64(b).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'));
+      }),
+      { numRuns: 500, seed: 3320 },
+    );
+  });
+  it('refuses padding, the standard alphabet, stray characters, an impossible length and non-zero spare bits', () => {
+    for (const bad of ['AA==', 'A+8', 'A/8', 'AB C', 'A', 'AB=', 'AR', 'AAB', '\u00e9AAA']) expect(fromBase64Url(bad), bad).toBeNull();
+    expect(fromBase64Url('AA')).toEqual(new Uint8Array([0]));
+    expect(fromBase64Url('AAE')).toEqual(new Uint8Array([0, 1]));
   });
 });

@@ -67,6 +67,23 @@ export interface JwsVerifyOptions {
   compute?: SyncVerify;
 }
 
+// Each key is read once (base64url decoding of 2,592 bytes) and kept while its JWK object lives.
+const read = new WeakMap<object, ReturnType<typeof readJwk>>();
+function readSet(keys: Jwks): NonNullable<ReturnType<typeof readJwk>>[] {
+  if (typeof keys !== 'object' || keys === null || !Array.isArray(keys.keys)) return [];
+  const out: NonNullable<ReturnType<typeof readJwk>>[] = [];
+  for (const jwk of keys.keys as unknown[]) {
+    if (typeof jwk !== 'object' || jwk === null) continue;
+    let k = read.get(jwk);
+    if (k === undefined) {
+      k = readJwk(jwk);
+      read.set(jwk, k);
+    }
+    if (k) out.push(k);
+  }
+  return out;
+}
+
 const fail = (error: EnvelopeErrorCode, detail: string, signatures: SignatureVerdict[] = []): EnvelopeVerdict => ({
   ok: false,
   error,
@@ -115,7 +132,7 @@ export function verifyJws(jws: unknown, keys: Jwks, opts: JwsVerifyOptions = {})
   const payload = fromBase64Url(jws.payload);
   if (!payload) return fail('malformed', 'a payload that is not canonical base64url');
   const accepted = opts.algorithms ?? (Object.keys(ENVELOPE_ALGS) as EnvelopeAlg[]);
-  const trusted = (Array.isArray(keys?.keys) ? keys.keys : []).map(readJwk).filter((k) => k !== null);
+  const trusted = readSet(keys);
   const signatures: SignatureVerdict[] = [];
   for (const s of jws.signatures as unknown[]) {
     if (!isObj(s) || Object.keys(s).some((k) => k !== 'protected' && k !== 'signature'))

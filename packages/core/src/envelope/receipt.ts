@@ -98,6 +98,21 @@ export type EnvelopesVerdict = Static<typeof S.EnvelopesVerdict>;
  */
 export type EnvelopeCheck = Static<typeof S.EnvelopeCheck>;
 
+// A bundle's keys come from the key cache, the same bytes each time: their JWK and COSE_Key (a
+// thumbprint each) are made once per key.
+const jwks = new WeakMap<Uint8Array, ReturnType<typeof publicJwk>>();
+const coseKeys = new WeakMap<Uint8Array, ReturnType<typeof coseKey>>();
+function jwkOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof publicJwk> {
+  let k = jwks.get(pk);
+  if (!k || k.alg !== alg) jwks.set(pk, (k = publicJwk(alg, pk)));
+  return k;
+}
+function coseKeyOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof coseKey> {
+  let k = coseKeys.get(pk);
+  if (!k) coseKeys.set(pk, (k = coseKey(alg, pk)));
+  return k;
+}
+
 const asCheck = (v: EnvelopeVerdict): EnvelopeCheck => ({ ok: v.ok, ...(v.error ? { error: v.error } : {}), signatures: v.signatures });
 
 function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict {
@@ -132,11 +147,11 @@ export function checkEnvelopes(
   const algs = Object.keys(keys) as EnvelopeAlg[];
   const out: EnvelopesVerdict = { checked: true, ok: true };
   if (e.jws !== undefined) {
-    const jwks = { keys: algs.map((a) => publicJwk(a, keys[a]!)) };
+    const jwks = { keys: algs.map((a) => jwkOf(a, keys[a]!)) };
     out.jws = asCheck(samePayload(verifyJws(e.jws, jwks, { typ: t.jose, algorithms: algs, compute }), message));
   }
   if (e.cose !== undefined) {
-    const set = algs.map((a) => coseKey(a, keys[a]!));
+    const set = algs.map((a) => coseKeyOf(a, keys[a]!));
     out.cose = (Array.isArray(e.cose) && e.cose.length > 0 && e.cose.length <= 4 ? e.cose : [null]).map((item) => {
       const bytes = fromBase64Url(item);
       if (!bytes) return { ok: false, error: 'malformed' as const, signatures: [] };

@@ -350,7 +350,11 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       setAt(m, b, va);
       // Two whole COSE envelopes trade places: each still signs the receipt, nothing signed moved.
       const bothEnvelopes = [a, b].every((p) => p.at(-2) === 'cose' && p.at(-3) === 'envelopes');
-      return { input: m, description: `swap ${a.join('.')} ${b.join('.')}`, mustFail: va !== vb && !bothEnvelopes && (signed(a) || signed(b)) };
+      return {
+        input: m,
+        description: `swap ${a.join('.')} ${b.join('.')}`,
+        mustFail: va !== vb && !bothEnvelopes && (signed(a) || signed(b)),
+      };
     }
     case 6: {
       const arrays = paths.filter((p) => Array.isArray(getAt(m, p)) && (getAt(m, p) as unknown[]).length > 0);
