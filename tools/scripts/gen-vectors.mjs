@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as core from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import * as tlog from '@svc/core/tlog';
+import { envelopeChecker, envelopeMaker } from '@svc/core/envelope';
 import { root as repoRoot } from '../lib/root.mjs';
 
 const {
@@ -64,7 +65,7 @@ async function vector(
   description,
   intent,
   input,
-  { trustedKeys = pinned, trustedBridgeKeys, service, inputText, logPolicy: policyText } = {},
+  { trustedKeys = pinned, trustedBridgeKeys, service, inputText, logPolicy: policyText, checkEnvelopes } = {},
 ) {
   const v = { description, intent };
   if (service) v.service = service;
@@ -74,12 +75,15 @@ async function vector(
   if (trustedBridgeKeys) v.trustedBridgeKeys = trustedBridgeKeys;
   // A c2sp.org/tlog-policy text: replayers pass logPolicy(text) from @svc/core/tlog.
   if (policyText) v.logPolicy = policyText;
+  // Replayers pass envelopes: envelopeChecker from @svc/core/envelope (wire-format s.12).
+  if (checkEnvelopes) v.checkEnvelopes = true;
   try {
     const response = await verifyBundle(inputText ?? input, {
       trustedKeys,
       trustedBridgeKeys,
       service,
       ...(policyText ? { logPolicy: tlog.logPolicy(policyText) } : {}),
+      ...(checkEnvelopes ? { envelopes: envelopeChecker } : {}),
     });
     v.expected = { status: 200, response };
   } catch (e) {
@@ -102,6 +106,10 @@ function write(name, description, cases) {
 
 const base = { answer: 'The Eiffel Tower is in Paris. 🗼', model: 'council-v1', ts: 1_767_225_600, created: 1_767_225_601 };
 const plain = issueProof(base, { receipt: K.answer });
+const enveloped = issueProof(base, {
+  receipt: K.answer,
+  envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: core.sha256(core.utf8('svc-vectors-2026 envelope-ed25519')) }),
+});
 const bound = issueProof({ ...base, prompt: 'Where is the Eiffel Tower?' }, { receipt: K.answer });
 const framed = issueProof(
   { ...base, prompt: 'Where is it?', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 2 } },
@@ -319,6 +327,35 @@ write(
       'a bound prompt with U+FFFD replaced by a lone surrogate fails',
       fails,
       m(replacement, (x) => (x.prompt = x.prompt.replace('\uFFFD', '\uDC00'))),
+    ),
+    await vector('enveloped (JWS and COSE, ML-DSA-87 and Ed25519), checked: passes, each envelope reported', ok, enveloped, {
+      checkEnvelopes: true,
+    }),
+    await vector('enveloped, no envelope checker: passes, envelopes reported not checked', ok, enveloped),
+    await vector(
+      "enveloped, the JWS's Ed25519 signature replaced by the ML-DSA-87 one: fails (V5)",
+      fails,
+      m(enveloped, (x) => (x.receipt.envelopes.jws.signatures[1].signature = x.receipt.envelopes.jws.signatures[0].signature)),
+      { checkEnvelopes: true },
+    ),
+    await vector(
+      "enveloped, a COSE envelope of another answer's receipt: fails (payload_mismatch)",
+      fails,
+      m(
+        enveloped,
+        (x) =>
+          (x.receipt.envelopes.cose[0] = issueProof(
+            { ...base, answer: 'Another.' },
+            { receipt: K.answer, envelopes: envelopeMaker({ formats: ['cose'] }) },
+          ).receipt.envelopes.cose[0]),
+      ),
+      { checkEnvelopes: true },
+    ),
+    await vector(
+      'enveloped, the Ed25519 key removed from the key object: its signatures cannot be checked, fails',
+      fails,
+      m(enveloped, (x) => delete x.receiptKey.ed25519_public_key_hex),
+      { checkEnvelopes: true },
     ),
   ],
 );

@@ -11,6 +11,7 @@ import { parseDocument } from '../src/parse.js';
 import { SvcError } from '../src/errors.js';
 import { mldsa, ourVectors, slh } from './vectors-fs.js';
 import { logPolicy } from '../src/tlog/index.js';
+import { envelopeChecker } from '../src/envelope/receipt.js';
 
 export const hex = (s: string) => {
   const out = new Uint8Array(s.length / 2);
@@ -70,6 +71,7 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
         trustedKeys: c.trustedKeys,
         trustedBridgeKeys: c.trustedBridgeKeys,
         ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
+        ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
         service: c.service,
         crypto: backend,
       };

@@ -4,6 +4,7 @@ import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
 import type { BridgeKey } from '../src/issue/keys.js';
 import { logPolicy } from '../src/tlog/index.js';
+import { envelopeChecker } from '../src/envelope/receipt.js';
 import { ourVectors } from './vectors-fs.js';
 
 interface Case {
@@ -21,6 +22,8 @@ interface Case {
   };
   trustedBridgeKeys?: BridgeKey[];
   logPolicy?: string;
+  /** Replayed with envelopes: envelopeChecker. */
+  checkEnvelopes?: boolean;
   input?: unknown;
   inputText?: string;
   service?: string;
@@ -88,6 +91,7 @@ describe('test-vectors/', () => {
                 trustedKeys: c.trustedKeys,
                 trustedBridgeKeys: c.trustedBridgeKeys,
                 ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
+                ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
                 service: c.service,
               }),
             };

@@ -3,6 +3,7 @@
 // to this one), so the same file works in Node, Bun, Deno, workerd and a browser.
 import { defaultCrypto, fromHex, nobleBackend, verifyBundle, SvcError } from '@svc/core';
 import { TileReader, logPolicy, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '@svc/core/tlog';
+import { envelopeChecker } from '@svc/core/envelope';
 import vectors, { tlog } from './vectors.mjs';
 
 /** The C2SP vectors: each case's declared intent against @svc/core/tlog; returns [passed, failed descriptions]. */
@@ -73,6 +74,7 @@ export async function smoke(now = () => performance.now()) {
           trustedKeys: c.trustedKeys,
           trustedBridgeKeys: c.trustedBridgeKeys,
           ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
+          ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
           service: c.service,
         }),
       };
