@@ -7,7 +7,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import { decode as cborDecode, encode as cborEncode, type Tag } from 'cbor2';
 import { createLocalJWKSet, generalVerify, type GeneralJWS } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, issueProof, namesFor, receiptMessage, sign, toBase64Url, utf8 } from '@svc/core';
+import { fromBase64Url, issueExport, issueProof, issueRun, namesFor, receiptMessage, sign, toBase64Url, utf8 } from '@svc/core';
 import { envelopeMaker, envelopeTypes, mlDsa87Signer, publicJwk, signJws, verifyJws, type GeneralJws } from '@svc/core/envelope';
 import { testKeys } from '@svc/core/testing';
 
@@ -54,6 +54,38 @@ describe('ML-DSA-87 envelopes, read by jose (WebCrypto) and OpenSSL', () => {
     const s = envelopes.jws.signatures[0]!;
     const withContext = toBase64Url(sign(K.answer, utf8(`${s.protected}.${envelopes.jws.payload}`), 'svc-provenance-v1'));
     expect(await both({ ...envelopes.jws, signatures: [{ ...s, signature: withContext }] })).toEqual([false, false]);
+  });
+
+  it("every receipt kind: jose verifies its JWS under its own typ with its kind's key, and refuses it under another", async () => {
+    const maker = envelopeMaker({ formats: ['jws'] });
+    const run = issueRun(
+      {
+        id: 'r',
+        goal: 'g',
+        steps: [{ i: 0, action: 'a', output_sha256: 'aa'.repeat(32), verify: 'v', credits: 1 }],
+        status: 'done',
+        budgetCredits: 2,
+        spentCredits: 1,
+      },
+      { model: 'm', ts: 1_767_225_600 },
+      { receipt: K.autopilot, envelopes: maker },
+    ) as { receipt: { envelopes: { jws: GeneralJws } } };
+    const exp = issueExport(
+      [{ id: 'c', messages: [{ role: 'user', content: 'hi' }] }],
+      { model: 'm', ts: 1_767_225_600 },
+      { receipt: K.export, envelopes: maker },
+    ) as unknown as {
+      proof: { receipt: { envelopes: { jws: GeneralJws } } };
+    };
+    for (const [kind, jws, key] of [
+      ['run', run.receipt.envelopes.jws, K.autopilot],
+      ['export', exp.proof.receipt.envelopes.jws, K.export],
+    ] as const) {
+      const set = { keys: [publicJwk('ML-DSA-87', key.publicKey)] };
+      expect(await joseVerify(jws, set, envelopeTypes(names, kind).jose)).toBeInstanceOf(Uint8Array);
+      await expect(joseVerify(jws, set, types.jose)).rejects.toThrow(/typ/);
+      await expect(joseVerify(jws, answerSet, envelopeTypes(names, kind).jose)).rejects.toThrow();
+    }
   });
 
   it('cbor2 decodes the COSE_Sign1 and OpenSSL verifies its Sig_structure with the raw public key', () => {
