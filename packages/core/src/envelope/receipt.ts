@@ -8,7 +8,7 @@ import type { SyncVerify } from '../crypto/algorithms.js';
 import { receiptMessage } from '../wire/signed.js';
 import { coseClaims, signCose1, verifyCose1 } from './cose.js';
 import { signJws, verifyJws } from './jws.js';
-import { coseKey, publicJwk, type EnvelopeAlg } from './keys.js';
+import { coseKey, ENVELOPE_ALGS, publicJwk, type EnvelopeAlg } from './keys.js';
 import { ed25519Signer, mlDsa87Signer, type EnvelopeSigner } from './signers.js';
 import type { EnvelopeVerdict } from './verdict.js';
 import type { EnvelopeChecker, EnvelopeFormat, EnvelopeMaker, ReceiptEnvelopes, ReceiptKind } from './checker.js';
@@ -103,13 +103,17 @@ export type EnvelopeCheck = Static<typeof S.EnvelopeCheck>;
 const jwks = new WeakMap<Uint8Array, ReturnType<typeof publicJwk>>();
 const coseKeys = new WeakMap<Uint8Array, ReturnType<typeof coseKey>>();
 function jwkOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof publicJwk> {
-  let k = jwks.get(pk);
-  if (!k || k.alg !== alg) jwks.set(pk, (k = publicJwk(alg, pk)));
+  const known = jwks.get(pk);
+  if (known && known.alg === alg) return known;
+  const k = publicJwk(alg, pk);
+  jwks.set(pk, k);
   return k;
 }
 function coseKeyOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof coseKey> {
-  let k = coseKeys.get(pk);
-  if (!k) coseKeys.set(pk, (k = coseKey(alg, pk)));
+  const known = coseKeys.get(pk);
+  if (known && known.get(3) === ENVELOPE_ALGS[alg].cose) return known;
+  const k = coseKey(alg, pk);
+  coseKeys.set(pk, k);
   return k;
 }
 
