@@ -29,6 +29,11 @@ export function readmeCliBlock(readme) {
     .filter((l) => l.trim());
 }
 
+/** Whether a README line starts a server in the background (`... &`, perhaps with a comment after). */
+export function inBackground(line) {
+  return /&\s*(#.*)?$/.test(line);
+}
+
 /** The exit code a README line promises: its comment's "exit N:" (a plain statement), else 0
  *  ("exit 3 on rollback" names a condition this healthy log does not meet). */
 export function promisedExit(line) {
@@ -77,14 +82,16 @@ async function main() {
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     for (const line of readmeCliBlock(readme)) {
       const cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`).replace(/PORT=8090/, `PORT=${await freePort()}`);
-      if (cmd.trimEnd().endsWith('&')) {
+      if (inBackground(cmd)) {
         // A server of its own (the witness): started, seen to listen, stopped at the end.
         witness = spawn('bash', ['-c', cmd.replace(/&\s*(#.*)?$/, '')], { cwd: dir, detached: true });
         let wlog = '';
         witness.stdout.on('data', (c) => (wlog += c));
         witness.stderr.on('data', (c) => (wlog += c));
-        for (let i = 0; i < 300 && !wlog.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 100));
-        if (!wlog.includes('"listening"')) fail(`${line}\n  did not listen: ${wlog.slice(-1000)}`);
+        // svc witness serve says "witness_listening" (svc serve: "listening").
+        const listening = () => /listening"/.test(wlog);
+        for (let i = 0; i < 300 && !listening(); i++) await new Promise((r) => setTimeout(r, 100));
+        if (!listening()) fail(`${line}\n  did not listen: ${wlog.slice(-1000)}`);
         else console.log(`ok   (listening) ${line}`);
         continue;
       }

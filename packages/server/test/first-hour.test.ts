@@ -11,13 +11,17 @@ const script = `${root}tools/scripts/first-hour.mjs`;
 
 describe('first hour', () => {
   it('the README CLI block is read with the exit codes its comments promise', async () => {
-    const { readmeCliBlock, promisedExit } = await import(script);
+    const { readmeCliBlock, promisedExit, inBackground } = await import(script);
     const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'));
     expect(lines.length).toBeGreaterThanOrEqual(8);
     expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.includes('node examples/'))).toBe(true);
     expect(promisedExit('npx svc verify p.json   # exit 0: verifies')).toBe(0);
     expect(promisedExit('npx svc ledger audit --state a.json   # exit 3 on rollback/fork')).toBe(0);
     expect(promisedExit('npx svc verify other.json   # exit 4: a signer the keys do not name')).toBe(4);
+    // A server started in the background is started, seen to listen and stopped: never left behind.
+    expect(lines.filter(inBackground)).toHaveLength(1);
+    expect(inBackground('PORT=8090 npx svc witness serve --data-dir w &   # a witness')).toBe(true);
+    expect(inBackground('npx svc verify p.json   # exit 0: a & b')).toBe(false);
   });
 
   it('a fresh clone with nothing beside it: install leaves it clean, every README command exits as promised', async () => {
