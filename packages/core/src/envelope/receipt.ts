@@ -125,6 +125,7 @@ function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict 
   return { ok: false, error: 'payload_mismatch', detail: 'the envelope signs other bytes than the receipt', signatures: v.signatures };
 }
 
+// WF-ENVELOPES
 /**
  * Check a receipt's `envelopes` against the keys the bundle's receipt verified with (its ML-DSA-87
  * key, and an Ed25519 key the bundle's key object names): every envelope must sign exactly the
