@@ -148,19 +148,3 @@ export function cborDecode(bytes: Uint8Array, tags: readonly number[] = []): Cbo
     throw new CborError('malformed', e instanceof Error ? e.message : String(e));
   }
 }
-
-/**
- * Whether `bytes` is the deterministic encoding of what it decodes to (one spelling per value;
- * map keys in order are not checked by the decoder, so the re-encoding is compared).
- *
- * @example
- * ```ts
- * if (!isDeterministic(protectedBytes)) throw new Error('protected header not in deterministic CBOR');
- * ```
- */
-export function isDeterministic(bytes: Uint8Array, value: CborValue): boolean {
-  const again = cborEncode(value);
-  if (again.length !== bytes.length) return false;
-  for (let i = 0; i < again.length; i++) if (again[i] !== bytes[i]) return false;
-  return true;
-}

@@ -100,20 +100,20 @@ export type EnvelopeCheck = Static<typeof S.EnvelopeCheck>;
 
 // A bundle's keys come from the key cache, the same bytes each time: their JWK and COSE_Key (a
 // thumbprint each) are made once per key.
-const jwks = new WeakMap<Uint8Array, ReturnType<typeof publicJwk>>();
-const coseKeys = new WeakMap<Uint8Array, ReturnType<typeof coseKey>>();
+const jwkCache = new WeakMap<Uint8Array, ReturnType<typeof publicJwk>>();
+const coseKeyCache = new WeakMap<Uint8Array, ReturnType<typeof coseKey>>();
 function jwkOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof publicJwk> {
-  const known = jwks.get(pk);
+  const known = jwkCache.get(pk);
   if (known && known.alg === alg) return known;
   const k = publicJwk(alg, pk);
-  jwks.set(pk, k);
+  jwkCache.set(pk, k);
   return k;
 }
 function coseKeyOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof coseKey> {
-  const known = coseKeys.get(pk);
+  const known = coseKeyCache.get(pk);
   if (known && known.get(3) === ENVELOPE_ALGS[alg].cose) return known;
   const k = coseKey(alg, pk);
-  coseKeys.set(pk, k);
+  coseKeyCache.set(pk, k);
   return k;
 }
 

@@ -81,4 +81,27 @@ describe('svc verify of an envelope', () => {
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/names its key only by kid/);
   });
+
+  it('hostile files: a damaged key set is a usage error (2); a huge, deep or truncated envelope is a failed check (1), never a crash', async () => {
+    const jws = file('h.jws', JSON.stringify(env.jws));
+    for (const [name, body] of [
+      ['bad.json', '{"keys": [1, "x", {"kty": "AKP"}'],
+      ['bad.cose', new Uint8Array([0x9f, 0x01])],
+    ] as const) {
+      const r = await runSvc(['verify', jws, '--keys', file(name, body)]);
+      expect([r.code, r.err]).toEqual([2, expect.stringMatching(/is not a (JWK Set|COSE_KeySet)/)]);
+    }
+    const cose = file('k.cose', coseKeySet([coseKey('ML-DSA-87', K.answer.publicKey)]));
+    const bytes = fromBase64Url(env.cose[0])!;
+    const deep = new Uint8Array([0xd2, 0x84, ...new Uint8Array(2 * 1024 * 1024).fill(0x81), 0x00]);
+    for (const body of [
+      bytes.subarray(0, bytes.length - 100),
+      deep,
+      new Uint8Array([0xd2, ...new Uint8Array(3 * 1024 * 1024).fill(0x41)]),
+    ]) {
+      const r = await runSvc(['verify', file('h.cose', body), '--keys', cose]);
+      expect(r.code, r.err).toBe(1);
+      expect(r.out).toMatch(/Integrity: FAIL \((malformed|too_large)\)/);
+    }
+  });
 });
