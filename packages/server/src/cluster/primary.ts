@@ -7,6 +7,7 @@
 // listened: a port in use, say), which exits 1 with a line saying why.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
+import { namesFor } from '@svc/core';
 import { AggregatorRegistry, Counter, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { CouncilProbe, loadCouncilConfig } from '../council/probe.js';
@@ -14,6 +15,7 @@ import { metricsListener } from '../http/metrics-listener.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
+import { logOrigin } from '../tlog/checkpoints.js';
 import { fresh } from '../util/fresh.js';
 import { type Notice, type SharedWitnessing, asAsk, asNotice } from './messages.js';
 
@@ -45,6 +47,8 @@ export interface Primary {
 export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = process.env): Primary {
   // Keys first, once: processes starting together must not each make development keys.
   ensureKeys(cfg, log);
+  // and the log's origin, kept beside them, for the same reason.
+  if (cfg.ledger) logOrigin(cfg, namesFor(cfg.service));
   const limiter = new RateLimiter();
   const council = new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), env, log);
   const registry = new Registry();

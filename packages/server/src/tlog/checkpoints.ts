@@ -5,7 +5,7 @@
 // clients verify), ML-DSA-87 (this project's load-bearing algorithm, 0xff type), Ed25519 (0x01, for
 // the public witness network; SVC_LOG_ED25519=off drops it).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromHex, toHex, type Names } from '@svc/core';
 import { formatCheckpoint, noteSigner, noteVerifier, signNote, type NoteSigner } from '@svc/core/tlog';
@@ -45,14 +45,24 @@ export function logOrigin(cfg: Config, names: Names): string {
 export function keptName(dataDir: string, fileName: string, prefix: string): string {
   const dir = join(dataDir, 'keys');
   const file = join(dir, fileName);
-  if (existsSync(file)) {
-    const o = readFileSync(file, 'utf8').trim();
-    if (!isLogOrigin(o)) throw new Error(`${file} does not hold a valid ${fileName === ORIGIN_FILE ? 'log origin' : 'key name'}`);
-    return o;
+  if (!existsSync(file)) {
+    // Processes starting together race here: each writes its own whole file and links it into
+    // place; link never replaces, so one name wins, a loser reads the winner's, and nobody ever
+    // reads a half-written file.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.${toHex(new Uint8Array(randomBytes(4)))}.tmp`;
+    writeFileSync(tmp, `${prefix}/${toHex(new Uint8Array(randomBytes(8)))}\n`, { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(tmp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    } finally {
+      unlinkSync(tmp);
+    }
   }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(file, `${prefix}/${toHex(new Uint8Array(randomBytes(8)))}\n`, { flag: 'wx' });
-  return readFileSync(file, 'utf8').trim();
+  const o = readFileSync(file, 'utf8').trim();
+  if (!isLogOrigin(o)) throw new Error(`${file} does not hold a valid ${fileName === ORIGIN_FILE ? 'log origin' : 'key name'}`);
+  return o;
 }
 
 export function logRoles(cfg: Pick<Config, 'logEd25519'>): LogRole[] {

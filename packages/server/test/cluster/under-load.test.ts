@@ -188,17 +188,17 @@ describe('svc serve (cluster) under load', () => {
   it('every server process down at once, twice within the back-off: the primary stays, restarts them and serves', async () => {
     const c = await serveCluster({ SVC_LEDGER: 'off' });
     try {
+      // Every process killed so far: the round before's listening lines must not count as back.
+      const killed = new Set<number>();
       for (let round = 0; round < 2; round++) {
         const kids = children(c.child.pid!);
         expect(kids.length).toBe(2);
-        for (const k of kids) process.kill(k, 'SIGKILL');
-        await c.waitFor(
-          (l) =>
-            l.event === 'listening' &&
-            !kids.includes(l.pid) &&
-            c.lines().filter((x) => x.event === 'listening' && !kids.includes(x.pid)).length >= 2,
-          'both processes back',
-        );
+        for (const k of kids) {
+          killed.add(k);
+          process.kill(k, 'SIGKILL');
+        }
+        const alive = (l: Record<string, any>) => l.event === 'listening' && !killed.has(l.pid);
+        await c.waitFor((l) => alive(l) && c.lines().filter(alive).length >= 2, `both processes back (round ${round})`);
       }
       await sleep(1_000);
       expect(c.child.exitCode).toBeNull();
