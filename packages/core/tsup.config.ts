@@ -9,6 +9,7 @@ export default defineConfig({
     schemas: 'src/schemas/index.ts',
     tlog: 'src/tlog/index.ts',
     envelope: 'src/envelope/index.ts',
+    scitt: 'src/scitt/index.ts',
   },
   format: ['esm'],
   dts: true,

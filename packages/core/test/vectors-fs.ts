@@ -34,3 +34,6 @@ const rfc9964 = Object.fromEntries(
   ]),
 );
 export { rfc9964 };
+
+/** The scitt-cose vectors (test-vectors/external/scitt-cose, binary files as hex). */
+export { default as scittCose } from '../../../test-vectors/external/scitt-cose.json';

@@ -1,0 +1,126 @@
+// The keys a SCITT verifier trusts: an issuer's or a log's, as JWK or COSE_Key. Beside the
+// envelope algorithms (ML-DSA, Ed25519) SCITT tools sign with ECDSA today (ES256, ES384; the
+// scitt-cose vectors and CCF receipts), so these are read for verifying, never for signing here.
+import { p256, p384 } from '@noble/curves/nist.js';
+import { concatBytes, fromBase64Url, toHex } from '../encoding/bytes.js';
+import type { SyncVerify } from '../crypto/algorithms.js';
+import { algOfCose, ENVELOPE_ALGS, readCoseKey, readJwk, type EnvelopeAlg } from '../envelope/keys.js';
+import { envelopeVerify } from '../envelope/signers.js';
+
+/**
+ * What a SCITT signature may be made with: the envelope algorithms and ECDSA P-256 / P-384.
+ *
+ * @example
+ * ```ts
+ * const alg: ScittAlg = 'ES256';
+ * ```
+ */
+export type ScittAlg = EnvelopeAlg | 'ES256' | 'ES384';
+
+/**
+ * A trusted public key: its algorithm, raw public key (SEC1 uncompressed for ECDSA) and, when the
+ * key set gave one, its kid.
+ *
+ * @example
+ * ```ts
+ * const k: ScittKey = { alg: 'Ed25519', publicKey: pk32 };
+ * ```
+ */
+export interface ScittKey {
+  alg: ScittAlg;
+  publicKey: Uint8Array;
+  kid?: Uint8Array | string;
+}
+
+const EC_CURVES = {
+  'P-256': { alg: 'ES256', cose: 1, length: 32 },
+  'P-384': { alg: 'ES384', cose: 2, length: 48 },
+} as const;
+
+/**
+ * The algorithm a COSE `alg` label names, for signatures this verifier checks. -8 (EdDSA, the
+ * polymorphic name RFC 9864 deprecates but SCITT tools still write) is read as Ed25519.
+ *
+ * @example
+ * ```ts
+ * scittAlgOfCose(-8); // 'Ed25519'
+ * ```
+ */
+export function scittAlgOfCose(label: unknown): ScittAlg | undefined {
+  if (label === -7) return 'ES256';
+  if (label === -35) return 'ES384';
+  if (label === -8) return 'Ed25519';
+  return algOfCose(label);
+}
+
+function ecPoint(x: unknown, y: unknown, length: number): Uint8Array | null {
+  if (!(x instanceof Uint8Array) || !(y instanceof Uint8Array) || x.length !== length || y.length !== length) return null;
+  return concatBytes(new Uint8Array([4]), x, y);
+}
+
+/**
+ * A key as this verifier reads it: a ScittKey, a public JWK (AKP, OKP Ed25519, EC P-256/P-384) or
+ * a COSE_Key map (kty 7, 1 or 2); null for anything else, private keys included.
+ *
+ * @example
+ * ```ts
+ * readScittKey({ kty: 'EC', crv: 'P-256', x, y }); // { alg: 'ES256', publicKey: 04||x||y }
+ * ```
+ */
+export function readScittKey(key: unknown): ScittKey | null {
+  if (key instanceof Map) {
+    if (key.get(1) === 2) {
+      const crv = Object.values(EC_CURVES).find((c) => c.cose === key.get(-1));
+      const pub = crv && !key.has(-4) ? ecPoint(key.get(-2), key.get(-3), crv.length) : null;
+      const kid = key.get(2);
+      return crv && pub ? { alg: crv.alg, publicKey: pub, ...(kid instanceof Uint8Array ? { kid } : {}) } : null;
+    }
+    return readCoseKey(key);
+  }
+  if (typeof key !== 'object' || key === null) return null;
+  const k = key as Record<string, unknown>;
+  if (typeof k.alg === 'string' && k.publicKey instanceof Uint8Array) {
+    const alg = k.alg as ScittAlg;
+    const length =
+      alg === 'ES256' ? 65 : alg === 'ES384' ? 97 : (ENVELOPE_ALGS as Record<string, { publicKeyLength: number }>)[alg]?.publicKeyLength;
+    if (length !== k.publicKey.length) return null;
+    return { alg, publicKey: k.publicKey, ...(k.kid instanceof Uint8Array || typeof k.kid === 'string' ? { kid: k.kid } : {}) };
+  }
+  if (k.kty === 'EC' && typeof k.crv === 'string' && k.crv in EC_CURVES && !('d' in k)) {
+    const crv = EC_CURVES[k.crv as keyof typeof EC_CURVES];
+    const pub = ecPoint(fromBase64Url(k.x), fromBase64Url(k.y), crv.length);
+    return pub ? { alg: crv.alg, publicKey: pub, ...(typeof k.kid === 'string' ? { kid: k.kid } : {}) } : null;
+  }
+  return readJwk(key);
+}
+
+/** A key's kid as bytes-or-text compared with a header's: hex for bytes. */
+export function kidText(kid: Uint8Array | string | undefined): string | undefined {
+  return kid instanceof Uint8Array ? toHex(kid) : kid;
+}
+
+/**
+ * Check one signature; never throws. ECDSA signatures are COSE's fixed-width r||s (RFC 9053
+ * s.2.1), hashed with SHA-256 / SHA-384, high-S accepted as ECDSA allows.
+ *
+ * @example
+ * ```ts
+ * scittVerify('ES256', key.publicKey, toBeSigned, signature); // true or false
+ * ```
+ */
+export function scittVerify(
+  alg: ScittAlg,
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  compute?: SyncVerify,
+): boolean {
+  if (alg !== 'ES256' && alg !== 'ES384') return envelopeVerify(alg, publicKey, message, signature, compute);
+  const [curve, width] = alg === 'ES256' ? [p256, 64] : [p384, 96];
+  if (signature.length !== width || publicKey.length !== 1 + width) return false;
+  try {
+    return curve.verify(signature, message, publicKey, { lowS: false }) === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,108 @@
+// What checking a SCITT statement or receipt says: one closed union of reasons, and the values a
+// verifier computed on the way (leaf entry, index, size, path, the root the log signed).
+
+/**
+ * Why a Signed Statement, a Receipt or a Transparent Statement failed.
+ *
+ * | code                      | when                                                                 |
+ * | ------------------------- | -------------------------------------------------------------------- |
+ * | `malformed`               | not a tagged COSE_Sign1 in strict CBOR, or a header of the wrong type |
+ * | `too_large`               | past the body limit                                                  |
+ * | `crit`                    | a `crit` label this verifier does not process                        |
+ * | `unsupported_alg`         | an algorithm outside ML-DSA-44/65/87, Ed25519, ES256, ES384          |
+ * | `payload_missing`         | a statement with a detached payload (the signature cannot be checked) |
+ * | `unknown_key`             | no trusted key of that algorithm (and kid)                           |
+ * | `bad_statement_signature` | the issuer's signature does not verify                               |
+ * | `unsupported_vds`         | the receipt's protected vds (395) is not the one this log uses       |
+ * | `malformed_proof`         | an inclusion proof that is not the vds's form, or rebuilds no root   |
+ * | `leaf_mismatch`           | a CCF proof names another statement than this one                    |
+ * | `root_not_signed`         | the log's signature does not cover the root the proof rebuilds       |
+ * | `checkpoint_mismatch`     | the signed root is not the trusted checkpoint's at that size         |
+ * | `no_receipt`              | a transparent statement with no receipt from a trusted log           |
+ *
+ * @example
+ * ```ts
+ * function blame(code: ScittErrorCode): 'issuer' | 'log' | 'bytes' {
+ *   return code === 'bad_statement_signature' ? 'issuer' : code === 'malformed' ? 'bytes' : 'log';
+ * }
+ * ```
+ */
+export type ScittErrorCode =
+  | 'malformed'
+  | 'too_large'
+  | 'crit'
+  | 'unsupported_alg'
+  | 'payload_missing'
+  | 'unknown_key'
+  | 'bad_statement_signature'
+  | 'unsupported_vds'
+  | 'malformed_proof'
+  | 'leaf_mismatch'
+  | 'root_not_signed'
+  | 'checkpoint_mismatch'
+  | 'no_receipt';
+
+/**
+ * The verdict on a Signed Statement. `leaf` is its leaf entry (SHA-256 of the statement as
+ * registered, hex) whether or not it verifies; `payload` only when it does.
+ *
+ * @example
+ * ```ts
+ * const v: StatementVerdict = verifyStatement(bytes, [issuerJwk]);
+ * if (v.ok) console.log(v.iss, v.sub);
+ * ```
+ */
+export interface StatementVerdict {
+  ok: boolean;
+  error?: ScittErrorCode;
+  detail?: string;
+  leaf: string;
+  alg?: string;
+  iss?: string;
+  sub?: string;
+  contentType?: string;
+  /** COSE Hash Envelope (label 258): the payload is this algorithm's digest of the content. */
+  payloadHashAlg?: number;
+  payload?: Uint8Array;
+}
+
+/**
+ * The verdict on one Receipt. `index`, `size` and `path` are what the proof says (vds 1); `root` is
+ * set only when the log's signature over it verified.
+ *
+ * @example
+ * ```ts
+ * const r: ReceiptVerdict = verifyReceipt(receipt, leaf, { keys: [logKey] });
+ * if (r.ok) console.log(r.size, r.root);
+ * ```
+ */
+export interface ReceiptVerdict {
+  ok: boolean;
+  error?: ScittErrorCode;
+  detail?: string;
+  leaf: string;
+  vds?: number;
+  alg?: string;
+  iss?: string;
+  index?: number;
+  size?: number;
+  path?: string[];
+  root?: string;
+}
+
+/**
+ * The verdict on a Transparent Statement: the statement's, and each receipt's in order.
+ *
+ * @example
+ * ```ts
+ * const v = verifyTransparentStatement(bytes, { issuers, logs });
+ * if (!v.ok) console.log(v.error, v.statement.error, v.receipts.map((r) => r.error));
+ * ```
+ */
+export interface TransparentVerdict {
+  ok: boolean;
+  error?: ScittErrorCode;
+  detail?: string;
+  statement: StatementVerdict;
+  receipts: ReceiptVerdict[];
+}
