@@ -6,6 +6,8 @@ import { ledgerHandlers } from './api/ledger/handlers.js';
 import { LEDGER_ROUTES } from './api/ledger/routes.js';
 import { opsHandlers } from './api/ops/handlers.js';
 import { OPS_ROUTES, PAGE_ROUTES } from './api/ops/routes.js';
+import { scittHandlers } from './api/scitt/handlers.js';
+import { SCITT_ROUTES } from './api/scitt/routes.js';
 import { tlogHandlers } from './api/tlog/handlers.js';
 import { TLOG_ROUTES } from './api/tlog/routes.js';
 import { verifyHandlers } from './api/verify/handlers.js';
@@ -48,6 +50,7 @@ export function createApp(d: AppDeps) {
       ...mount(KEYS_ROUTES, keysHandlers(d)),
       ...mount(LEDGER_ROUTES, ledgerHandlers(d)),
       ...mount(TLOG_ROUTES, tlogHandlers(d)),
+      ...mount(SCITT_ROUTES, scittHandlers(d)),
       ...mount(
         WITNESS_ROUTES,
         witnessHandlers(() => d.witness),

@@ -68,6 +68,8 @@ export interface Config {
   witnessPolicy?: string;
   /** A c2sp.org/tlog-policy file whose logs this server witnesses, under /api/transparency/witness/. */
   witnessServePolicy?: string;
+  /** A JWK Set (JSON) or COSE_KeySet (CBOR) of issuers whose SCITT statements POST /entries registers, beside the service's own answer keys. */
+  scittIssuers?: string;
   /** How long the log waits for each witness's answer (ms). */
   witnessTimeoutMs: number;
   /** PostgreSQL URL of a ledger shared by several instances; absent: the SQLite file in dataDir. */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...(env.SVC_METRICS_LISTEN ? { metricsListen: hostPort(env.SVC_METRICS_LISTEN, 'SVC_METRICS_LISTEN') } : {}),
     ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
     ...(env.SVC_WITNESS_SERVE_POLICY ? { witnessServePolicy: resolve(env.SVC_WITNESS_SERVE_POLICY) } : {}),
+    ...(env.SVC_SCITT_ISSUERS ? { scittIssuers: resolve(env.SVC_SCITT_ISSUERS) } : {}),
     witnessTimeoutMs: seconds(env.SVC_WITNESS_TIMEOUT_SECONDS, 5_000, 'SVC_WITNESS_TIMEOUT_SECONDS'),
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),

@@ -28,6 +28,7 @@ import { VERSION } from './version.js';
 import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
+import { scittService } from './scitt/service.js';
 export { ensureKeys };
 
 export { VERSION };
@@ -152,6 +153,7 @@ export async function startServer(
         inclusion: (r) => raw.inclusion(r),
         consistency: (a, b, signed) => raw.consistency(a, b, signed),
         history: (v) => raw.history(v),
+        append: (l) => raw.append(l),
         tile: (id) => raw.tile(id),
         vkeys: () => raw.vkeys(),
         close: () => raw.close(),
@@ -193,6 +195,7 @@ export async function startServer(
     executor,
     council,
     ledger,
+    scitt: ledger ? scittService(cfg, names, ring, ledger) : null,
     log,
     version: VERSION,
     // The page pins what the server publishes: its answer keys, its model-plane keys, and its log's

@@ -2,7 +2,9 @@
 // generated from it (openapi-typescript types + openapi-fetch) driving every operation against a
 // live server, where every response validates against the schema and headers it documents.
 import { readFileSync } from 'node:fs';
-import { namesFor, type VerifyResponse } from '@svc/core';
+import { namesFor, sha256, toBase64Url, toHex, utf8, type VerifyResponse } from '@svc/core';
+import { mlDsa87Signer, readCoseKeySet } from '@svc/core/envelope';
+import { signStatement, statementLeaf } from '@svc/core/scitt';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import Ajv2020 from 'ajv/dist/2020.js';
 import createClient from 'openapi-fetch';
@@ -48,7 +50,16 @@ async function conforms(method: string, path: string, res: Response, body: unkno
   const media = documented.content[type];
   expect(media, `${method} ${path} ${res.status} content type ${type}`).toBeDefined();
   // Bytes: their form is the tile and envelope tests' business.
-  if (type === 'application/octet-stream' || type === 'application/cose-key-set') return;
+  if (
+    [
+      'application/octet-stream',
+      'application/cose-key-set',
+      'application/cbor',
+      'application/cose',
+      'application/concise-problem-details+cbor',
+    ].includes(type)
+  )
+    return;
   const pointer = `openapi.json#/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/responses/${res.status}/content/${type.replaceAll('/', '~1')}/schema`;
   const validate = ajv.getSchema(pointer)!;
   expect(validate(body), `${method} ${path} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(true);
@@ -176,6 +187,49 @@ describe('OpenAPI document', () => {
       await conforms('get', '/api/transparency/tlog/tile/{tile}', res, status === 200 ? undefined : await res.json());
     }
 
+    // SCRAPI (after the tiles, as registering grows the tree): CBOR and COSE bodies, fetched as bytes; their form is test/scitt's business.
+    for (const path of ['/.well-known/transparency-configuration', '/.well-known/scitt-keys']) {
+      const res = await fetch(s.url + path);
+      expect(res.status).toBe(200);
+      await conforms('get', path, res, undefined);
+    }
+    const [key] = readCoseKeySet(new Uint8Array(await (await fetch(`${s.url}/.well-known/scitt-keys`)).arrayBuffer()));
+    const kid = toBase64Url(key!.get(2) as Uint8Array);
+    for (const [k, status] of [
+      [kid, 200],
+      ['none', 404],
+    ] as const) {
+      const res = await fetch(`${s.url}/.well-known/scitt-keys/${k}`);
+      expect(res.status).toBe(status);
+      await conforms('get', '/.well-known/scitt-keys/{kid}', res, undefined);
+    }
+    const h = sha256(utf8('Rome.'));
+    const statement = signStatement(
+      { answerSha256: h, iss: 'svc', sub: 'urn:svc:answer', iat: 1, typ: 'application/vnd.svc.answer-statement+cose' },
+      mlDsa87Signer(ring.get('answer')),
+    );
+    for (const [body, status] of [
+      [statement, 201],
+      [utf8('junk'), 400],
+    ] as const) {
+      const res = await fetch(`${s.url}/entries`, {
+        method: 'POST',
+        body: body as BodyInit,
+        headers: { 'content-type': 'application/cose' },
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(status);
+      await conforms('post', '/entries', res, undefined);
+    }
+    for (const [id, status] of [
+      [toHex(statementLeaf(statement)), 200],
+      ['f'.repeat(64), 404],
+      ['x', 400],
+    ] as const) {
+      const res = await fetch(`${s.url}/entries/${id}`, { redirect: 'manual' });
+      expect(res.status).toBe(status);
+      await conforms('get', '/entries/{id}', res, undefined);
+    }
     // Every documented preflight (the six interface.md lists, and one per other route).
     for (const path of Object.keys(doc.paths).filter((p) => doc.paths[p].options)) {
       r = await client.OPTIONS(path as '/api/v1/verify');

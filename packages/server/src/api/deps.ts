@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { Executor, PoolStats } from '../pool/pool.js';
 import type { Group } from './spec.js';
 import type { Witness } from '../witness/witness.js';
+import type { ScittService } from '../scitt/service.js';
 
 /**
  * Everything the HTTP app is built from: configuration, keys, ledger, executor, limiter, metrics, logger. startServer builds them; tests pass their own.
@@ -25,6 +26,8 @@ export interface AppDeps {
   executor: Executor;
   council: Pick<CouncilProbe, 'health'>;
   ledger: LedgerApi | null;
+  /** The ledger as a SCITT Transparency Service (SCRAPI); absent or null without a ledger. */
+  scitt?: ScittService | null;
   log: Logger;
   version: string;
   /** The verifier page served at GET /, when built. */

@@ -24,6 +24,8 @@ export interface RouteSpec {
   rest?: true;
   /** Cache-Control of the 200 answer (the app sets it unless the handler does). */
   cache?: string;
+  /** Errors as RFC 9290 Concise Problem Details in CBOR (SCRAPI) instead of `{error, code}`. */
+  problem?: 'cbor';
   /** Operation id of its CORS preflight (OPTIONS): every API route has one, as every answer advertises OPTIONS. */
   preflight?: string;
   /** The OpenAPI operation, less what every operation gets (id, security, CORS header, 400). */

@@ -32,7 +32,7 @@ SVC_RATE_VERIFY (40/min), SVC_RATE_READ (120/min), SVC_RATE_MODEL_KEYS (120/min)
 (6000/min), SVC_RATE_METRICS (60/min), 0 disables a limit, SVC_IPV6_PREFIX (64),
 SVC_CONNECTIONS_PER_IP (64 per process), SVC_SEND_SECONDS (10), SVC_TRUSTED_PROXIES (comma list), SVC_LEDGER (on), SVC_LOG_ORIGIN
 (keys/log-origin), SVC_LOG_ED25519 (on), SVC_WITNESS_POLICY (none), SVC_WITNESS_TIMEOUT_SECONDS (5),
-SVC_WITNESS_SERVE_POLICY (none), SVC_METRICS (on), SVC_METRICS_LISTEN (none: the main port),
+SVC_WITNESS_SERVE_POLICY (none), SVC_SCITT_ISSUERS (none: the answer keys only), SVC_METRICS (on), SVC_METRICS_LISTEN (none: the main port),
 SVC_DATABASE_URL (none: SQLite in the data folder),
 SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (<data>/council.json),
 SVC_PROCESSES (cores), SVC_WORKERS (cores / processes), SVC_INLINE_SIGNATURES (4 with node:crypto),

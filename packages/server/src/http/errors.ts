@@ -1,6 +1,7 @@
 // The server's refusals: the core's (a document that cannot be judged) plus those only HTTP has.
 // One closed union, so `switch (code)` narrows; one table of statuses.
 import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
+import { cborEncode } from '@svc/core/envelope';
 import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { currentRequestId } from './request-id.js';
@@ -63,18 +64,25 @@ export class HttpError extends Error {
   readonly retryAfter?: number;
   /** Other headers the refusal needs (Allow). */
   readonly headers: Readonly<Record<string, string>>;
+  /** A short title where a protocol names one (SCRAPI's "Rejected"); else the code's own. */
+  readonly title?: string;
 
   /**
    * `status` overrides the code's own only where HTTP itself fixes it: a malformed request line is
    * 400 (RFC 9112), whatever refusal code names it.
    */
-  constructor(code: HttpErrorCode, message: string, o: { retryAfter?: number; headers?: Record<string, string>; status?: number } = {}) {
+  constructor(
+    code: HttpErrorCode,
+    message: string,
+    o: { retryAfter?: number; headers?: Record<string, string>; status?: number; title?: string } = {},
+  ) {
     super(message);
     this.name = 'HttpError';
     this.code = code;
     this.status = o.status ?? (code in HTTP_ONLY ? HTTP_ONLY[code as keyof typeof HTTP_ONLY] : statusOf(code as SvcErrorCode));
     if (o.retryAfter !== undefined) this.retryAfter = o.retryAfter;
     this.headers = o.headers ?? {};
+    if (o.title !== undefined) this.title = o.title;
   }
 
   /** The `{error}` body of interface.md's Errors part, with the code beside it. */
@@ -124,13 +132,14 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * try { return await route.run(req); } catch (e) { return errorResponse(e, log, req.path); }
  * ```
  */
-export function errorResponse(e: unknown, log: Logger, path: string): AppResponse {
+export function errorResponse(e: unknown, log: Logger, path: string, form: 'json' | 'problem+cbor' = 'json'): AppResponse {
   const r = refusalOf(e);
   if (r && r.code !== 'internal') {
     return {
       status: r.status,
-      body: r.toJSON(),
+      body: form === 'json' ? r.toJSON() : problem(r.title ?? titleOf(r.code), r.message),
       headers: {
+        ...(form === 'json' ? {} : PROBLEM_TYPE),
         ...(r.code === 'unavailable' ? NO_STORE : {}),
         ...(r.retryAfter !== undefined ? { 'retry-after': String(r.retryAfter) } : {}),
         ...r.headers,
@@ -141,7 +150,27 @@ export function errorResponse(e: unknown, log: Logger, path: string): AppRespons
   log('internal_error', { path, error: e instanceof Error ? e.message : String(e) });
   return {
     status: 500,
-    body: { error: 'internal error', code: 'internal', ...(id !== undefined ? { request_id: id } : {}) },
-    headers: NO_STORE,
+    body:
+      form === 'json'
+        ? { error: 'internal error', code: 'internal', ...(id !== undefined ? { request_id: id } : {}) }
+        : problem('Internal error', `internal error${id !== undefined ? ` (request ${id})` : ''}`),
+    headers: { ...NO_STORE, ...(form === 'json' ? {} : PROBLEM_TYPE) },
   };
+}
+
+const PROBLEM_TYPE = { 'content-type': 'application/concise-problem-details+cbor' };
+
+/** RFC 9290 Concise Problem Details: title (-1) and detail (-2), as SCRAPI answers every error. */
+function problem(title: string, detail: string): Uint8Array {
+  return cborEncode(
+    new Map([
+      [-1, title],
+      [-2, detail],
+    ]),
+  );
+}
+
+function titleOf(code: HttpErrorCode): string {
+  const t = code.replaceAll('_', ' ');
+  return code === 'invalid_request' ? 'Malformed request' : t[0]!.toUpperCase() + t.slice(1);
 }

@@ -17,6 +17,8 @@ export interface Mounted {
   cache?: string;
   /** The route answers a CORS preflight (OPTIONS). */
   preflight?: boolean;
+  /** Its errors are Concise Problem Details (CBOR), as SCRAPI asks. */
+  problem?: 'cbor';
   run: Handler;
 }
 
@@ -36,6 +38,7 @@ export function mount<S extends Omit<RouteSpec, 'doc'>>(
     ...(r.rest ? { rest: true as const } : {}),
     ...(r.cache ? { cache: r.cache } : {}),
     ...(r.preflight ? { preflight: true } : {}),
+    ...(r.problem ? { problem: r.problem } : {}),
     run: handlers[r.operationId as S['operationId']],
   }));
 }
@@ -149,7 +152,8 @@ export function createPipeline(o: PipelineOptions) {
     try {
       res = await dispatch(req, found);
     } catch (e) {
-      res = errorResponse(e, o.log, req.path);
+      const cbor = found && Object.values(found.entry.methods).some((m) => m.problem === 'cbor');
+      res = errorResponse(e, o.log, req.path, cbor ? 'problem+cbor' : 'json');
     }
     o.observe?.(found ? found.entry.template : 'unmatched', req.method, res.status, (performance.now() - started) / 1000);
     const headers: Record<string, string> = { ...(o.cors ? CORS : {}), ...(res.headers ?? {}) };

@@ -17,6 +17,11 @@ export interface LedgerApi {
   /** The proof, or a ConsistencyBundle when `signed`. */
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody>;
   history(verifiable: boolean): Promise<HistoryBody>;
+  /**
+   * Append leaf entries (32 bytes each): resolves once they are committed under a signed head, with
+   * the index of the first. The only command here; everything else is a query.
+   */
+  append(leaves: Uint8Array[]): Promise<{ firstIndex: number }>;
   /** The latest head as a signed checkpoint note (c2sp.org/tlog-checkpoint); withheld like the head. */
   checkpoint(): Promise<string>;
   /** A tile or entry bundle at the current size; LedgerError('not_found') beyond the tree. */

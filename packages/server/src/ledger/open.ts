@@ -132,6 +132,7 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
     inclusion: async (r) => (await get()).inclusion(r),
     consistency: async (a, b, s) => (await get()).consistency(a, b, s),
     history: async (v) => (await get()).history(v),
+    append: async (l) => (await get()).append(l),
     checkpoint: async () => (await get()).checkpoint(),
     tile: async (id) => (await get()).tile(id),
     // The keys are known without the store: the checkpointer is made from the keyring alone.

@@ -1,0 +1,154 @@
+// The ledger as a SCITT Transparency Service (RFC 9943): registration under a policy, and RFC 9942
+// receipts for the same signed (and, with a witness policy, witnessed) heads the C2SP checkpoint
+// publishes: one history, never two. A statement's leaf entry is the SHA-256 of its registered
+// form, 32 bytes like an answer hash; it can never be an answer's (a statement starts 0xd2, which
+// no UTF-8 text does). The log stays hashes only: the statement itself is not kept.
+import { readFileSync } from 'node:fs';
+import { fromHex, toBase64Url, toHex, type Names } from '@svc/core';
+import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, readCoseKeySet, type EnvelopeAlg } from '@svc/core/envelope';
+import { logKeySigner, makeReceipt, statementLeaf, verifyStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
+import { parseCheckpoint, parseNote } from '@svc/core/tlog';
+import type { Config } from '../config.js';
+import type { Keyring, LogRole } from '../keys/keyring.js';
+import type { LedgerApi } from '../ledger/api.js';
+import { LedgerError } from '../ledger/errors.js';
+import { logOrigin } from '../tlog/checkpoints.js';
+
+/** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
+export const MAX_STATEMENT_BYTES = 64 * 1024;
+
+/** Receipt algorithms, by the log key that signs each. */
+export const RECEIPT_ALGS = { 'ML-DSA-44': 'log-mldsa44', Ed25519: 'log-ed25519' } as const satisfies Partial<Record<EnvelopeAlg, LogRole>>;
+export type ReceiptAlg = keyof typeof RECEIPT_ALGS;
+
+/** Why registration refused a statement, with SCRAPI's title for it. */
+export class RegistrationRefused extends Error {
+  constructor(
+    readonly title: 'Malformed request' | 'Bad Signature Algorithm' | 'Payload Missing' | 'Rejected',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const TITLES: Partial<Record<ScittErrorCode, RegistrationRefused['title']>> = {
+  unsupported_alg: 'Bad Signature Algorithm',
+  payload_missing: 'Payload Missing',
+  unknown_key: 'Rejected',
+  bad_statement_signature: 'Rejected',
+};
+
+export type Registered = { id: string; receipt: Uint8Array } | { id: string; pending: true };
+
+export interface ScittService {
+  /** Verify under the registration policy, append (once), and return the receipt when a published head covers it. */
+  register(statement: Uint8Array, waitMs?: number): Promise<Registered>;
+  /** The receipt of an entry at the published head; 'pending' while no published head covers it; LedgerError('not_found') if unknown. */
+  receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'>;
+  /** The statement with every receipt algorithm's receipt (a Transparent Statement), once covered. */
+  transparent(statement: Uint8Array, waitMs?: number): Promise<Uint8Array>;
+  keySet(): Uint8Array;
+  key(kid: string): Uint8Array | null;
+  configuration(): Uint8Array;
+  algs(): ReceiptAlg[];
+}
+
+/** Issuer keys of the policy: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
+function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
+  const own = ring.publicKeys('answer').map((pk) => coseKey('ML-DSA-87', pk));
+  if (!cfg.scittIssuers) return own;
+  const raw = readFileSync(cfg.scittIssuers);
+  if (raw[0] === 0x7b) {
+    const jwks = JSON.parse(raw.toString('utf8')) as { keys?: unknown };
+    if (!Array.isArray(jwks.keys)) throw new Error(`${cfg.scittIssuers}: a JWK Set has a keys array`);
+    return [...own, ...jwks.keys];
+  }
+  return [...own, ...readCoseKeySet(new Uint8Array(raw))];
+}
+
+export function scittService(cfg: Config, names: Names, ring: Keyring, ledger: LedgerApi, now: () => number = Date.now): ScittService {
+  const issuers = issuerKeys(cfg, ring);
+  const origin = logOrigin(cfg, names);
+  const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);
+  const signers = new Map(algs.map((a) => [a, logKeySigner(ring.logKey(RECEIPT_ALGS[a]))]));
+  const published = algs.flatMap((a) => ring.publicKeys(RECEIPT_ALGS[a]).map((pk) => coseKey(a, pk)));
+  const byKid = new Map(
+    algs.flatMap((a) => ring.publicKeys(RECEIPT_ALGS[a]).map((pk) => [toBase64Url(coseKeyThumbprint(a, pk)), cborEncode(coseKey(a, pk))])),
+  );
+  // Receipts are deterministic for a head: kept for the head they were made at.
+  const cache = new Map<string, Uint8Array>();
+
+  async function proofAtPublished(leaf: string): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
+    const cp = parseCheckpoint(parseNote(await ledger.checkpoint()).text);
+    if (cp.size === 0) return null;
+    const r = await ledger.inclusion({ answer_sha256: leaf, tree_size: cp.size });
+    if (!r.found) return null;
+    // The path is checked against the checkpoint's root, never the response's own.
+    if (r.root_hash !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
+    return { index: r.index!, size: cp.size, path: r.proof!.map((h) => fromHex(h, 32)!), root: cp.root };
+  }
+
+  async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
+    const signer = signers.get(alg);
+    if (!signer) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
+    const p = await proofAtPublished(id);
+    if (!p) {
+      const anywhere = await ledger.inclusion({ answer_sha256: id });
+      if (!anywhere.found) throw new LedgerError('not_found', 'no entry with this id');
+      return 'pending';
+    }
+    const key = `${id}:${p.size}:${alg}`;
+    let r = cache.get(key);
+    if (!r) {
+      r = makeReceipt({ ...p, iss: origin }, signer);
+      if (cache.size >= 1024) cache.delete(cache.keys().next().value!);
+      cache.set(key, r);
+    }
+    return r;
+  }
+
+  async function covered(id: string, waitMs: number): Promise<boolean> {
+    const deadline = now() + waitMs;
+    for (;;) {
+      if (await proofAtPublished(id)) return true;
+      if (now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {
+    if (statement.length > MAX_STATEMENT_BYTES) throw new RegistrationRefused('Rejected', `a statement over ${MAX_STATEMENT_BYTES} bytes`);
+    const v = verifyStatement(statement, issuers);
+    if (!v.ok) throw new RegistrationRefused(TITLES[v.error!] ?? 'Malformed request', `${v.error}: ${v.detail}`);
+    const id = toHex(statementLeaf(statement));
+    // A statement registered again is the same entry: repeats never grow the log.
+    if (!(await ledger.inclusion({ answer_sha256: id })).found) await ledger.append([fromHex(id, 32)!]);
+    if (!(await covered(id, waitMs))) return { id, pending: true };
+    const r = await receipt(id, algs[0]!);
+    return r === 'pending' ? { id, pending: true } : { id, receipt: r };
+  }
+
+  return {
+    register,
+    receipt,
+    async transparent(statement, waitMs = 10_000) {
+      const reg = await register(statement, waitMs);
+      if ('pending' in reg) throw new LedgerError('unavailable', `no published checkpoint covered the statement within ${waitMs} ms`);
+      const receipts = await Promise.all(algs.map((a) => receipt(reg.id, a)));
+      return withReceipts(statement, receipts as Uint8Array[]);
+    },
+    keySet: () => coseKeySet(published),
+    key: (kid) => byKid.get(kid) ?? null,
+    configuration: () =>
+      cborEncode(
+        new Map<string, unknown>([
+          ['issuer', origin],
+          ['scitt_keys_uri', '/.well-known/scitt-keys'],
+          ['registration_uri', '/entries'],
+          ['vds', 1],
+          ['receipt_algorithms', algs.map((a) => (a === 'Ed25519' ? -8 : -48))],
+        ]),
+      ),
+    algs: () => algs,
+  };
+}
