@@ -45,7 +45,7 @@ Dev keys are made on first start when the data folder has none.`,
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--data-dir DIR] [--database-url URL]
+  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
@@ -53,7 +53,10 @@ grows with its size); a log that fails the check, or cannot be opened, is never 
 --logged waits until the answer is in a published checkpoint (one that met SVC_WITNESS_POLICY's
 quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if none comes in time.
 --envelopes adds the receipt as a JWS and/or COSE_Sign1s (RFC 9964 ML-DSA-87 with the answer key,
-and Ed25519 with the envelope-ed25519 key), in receipt.envelopes: any JOSE or COSE library reads them.`,
+and Ed25519 with the envelope-ed25519 key), in receipt.envelopes: any JOSE or COSE library reads them.
+--scitt FILE also writes a SCITT Transparent Statement (RFC 9943): a Signed Statement about the
+answer (a COSE hash envelope of its text, ML-DSA-87), registered in the same log, with its RFC 9942
+receipts (ML-DSA-44, and Ed25519 unless SVC_LOG_ED25519=off) for the published checkpoint.`,
   verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--allow-unpinned] [--service NAME]
 
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;

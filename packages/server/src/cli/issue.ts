@@ -12,6 +12,8 @@ import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
 import { loggedSource } from './tlog.js';
+import { answerStatement, scittService } from '../scitt/service.js';
+import { writeFileSync } from 'node:fs';
 
 export async function issueCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('issue', args, options);
@@ -22,6 +24,7 @@ export async function issueCommand(args: string[]): Promise<number> {
     model: { type: 'string' },
     logged: { type: 'boolean' },
     envelopes: { type: 'string' },
+    scitt: { type: 'string' },
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
   });
@@ -57,6 +60,7 @@ export async function issueCommand(args: string[]): Promise<number> {
   if (audit) progress('checking the whole log before signing');
   try {
     if (values.logged && !ledger) throw new CliError('--logged needs the ledger (SVC_LEDGER is off)', 2);
+    if (values.scitt !== undefined && !ledger) throw new CliError('--scitt needs the ledger (SVC_LEDGER is off)', 2);
     const bundle = await new Issuer(ring, names, ledger, {
       slhDiversity: cfg.slhDiversity,
       bridge: cfg.bridge,
@@ -68,6 +72,18 @@ export async function issueCommand(args: string[]): Promise<number> {
       ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
       ...(values.model !== undefined ? { model: values.model as string } : {}),
     });
+    if (values.scitt !== undefined && ledger) {
+      // The Transparent Statement: our Signed Statement about this answer, registered in the same
+      // log, with a receipt per log key for the published (witnessed) checkpoint that covers it.
+      const statement = answerStatement(ring, names, answer, bundle.receipt.ts);
+      const published = loggedSource(cfg, ledger, log);
+      const scitt = scittService(cfg, names, ring, {
+        append: (l) => ledger!.append(l),
+        inclusion: (r) => ledger!.inclusion(r),
+        checkpoint: published.checkpoint,
+      });
+      writeFileSync(values.scitt as string, await scitt.transparent(statement, published.timeoutMs));
+    }
     clearInterval(ticker);
     clearProgress();
     out(jsonForTerminal(bundle));

@@ -4,9 +4,17 @@
 // form, 32 bytes like an answer hash; it can never be an answer's (a statement starts 0xd2, which
 // no UTF-8 text does). The log stays hashes only: the statement itself is not kept.
 import { readFileSync } from 'node:fs';
-import { fromHex, toBase64Url, toHex, type Names } from '@svc/core';
-import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, readCoseKeySet, type EnvelopeAlg } from '@svc/core/envelope';
-import { logKeySigner, makeReceipt, statementLeaf, verifyStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
+import { fromHex, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
+import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, readCoseKeySet, type EnvelopeAlg } from '@svc/core/envelope';
+import {
+  logKeySigner,
+  makeReceipt,
+  signStatement,
+  statementLeaf,
+  verifyStatement,
+  withReceipts,
+  type ScittErrorCode,
+} from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import type { Config } from '../config.js';
 import type { Keyring, LogRole } from '../keys/keyring.js';
@@ -66,7 +74,32 @@ function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
   return [...own, ...readCoseKeySet(new Uint8Array(raw))];
 }
 
-export function scittService(cfg: Config, names: Names, ring: Keyring, ledger: LedgerApi, now: () => number = Date.now): ScittService {
+/**
+ * The service's own Signed Statement about an answer: a hash envelope of its text, signed with the
+ * answer key, subject `urn:<service>:answer:<sha256 hex>`.
+ */
+export function answerStatement(ring: Keyring, names: Names, answer: string, iat: number): Uint8Array {
+  const h = textSha256(answer);
+  if (!h) throw new TypeError('the answer has no exact UTF-8 form');
+  return signStatement(
+    {
+      answerSha256: h,
+      iss: names.service,
+      sub: `urn:${names.service}:answer:${toHex(h)}`,
+      iat,
+      typ: `application/vnd.${names.service}.answer-statement+cose`,
+    },
+    mlDsa87Signer(ring.get('answer')),
+  );
+}
+
+export function scittService(
+  cfg: Config,
+  names: Names,
+  ring: Keyring,
+  ledger: Pick<LedgerApi, 'append' | 'inclusion' | 'checkpoint'>,
+  now: () => number = Date.now,
+): ScittService {
   const issuers = issuerKeys(cfg, ring);
   const origin = logOrigin(cfg, names);
   const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);

@@ -1,0 +1,53 @@
+// `svc issue --scitt FILE` (#34): the answer's ProofBundle on stdout and, in FILE, a Transparent
+// Statement whose receipts are for the log's published checkpoint, read back by the core's verifier
+// with only the published keys: the answer key as issuer, the log's COSE keys from the vkeys' keys.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { namesFor, sha256, toHex, utf8 } from '@svc/core';
+import { coseKey } from '@svc/core/envelope';
+import { verifyTransparentStatement } from '@svc/core/scitt';
+import { parseCheckpoint, parseNote } from '@svc/core/tlog';
+import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
+import { runSvc } from '../support/svc-cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-cli-scitt-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('svc issue --scitt', () => {
+  it('writes a Transparent Statement that verifies against the checkpoint it was made for', async () => {
+    expect((await runSvc(['keygen', '--data-dir', dir])).code).toBe(0);
+    const file = join(dir, 'answer.scitt.cose');
+    const r = await runSvc(['issue', '--answer', 'Transparent.', '--scitt', file, '--data-dir', dir]);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out).receipt.answer_sha256).toBe(toHex(sha256(utf8('Transparent.'))));
+    const ring = Keyring.load(join(dir, 'keys')).ring;
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    const ledger = await openLedger(cfg, namesFor('svc'), ring, () => {}, { background: false });
+    const cp = parseCheckpoint(parseNote(await ledger.checkpoint()).text);
+    await ledger.close();
+    const v = verifyTransparentStatement(new Uint8Array(readFileSync(file)), {
+      issuers: [coseKey('ML-DSA-87', ring.publicKeys('answer')[0]!)],
+      logs: [
+        {
+          keys: [coseKey('ML-DSA-44', ring.publicKeys('log-mldsa44')[0]!), coseKey('Ed25519', ring.publicKeys('log-ed25519')[0]!)],
+          checkpoint: { size: cp.size, root: cp.root },
+        },
+      ],
+    });
+    expect(v.ok, JSON.stringify(v)).toBe(true);
+    expect(v.statement.sub).toBe(`urn:svc:answer:${toHex(sha256(utf8('Transparent.')))}`);
+    expect(v.receipts.map((x) => x.alg)).toEqual(['ML-DSA-44', 'Ed25519']);
+    // Two leaves: the answer's hash and the statement's.
+    expect(cp.size).toBe(2);
+  });
+
+  it('a usage error without the ledger: exit 2, nothing written', async () => {
+    const r = await runSvc(['issue', '--answer', 'x', '--scitt', join(dir, 'none.cose'), '--data-dir', dir], {
+      env: { SVC_LEDGER: 'off' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--scitt needs the ledger');
+  });
+});
