@@ -104,6 +104,7 @@ function rfc9162Root(proof: Uint8Array, leaf: Uint8Array): Rebuilt | string {
   return root ? { root, ...out } : `the path does not fit leaf ${out.index} of a tree of ${out.size}`;
 }
 
+// WF-SCITT
 const refuse = (v: Omit<ReceiptVerdict, 'ok'>, error: ScittErrorCode, detail: string): ReceiptVerdict => ({
   ...v,
   ok: false,

@@ -3,6 +3,7 @@ import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, t
 import { envelopeChecker } from '@svc/core/envelope';
 import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
 import { asEnvelope, readBytes, verifyEnvelope } from './envelope.js';
+import { isScittStatement, verifyScitt } from './scitt.js';
 import { jsonForTerminal } from './io.js';
 
 const mark = (b: boolean | undefined) => (b ? 'ok' : 'FAILED');
@@ -90,6 +91,7 @@ export async function verifyCommand(
 ): Promise<number> {
   // A bare JWS or COSE_Sign1 (as receipt.envelopes carries them) is checked against a key set.
   const envelope = file === '-' ? null : asEnvelope(readBytes(file));
+  if (envelope && 'cose' in envelope && isScittStatement(envelope.cose)) return verifyScitt(envelope.cose, opts, out);
   if (envelope) return verifyEnvelope(envelope, opts, out);
   const text = readInput(file);
   const trustedKeys = await pinned(opts);

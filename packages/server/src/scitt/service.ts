@@ -111,6 +111,7 @@ export function scittService(
   // Receipts are deterministic for a head: kept for the head they were made at.
   const cache = new Map<string, Uint8Array>();
 
+  // WF-SCITT-HEAD
   async function proofAtPublished(leaf: string): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
     const cp = parseCheckpoint(parseNote(await ledger.checkpoint()).text);
     if (cp.size === 0) return null;

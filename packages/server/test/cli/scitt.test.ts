@@ -1,7 +1,7 @@
 // `svc issue --scitt FILE` (#34): the answer's ProofBundle on stdout and, in FILE, a Transparent
 // Statement whose receipts are for the log's published checkpoint, read back by the core's verifier
 // with only the published keys: the answer key as issuer, the log's COSE keys from the vkeys' keys.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,10 +10,15 @@ import { coseKey } from '@svc/core/envelope';
 import { verifyTransparentStatement } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
+import { boot } from '../support/harness.js';
 import { runSvc } from '../support/svc-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-cli-scitt-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const writeTo = (name: string, b: Uint8Array) => {
+  writeFileSync(join(dir, name), b);
+  return join(dir, name);
+};
 
 describe('svc issue --scitt', () => {
   it('writes a Transparent Statement that verifies against the checkpoint it was made for', async () => {
@@ -41,6 +46,35 @@ describe('svc issue --scitt', () => {
     expect(v.receipts.map((x) => x.alg)).toEqual(['ML-DSA-44', 'Ed25519']);
     // Two leaves: the answer's hash and the statement's.
     expect(cp.size).toBe(2);
+  });
+
+  it('svc verify reads it with the keys a running server publishes; the server knows it as registered', async () => {
+    const s = await boot();
+    try {
+      const file = join(dir, 'served.scitt.cose');
+      const r = await runSvc(['issue', '--answer', 'Served.', '--scitt', file, '--data-dir', s.dir]);
+      expect(r.code, r.err).toBe(0);
+      const v = await runSvc(['verify', file, '--keys-url', s.url]);
+      expect(v.code, v.err + v.out).toBe(0);
+      expect(v.out).toMatch(/PASS: the issuer signed it and the log included it/);
+      expect(v.out).toMatch(/receipt ML-DSA-44 ok[\s\S]*receipt Ed25519 ok/);
+      const bytes = new Uint8Array(readFileSync(file));
+      // Registering the Transparent Statement again is the same entry (receipts are not part of it).
+      const post = await fetch(`${s.url}/entries`, {
+        method: 'POST',
+        body: bytes as BodyInit,
+        headers: { 'content-type': 'application/cose' },
+      });
+      expect(post.status).toBe(201);
+      const json = JSON.parse((await runSvc(['verify', file, '--keys-url', s.url, '--json'])).out);
+      expect(post.headers.get('location')).toBe(`/entries/${json.statement.leaf}`);
+      const bad = bytes.slice();
+      bad[bad.length - 10]! ^= 1;
+      expect((await runSvc(['verify', writeTo('bad.cose', bad), '--keys-url', s.url])).code).toBe(1);
+      expect((await runSvc(['verify', file])).code).toBe(2);
+    } finally {
+      await s.stop();
+    }
   });
 
   it('a usage error without the ledger: exit 2, nothing written', async () => {
