@@ -14,7 +14,9 @@ describe('first hour', () => {
     const { readmeCliBlock, promisedExit, inBackground } = await import(script);
     const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'));
     expect(lines.length).toBeGreaterThanOrEqual(8);
-    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(true);
+    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
+      true,
+    );
     expect(promisedExit('npx svc verify p.json   # exit 0: verifies')).toBe(0);
     expect(promisedExit('npx svc ledger audit --state a.json   # exit 3 on rollback/fork')).toBe(0);
     expect(promisedExit('npx svc verify other.json   # exit 4: a signer the keys do not name')).toBe(4);

@@ -57,7 +57,11 @@ async function keysFor(kind: 'jws' | 'cose', opts: { keys?: string; 'keys-url'?:
     if (r.status !== 200) throw new CliError(`${base}/api/provenance/jwks.json answered ${r.status}`, 2);
     return r.body as Jwks;
   }
-  const url = `${base}/api/provenance/cose-keys`;
+  return fetchCoseKeys(`${base}/api/provenance/cose-keys`);
+}
+
+/** A COSE_KeySet fetched once (capped, with the peers' deadline); exit 2 when it cannot be had. */
+export async function fetchCoseKeys(url: string): Promise<unknown[]> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(PEER_DEADLINE_MS) });
     if (res.status !== 200) throw new CliError(`${url} answered ${res.status}`, 2);

@@ -5,9 +5,8 @@
 import { toHex } from '@svc/core';
 import { readCose1, readCoseKeySet } from '@svc/core/envelope';
 import { SCITT_HEADER, verifyTransparentStatement } from '@svc/core/scitt';
-import { PEER_CAPS, PEER_DEADLINE_MS, readCapped } from '../net/peer.js';
-import { CliError, baseUrl, networkCause } from './common.js';
-import { readBytes } from './envelope.js';
+import { CliError, baseUrl } from './common.js';
+import { fetchCoseKeys, readBytes } from './envelope.js';
 import { jsonForTerminal } from './io.js';
 
 /** Whether a COSE_Sign1 is a SCITT statement: a hash envelope (258) or one carrying receipts (394). */
@@ -17,17 +16,6 @@ export function isScittStatement(cose: Uint8Array): boolean {
     return c.header.has(SCITT_HEADER.payloadHashAlg) || c.unprotected.has(SCITT_HEADER.receipts);
   } catch {
     return false;
-  }
-}
-
-async function coseKeys(url: string): Promise<unknown[]> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(PEER_DEADLINE_MS) });
-    if (res.status !== 200) throw new CliError(`${url} answered ${res.status}`, 2);
-    return readCoseKeySet(await readCapped(res, PEER_CAPS.json, url));
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(`cannot read the COSE keys of ${url}: ${networkCause(e)}`, 2);
   }
 }
 
@@ -49,8 +37,8 @@ export async function verifyScitt(
     }
   } else if (opts['keys-url']) {
     const base = baseUrl(opts['keys-url']);
-    issuers = await coseKeys(`${base}/api/provenance/cose-keys?kind=answer`);
-    logKeys = await coseKeys(`${base}/.well-known/scitt-keys`);
+    issuers = await fetchCoseKeys(`${base}/api/provenance/cose-keys?kind=answer`);
+    logKeys = await fetchCoseKeys(`${base}/.well-known/scitt-keys`);
   } else throw new CliError('a statement names its keys only by kid: give --keys-url BASE, or --keys FILE (a COSE_KeySet)', 2);
   const v = verifyTransparentStatement(cose, { issuers, logs: [{ keys: logKeys }] });
   if (opts.json)
