@@ -25,14 +25,22 @@ afterAll(async () => {
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
 describe('SCITT on a shared PostgreSQL ledger', () => {
-  it('registered on one instance, its receipt comes from the other and verifies with either one's keys', async () => {
+  it("registered on one instance, its receipt comes from the other and verifies with either one's keys", async () => {
     const url = await freshPgDatabase();
     a = await boot({ databaseUrl: url, ledgerBatchMs: 20 });
     cpSync(join(a.dir, 'keys'), join(dirB, 'keys'), { recursive: true });
-    b = await startServer(loadConfig({ SVC_DATA_DIR: dirB, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1' }, { databaseUrl: url, ledgerBatchMs: 20 }));
+    b = await startServer(
+      loadConfig({ SVC_DATA_DIR: dirB, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1' }, { databaseUrl: url, ledgerBatchMs: 20 }),
+    );
     const answer = Keyring.load(join(a.dir, 'keys')).ring.get('answer');
     const st = signStatement(
-      { answerSha256: new Uint8Array(32).fill(7), iss: 'svc', sub: 'urn:svc:answer:07', iat: 1, typ: 'application/vnd.svc.answer-statement+cose' },
+      {
+        answerSha256: new Uint8Array(32).fill(7),
+        iss: 'svc',
+        sub: 'urn:svc:answer:07',
+        iat: 1,
+        typ: 'application/vnd.svc.answer-statement+cose',
+      },
       mlDsa87Signer(answer),
     );
     const reg = await fetch(`${a.url}/entries`, { method: 'POST', body: st as BodyInit, headers: { 'content-type': 'application/cose' } });
@@ -46,10 +54,15 @@ describe('SCITT on a shared PostgreSQL ledger', () => {
       const keys = readCoseKeySet(await bytes(await fetch(`${s}/.well-known/scitt-keys`)));
       const v = verifyReceipt(receipt, statementLeaf(st), { keys });
       expect(v.ok, JSON.stringify(v)).toBe(true);
-      if (s === b.url) expect(verifyReceipt(receipt, statementLeaf(st), { keys, checkpoint: { size: cpB.size, root: cpB.root } }).ok).toBe(true);
+      if (s === b.url)
+        expect(verifyReceipt(receipt, statementLeaf(st), { keys, checkpoint: { size: cpB.size, root: cpB.root } }).ok).toBe(true);
     }
     // The same answer key signed it on both: either one's policy registers it again as the same entry.
-    const again = await fetch(`${b.url}/entries`, { method: 'POST', body: st as BodyInit, headers: { 'content-type': 'application/cose' } });
+    const again = await fetch(`${b.url}/entries`, {
+      method: 'POST',
+      body: st as BodyInit,
+      headers: { 'content-type': 'application/cose' },
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get('location')).toBe(`/entries/${id}`);
   });
