@@ -51,3 +51,4 @@ export { createPipeline, mount, type Mounted } from './http/pipeline.js';
 export { errorResponse } from './http/errors.js';
 export { withRequestId } from './http/request-id.js';
 export { metricsListener } from './http/metrics-listener.js';
+export { scittService, answerStatement, type ScittService } from './scitt/service.js';

@@ -4,7 +4,7 @@
 export { SCITT_HEADER, signStatement, statementLeaf, verifyStatement, type AnswerStatement } from './statement.js';
 export { VDS, makeReceipt, verifyReceipt, type ReceiptContent, type ScittLog } from './receipt.js';
 export { withReceipts, receiptsOf, verifyTransparentStatement, type TransparentOptions } from './transparent.js';
-export { readScittKey, scittAlgOfCose, scittVerify, type ScittAlg, type ScittKey } from './keys.js';
+export { readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
 export { logKeySigner } from './sign.js';
 export { ccfRoot } from './ccf.js';
 export type { ScittErrorCode, StatementVerdict, ReceiptVerdict, TransparentVerdict } from './verdict.js';

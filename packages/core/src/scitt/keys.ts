@@ -94,6 +94,22 @@ export function readScittKey(key: unknown): ScittKey | null {
   return readJwk(key);
 }
 
+/**
+ * A platform's own Ed25519 and ECDSA (OpenSSL through node:crypto, say), injected where the core
+ * would use noble: true or false, or undefined to leave the check to noble. It must never throw.
+ *
+ * @example
+ * ```ts
+ * const classical: ClassicalVerify = (alg, pk, msg, sig) => (alg === 'Ed25519' ? opensslEd25519(pk, msg, sig) : undefined);
+ * ```
+ */
+export type ClassicalVerify = (
+  alg: 'Ed25519' | 'ES256' | 'ES384',
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+) => boolean | undefined;
+
 /** A key's kid as bytes-or-text compared with a header's: hex for bytes. */
 export function kidText(kid: Uint8Array | string | undefined): string | undefined {
   return kid instanceof Uint8Array ? toHex(kid) : kid;
@@ -114,7 +130,12 @@ export function scittVerify(
   message: Uint8Array,
   signature: Uint8Array,
   compute?: SyncVerify,
+  classical?: ClassicalVerify,
 ): boolean {
+  if (classical && (alg === 'Ed25519' || alg === 'ES256' || alg === 'ES384')) {
+    const r = classical(alg, publicKey, message, signature);
+    if (r !== undefined) return r;
+  }
   if (alg !== 'ES256' && alg !== 'ES384') return envelopeVerify(alg, publicKey, message, signature, compute);
   const [curve, width] = alg === 'ES256' ? [p256, 64] : [p384, 96];
   if (signature.length !== width || publicKey.length !== 1 + width) return false;

@@ -13,7 +13,7 @@ import { COSE_HEADER, readCose1, sigStructure } from '../envelope/cose.js';
 import { coseKeyThumbprint, ENVELOPE_ALGS } from '../envelope/keys.js';
 import type { EnvelopeSigner } from '../envelope/signers.js';
 import { ccfRoot } from './ccf.js';
-import { scittAlgOfCose, scittVerify } from './keys.js';
+import { scittAlgOfCose, scittVerify, type ClassicalVerify } from './keys.js';
 import { candidateKeys, SCITT_HEADER, unknownCrit } from './statement.js';
 import type { ReceiptVerdict, ScittErrorCode } from './verdict.js';
 
@@ -121,7 +121,12 @@ const refuse = (v: Omit<ReceiptVerdict, 'ok'>, error: ScittErrorCode, detail: st
  * const r = verifyReceipt(receiptBytes, statementLeaf(statement), { keys: [logJwk] });
  * ```
  */
-export function verifyReceipt(bytes: unknown, leaf: Uint8Array, log: ScittLog, opts: { compute?: SyncVerify } = {}): ReceiptVerdict {
+export function verifyReceipt(
+  bytes: unknown,
+  leaf: Uint8Array,
+  log: ScittLog,
+  opts: { compute?: SyncVerify; classical?: ClassicalVerify } = {},
+): ReceiptVerdict {
   const base: Omit<ReceiptVerdict, 'ok'> = { leaf: leaf instanceof Uint8Array ? toHex(leaf) : '' };
   if (!(bytes instanceof Uint8Array)) return refuse(base, 'malformed', 'a receipt is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse(base, 'too_large', 'a receipt over the body limit');
@@ -168,7 +173,7 @@ export function verifyReceipt(bytes: unknown, leaf: Uint8Array, log: ScittLog, o
   const keys = candidateKeys(log.keys, alg, h.get(COSE_HEADER.kid));
   if (keys.length === 0) return refuse(v, 'unknown_key', `no ${alg} key of this log`);
   const tbs = sigStructure(c.protectedBytes, rebuilt!.root);
-  if (!keys.some((k) => scittVerify(alg, k.publicKey, tbs, c.signature, opts.compute)))
+  if (!keys.some((k) => scittVerify(alg, k.publicKey, tbs, c.signature, opts.compute, opts.classical)))
     return refuse(
       v,
       'root_not_signed',

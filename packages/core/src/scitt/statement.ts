@@ -11,7 +11,7 @@ import { cborEncode, CborError, Tagged, type CborValue } from '../envelope/cbor.
 import { COSE_HEADER, readCose1, sigStructure } from '../envelope/cose.js';
 import { coseKeyThumbprint, ENVELOPE_ALGS } from '../envelope/keys.js';
 import type { EnvelopeSigner } from '../envelope/signers.js';
-import { kidText, readScittKey, scittAlgOfCose, scittVerify, type ScittAlg, type ScittKey } from './keys.js';
+import { kidText, readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
 import type { ScittErrorCode, StatementVerdict } from './verdict.js';
 
 /**
@@ -154,7 +154,11 @@ const refuse = (leaf: string, error: ScittErrorCode, detail: string): StatementV
  * const v = verifyStatement(bytes, [{ kty: 'OKP', crv: 'Ed25519', x }]);
  * ```
  */
-export function verifyStatement(bytes: unknown, issuers: readonly unknown[], opts: { compute?: SyncVerify } = {}): StatementVerdict {
+export function verifyStatement(
+  bytes: unknown,
+  issuers: readonly unknown[],
+  opts: { compute?: SyncVerify; classical?: ClassicalVerify } = {},
+): StatementVerdict {
   if (!(bytes instanceof Uint8Array)) return refuse('', 'malformed', 'a Signed Statement is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse('', 'too_large', 'a Signed Statement over the body limit');
   let c: ReturnType<typeof readCose1>;
@@ -186,7 +190,7 @@ export function verifyStatement(bytes: unknown, issuers: readonly unknown[], opt
   const keys = candidateKeys(issuers, alg, h.get(COSE_HEADER.kid));
   if (keys.length === 0) return { ...refuse(leaf, 'unknown_key', `no trusted ${alg} issuer key`), alg, ...about };
   const tbs = sigStructure(c.protectedBytes, c.payload);
-  if (!keys.some((k) => scittVerify(alg, k.publicKey, tbs, c.signature, opts.compute)))
+  if (!keys.some((k) => scittVerify(alg, k.publicKey, tbs, c.signature, opts.compute, opts.classical)))
     return { ...refuse(leaf, 'bad_statement_signature', `the issuer's ${alg} signature does not verify`), alg, ...about };
   return { ok: true, leaf, alg, ...about, payload: c.payload };
 }

@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES } from '../limits.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
 import { cborEncode, CborError, Tagged } from '../envelope/cbor.js';
 import { readCose1 } from '../envelope/cose.js';
+import type { ClassicalVerify } from './keys.js';
 import { verifyReceipt, type ScittLog } from './receipt.js';
 import { SCITT_HEADER, statementLeaf, verifyStatement } from './statement.js';
 import type { ReceiptVerdict, TransparentVerdict } from './verdict.js';
@@ -56,6 +57,7 @@ export interface TransparentOptions {
   issuers: readonly unknown[];
   logs: readonly ScittLog[];
   compute?: SyncVerify;
+  classical?: ClassicalVerify;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface TransparentOptions {
  * ```
  */
 export function verifyTransparentStatement(bytes: unknown, opts: TransparentOptions): TransparentVerdict {
-  const statement = verifyStatement(bytes, opts.issuers, { compute: opts.compute });
+  const statement = verifyStatement(bytes, opts.issuers, { compute: opts.compute, classical: opts.classical });
   const fail = (error: TransparentVerdict['error'], detail: string, receipts: ReceiptVerdict[] = []): TransparentVerdict => ({
     ok: false,
     error,
@@ -90,7 +92,7 @@ export function verifyTransparentStatement(bytes: unknown, opts: TransparentOpti
   if (raw.length > MAX_RECEIPTS) return fail('malformed', `more than ${MAX_RECEIPTS} receipts`);
   const receipts = raw.map((r) => {
     // A receipt is judged by the first trusted log whose keys know its signer.
-    const verdicts = opts.logs.map((log) => verifyReceipt(r, leaf, log, { compute: opts.compute }));
+    const verdicts = opts.logs.map((log) => verifyReceipt(r, leaf, log, { compute: opts.compute, classical: opts.classical }));
     const aside = (v: ReceiptVerdict) => v.error === 'unknown_key' || v.error === 'unsupported_vds';
     return (
       verdicts.find((v) => v.ok) ??

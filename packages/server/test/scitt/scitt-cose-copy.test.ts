@@ -5,7 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { scittCoseJson } from '../../../../tools/scripts/scitt-cose-json.mjs';
+import { scittCoseJson } from '@svc/tools/scitt-cose-json';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const copy = join(root, 'test-vectors', 'external', 'scitt-cose');

@@ -1,5 +1,5 @@
 // The scitt-cose vectors as one JSON file (binary files as hex) for tests that run in a browser too,
-// where a binary file cannot be imported. Derived, never edited: `node tools/scripts/scitt-cose-json.mjs`
+// where a binary file cannot be imported. Derived, never edited: `node tools/lib/scitt-cose-json.mjs`
 // writes it, and packages/server/test/interop/scitt-cose-copy.test.ts checks it against the files.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ export function scittCoseJson() {
   });
   const files = readdirSync(join(dir, 'v1'));
   if (files.length !== vectors.length + 1) throw new Error('a vector folder is not in the manifest');
-  return `${JSON.stringify({ note: 'derived from test-vectors/external/scitt-cose by tools/scripts/scitt-cose-json.mjs', leaf_entry_definition: manifest.leaf_entry_definition, vectors }, null, 1)}\n`;
+  return `${JSON.stringify({ note: 'derived from test-vectors/external/scitt-cose by tools/lib/scitt-cose-json.mjs', leaf_entry_definition: manifest.leaf_entry_definition, vectors }, null, 1)}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(join(dir, '..', 'scitt-cose.json'), scittCoseJson());
