@@ -63,7 +63,14 @@ export type { Attested } from './record/attested.js';
 export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
 export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';
 // Envelopes (JWS, COSE) live in @svc/core/envelope; the main entry knows only their shapes.
-export type { EnvelopeChecker, EnvelopeMaker, ReceiptEnvelopes, ReceiptKind, EnvelopeFormat } from './envelope/checker.js';
+export type {
+  EnvelopeChecker,
+  EnvelopeMaker,
+  ReceiptEnvelopes,
+  ReceiptKind,
+  EnvelopeFormat,
+  ScittBundleChecker,
+} from './envelope/checker.js';
 export type { EnvelopesVerdict, EnvelopeCheck } from './envelope/receipt.js';
 export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
 export {

@@ -25,6 +25,23 @@ export type EnvelopeChecker = (
 ) => Static<typeof S.EnvelopesVerdict>;
 
 /**
+ * Checks the SCITT Transparent Statement a proof bundle carries (`scittChecker` from
+ * `@svc/core/scitt`): signed with the bundle's receipt key, about its answer, with receipts from a
+ * trusted log.
+ *
+ * @example
+ * ```ts
+ * const res = await verifyBundle(bundle, { trustedKeys, scitt: scittChecker({ logs: [{ keys: scittKeys }] }) });
+ * ```
+ */
+export type ScittBundleChecker = (
+  transparent: unknown,
+  answerSha256: string | null,
+  receiptKey: Uint8Array | null,
+  compute?: SyncVerify,
+) => Static<typeof S.ScittVerdict>;
+
+/**
  * The receipt kinds that carry envelopes, each with its own media type.
  *
  * @example

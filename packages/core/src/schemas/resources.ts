@@ -129,6 +129,12 @@ export const ProofBundle = Type.Object(
     bridgeKeys: Type.Optional(Type.Array(BridgeKey)),
     excerpt: Type.Optional(Type.Object({ start: Type.Integer(), end: Type.Integer(), quote: Type.String() })),
     tlogProof: Type.Optional(Type.String({ description: "c2sp.org/tlog-proof@v1 of the answer's leaf in the service's transparency log" })),
+    scitt: Type.Optional(
+      Type.String({
+        description:
+          'base64url of a SCITT Transparent Statement (RFC 9943) about the answer, signed with the receipt key, with RFC 9942 receipts',
+      }),
+    ),
   },
   { $id: 'ProofBundle' },
 );

@@ -92,6 +92,39 @@ export const EnvelopesVerdict = Type.Object({
 });
 
 /**
+ * TypeBox schema of what a proof verdict says of the SCITT Transparent Statement it carries
+ * (`scitt`): `{checked: false}` without a SCITT checker (`scittChecker` from `@svc/core/scitt`),
+ * else `ok`, the reason it failed, the statement's leaf entry and each receipt's result.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(ScittVerdict, verdict.scitt);
+ * ```
+ */
+export const ScittVerdict = Type.Object({
+  /** False when the verifier was given no SCITT checker: nothing was judged, nothing counts. */
+  checked: Type.Boolean(),
+  ok: Type.Optional(Type.Boolean()),
+  error: Type.Optional(Type.String()),
+  detail: Type.Optional(Type.String()),
+  leaf: Type.Optional(Type.String()),
+  receipts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        ok: Type.Boolean(),
+        alg: Type.Optional(Type.String()),
+        error: Type.Optional(Type.String()),
+        iss: Type.Optional(Type.String()),
+        index: Type.Optional(Type.Integer()),
+        size: Type.Optional(Type.Integer()),
+        root: Type.Optional(Type.String()),
+      }),
+    ),
+  ),
+});
+
+/**
  * TypeBox schema of a verdict's receipt layer; the source of `ReceiptVerdict`.
  *
  * @example
@@ -205,6 +238,7 @@ export const ProofVerdict = Type.Object({
   excerpt: Type.Optional(ExcerptVerdict),
   bridge: Type.Optional(BridgeVerdict),
   log: Type.Optional(LogVerdict),
+  scitt: Type.Optional(ScittVerdict),
 });
 
 /**

@@ -8,3 +8,4 @@ export { readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type S
 export { logKeySigner } from './sign.js';
 export { ccfRoot } from './ccf.js';
 export type { ScittErrorCode, StatementVerdict, ReceiptVerdict, TransparentVerdict } from './verdict.js';
+export { scittChecker } from './checker.js';

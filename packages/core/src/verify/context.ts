@@ -5,7 +5,7 @@ import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 import { isObj } from '../lib/json.js';
 import type { LogPolicyChecker } from './log.js';
-import type { EnvelopeChecker } from '../envelope/checker.js';
+import type { EnvelopeChecker, ScittBundleChecker } from '../envelope/checker.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/resources.js';
 
@@ -56,6 +56,12 @@ export interface VerifyOptions {
    * carries no JOSE, CBOR or Ed25519 code (59 KB of a 207 KB minified bundle).
    */
   envelopes?: EnvelopeChecker;
+  /**
+   * Checks the SCITT Transparent Statement a proof bundle carries (`scitt`): pass
+   * `scittChecker({ logs })` from `@svc/core/scitt`. Without it the verdict says `{checked: false}`
+   * and the statement counts neither way.
+   */
+  scitt?: ScittBundleChecker;
 }
 
 interface PinnedKey {
@@ -74,6 +80,7 @@ export interface VerifyContext {
   compute: SyncVerify;
   logPolicy: LogPolicyChecker | null;
   envelopes: EnvelopeChecker | null;
+  scitt: ScittBundleChecker | null;
 }
 
 function decodePinned(keys: readonly ReceiptKey[]): PinnedKey[] {
@@ -105,5 +112,6 @@ export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): 
     compute: compute ?? syncVerifier(options.crypto),
     logPolicy: options.logPolicy ?? null,
     envelopes: options.envelopes ?? null,
+    scitt: options.scitt ?? null,
   };
 }

@@ -1,6 +1,7 @@
 // ProofBundle verification: receipt layer, question binding, pinned excerpt and bridge attestation,
 // folded into one verdict by rule V5.
 import { textSha256Hex } from '../encoding/hash.js';
+import { fromHex } from '../encoding/bytes.js';
 import { checkBridge } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { checkQuestion } from './question.js';
@@ -75,6 +76,11 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
 
 const sortedSet = (xs: string[]): string[] => [...new Set(xs)].sort();
 
+/** The ML-DSA-87 key the bundle says signed its receipt: the one its SCITT statement must be signed with. */
+function receiptKeyOf(b: Obj): Uint8Array | null {
+  return isObj(b.receiptKey) ? fromHex(b.receiptKey.public_key_hex) : null;
+}
+
 export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
@@ -106,8 +112,14 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
   if (has(b, 'excerpt')) verdict.excerpt = { present: true, ok: excerptOk(b.answer, b.excerpt) }; // V7
   // V5: a present log layer must hold; it adds a condition, not a signed layer of its own.
   if (has(b, 'tlogProof')) verdict.log = checkLog(b.tlogProof, answerHash, vc.logPolicy);
+  // V5 again: a SCITT statement, when checked, must hold; unchecked, it counts neither way.
+  if (has(b, 'scitt')) verdict.scitt = vc.scitt ? vc.scitt(b.scitt, answerHash, receiptKeyOf(b), vc.compute) : { checked: false };
+  const scittOk = !verdict.scitt?.checked || verdict.scitt.ok === true;
   verdict.checks = checks;
-  Object.assign(verdict, foldVerdict(checks, layersOk, rc.recognized, questionOk, verdict.excerpt?.ok ?? true, verdict.log?.ok ?? true));
+  Object.assign(
+    verdict,
+    foldVerdict(checks, layersOk, rc.recognized, questionOk, verdict.excerpt?.ok ?? true, (verdict.log?.ok ?? true) && scittOk),
+  );
   return {
     verdict,
     facts: {

@@ -1,5 +1,5 @@
 // `svc issue`: sign an answer with the keyring, append it to the ledger, print the ProofBundle.
-import { namesFor } from '@svc/core';
+import { namesFor, toBase64Url, type ProofBundle } from '@svc/core';
 import type { EnvelopeFormat } from '@svc/core';
 import { loadConfig } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
@@ -82,7 +82,10 @@ export async function issueCommand(args: string[]): Promise<number> {
         inclusion: (r) => ledger!.inclusion(r),
         checkpoint: published.checkpoint,
       });
-      writeFileSync(values.scitt as string, await scitt.transparent(statement, published.timeoutMs));
+      const transparent = await scitt.transparent(statement, published.timeoutMs);
+      writeFileSync(values.scitt as string, transparent);
+      // The bundle carries it too, unsigned like tlogProof: verifyBundle checks it with scittChecker.
+      (bundle as ProofBundle & { scitt?: string }).scitt = toBase64Url(transparent);
     }
     clearInterval(ticker);
     clearProgress();

@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namesFor, sha256, toHex, utf8 } from '@svc/core';
+import { fromBase64Url, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
 import { coseKey } from '@svc/core/envelope';
-import { verifyTransparentStatement } from '@svc/core/scitt';
+import { scittChecker, verifyTransparentStatement } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
 import { boot } from '../support/harness.js';
@@ -26,7 +26,10 @@ describe('svc issue --scitt', () => {
     const file = join(dir, 'answer.scitt.cose');
     const r = await runSvc(['issue', '--answer', 'Transparent.', '--scitt', file, '--data-dir', dir]);
     expect(r.code, r.err).toBe(0);
-    expect(JSON.parse(r.out).receipt.answer_sha256).toBe(toHex(sha256(utf8('Transparent.'))));
+    const bundle = JSON.parse(r.out);
+    expect(bundle.receipt.answer_sha256).toBe(toHex(sha256(utf8('Transparent.'))));
+    // The bundle carries the same Transparent Statement, checked by verifyBundle with scittChecker.
+    expect(fromBase64Url(bundle.scitt)).toEqual(new Uint8Array(readFileSync(file)));
     const ring = Keyring.load(join(dir, 'keys')).ring;
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
     const ledger = await openLedger(cfg, namesFor('svc'), ring, () => {}, { background: false });
@@ -42,6 +45,10 @@ describe('svc issue --scitt', () => {
       ],
     });
     expect(v.ok, JSON.stringify(v)).toBe(true);
+    const logs = [{ keys: [coseKey('ML-DSA-44', ring.publicKeys('log-mldsa44')[0]!)] }];
+    const checked = await verifyBundle(bundle, { trustedKeys: [bundle.receiptKey], scitt: scittChecker({ logs }) });
+    expect(checked.verdict.overallOk).toBe(true);
+    expect((checked.verdict as { scitt?: { ok?: boolean } }).scitt?.ok).toBe(true);
     expect(v.statement.sub).toBe(`urn:svc:answer:${toHex(sha256(utf8('Transparent.')))}`);
     expect(v.receipts.map((x) => x.alg)).toEqual(['ML-DSA-44', 'Ed25519']);
     // Two leaves: the answer's hash and the statement's.

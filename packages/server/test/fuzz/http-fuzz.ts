@@ -2,6 +2,9 @@
 // methods and bodies of every bundle kind mutated. After every case the server must still answer,
 // and never with a 5xx (except the council probe's documented 503 {ok:false}).
 import { fuzzCorpus, mutate, prng } from '@svc/core/arbitraries';
+import { mlDsa87Signer } from '@svc/core/envelope';
+import { signStatement } from '@svc/core/scitt';
+import { testKeys } from '@svc/core/testing';
 import { rawRequest } from '../support/rawhttp.js';
 
 export interface HttpCase {
@@ -56,6 +59,13 @@ const ROUTES = [
   '/api/transparency/tlog/tile/0/%30%30%30',
   '/api/transparency/tlog/tile/',
   '/openapi.json',
+  '/entries',
+  `/entries/${'0'.repeat(64)}`,
+  `/entries/${'0'.repeat(64)}?alg=EdDSA`,
+  '/entries/%00',
+  '/.well-known/scitt-keys',
+  '/.well-known/scitt-keys/AAAA',
+  '/.well-known/transparency-configuration',
   '/',
 ];
 const METHODS = ['GET', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'CONNECT', 'get', 'PRI', 'X'.repeat(40), 'GET\u0000'];
@@ -98,6 +108,8 @@ const ODD_HEADERS = [
   'X-Forwarded-For: 1.2.3.4, ::1, garbage, , 999.1.1.1',
   `X-Forwarded-For: ${'1.1.1.1,'.repeat(2000)}`,
   'Content-Type: text/plain',
+  'Content-Type: application/cose',
+  'Content-Type: application/cose; cose-type="cose-sign1"',
   'Content-Type: application/json; charset=latin1',
   'Expect: 100-continue',
   'Expect: bogus',
@@ -113,8 +125,22 @@ const ODD_HEADERS = [
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
+// A SCITT Signed Statement by a key no policy holds, and COSE-shaped noise: what POST /entries reads.
+let statement: Uint8Array | null = null;
+function cose(r: () => number): Uint8Array {
+  statement ??= signStatement(
+    { answerSha256: new Uint8Array(32), iss: 'fuzz', sub: 'urn:fuzz', iat: 1, typ: 'application/vnd.fuzz+cose' },
+    mlDsa87Signer(testKeys('http-fuzz').answer),
+  );
+  const b = statement.slice(0, Math.max(1, Math.floor(r() * statement.length * 1.2)));
+  for (let i = Math.floor(r() * 4); i > 0; i--) b[Math.floor(r() * b.length)]! ^= 1 + Math.floor(r() * 255);
+  return r() < 0.2 ? Uint8Array.from([0xd2, 0x84, ...Array.from({ length: Math.floor(r() * 300) }, () => Math.floor(r() * 256))]) : b;
+}
+
 function bodyFor(r: () => number, corpus: { kind: string; doc: Record<string, unknown> }[]): Uint8Array {
-  switch (Math.floor(r() * 6)) {
+  switch (Math.floor(r() * 7)) {
+    case 6:
+      return cose(r);
     case 0:
       return new Uint8Array(0);
     case 1:

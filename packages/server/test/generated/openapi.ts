@@ -599,6 +599,8 @@ export interface components {
             };
             /** @description c2sp.org/tlog-proof@v1 of the answer's leaf in the service's transparency log */
             tlogProof?: string;
+            /** @description base64url of a SCITT Transparent Statement (RFC 9943) about the answer, signed with the receipt key, with RFC 9942 receipts */
+            scitt?: string;
         };
         TranscriptBundle: {
             kind: string;

@@ -1,0 +1,72 @@
+// The SCITT layer of a proof bundle (V5): checked with scittChecker, it must hold (signed with the
+// bundle's receipt key, about exactly its answer, with a receipt from a trusted log); unchecked, it
+// counts neither way and says so.
+import { describe, expect, it } from 'vitest';
+import { issueProof, sha256, toBase64Url, utf8, verifyBundle } from '@svc/core';
+import { coseKey, mlDsa87Signer } from '@svc/core/envelope';
+import { logKeySigner, makeReceipt, scittChecker, signStatement, statementLeaf, withReceipts } from '@svc/core/scitt';
+import { testKeys } from '@svc/core/testing';
+import { logKeygen } from '@svc/core/tlog';
+import { MemoryTree, inclusionProof, treeRoot } from '../../src/merkle/index.js';
+
+const K = testKeys('scitt-bundle');
+const other = testKeys('scitt-bundle-other');
+const log = logKeygen('subtree/v1', sha256(utf8('bundle log')));
+const checker = scittChecker({ logs: [{ keys: [coseKey('ML-DSA-44', log.publicKey)] }] });
+const ANSWER = 'Carried with its statement.';
+
+function transparent(answer: string, key = K.answer): string {
+  const st = signStatement(
+    {
+      answerSha256: sha256(utf8(answer)),
+      iss: 'svc',
+      sub: 'urn:svc:answer',
+      iat: 1_767_225_600,
+      typ: 'application/vnd.svc.answer-statement+cose',
+    },
+    mlDsa87Signer(key),
+  );
+  const tree = new MemoryTree();
+  tree.appendData(sha256(utf8('before')));
+  tree.appendData(statementLeaf(st));
+  const receipt = makeReceipt(
+    { index: 1, size: 2, path: inclusionProof(tree, 1, 2), root: treeRoot(tree, 2), iss: 'svc-ledger.invalid/01' },
+    logKeySigner(log),
+  );
+  return toBase64Url(withReceipts(st, [receipt]));
+}
+
+const bundle = issueProof({ answer: ANSWER, model: 'm', ts: 1_767_225_600 }, { receipt: K.answer });
+const opts = { trustedKeys: [bundle.receiptKey!] };
+
+describe('a proof bundle carrying a SCITT Transparent Statement', () => {
+  it('checked: it holds, and the verdict says which receipts held', async () => {
+    const r = await verifyBundle({ ...bundle, scitt: transparent(ANSWER) }, { ...opts, scitt: checker });
+    expect(r.verdict.overallOk).toBe(true);
+    expect((r.verdict as { scitt?: unknown }).scitt).toMatchObject({
+      checked: true,
+      ok: true,
+      receipts: [{ ok: true, alg: 'ML-DSA-44', index: 1, size: 2 }],
+    });
+  });
+
+  it('unchecked: {checked: false}, and it counts neither way', async () => {
+    const r = await verifyBundle({ ...bundle, scitt: 'not even base64url!' }, opts);
+    expect(r.verdict.overallOk).toBe(true);
+    expect((r.verdict as { scitt?: unknown }).scitt).toEqual({ checked: false });
+  });
+
+  it.each([
+    ['about another answer', () => transparent('Another answer.'), 'payload_mismatch'],
+    ['signed with a key other than the receipt key', () => transparent(ANSWER, other.answer), 'unknown_key'],
+    ['not base64url', () => '!!', 'malformed'],
+    ['a receipt from a log it does not trust', () => transparent(ANSWER), 'no_receipt'],
+  ])('checked and %s: overallOk is false (V5)', async (name, make, code) => {
+    const c = name.startsWith('a receipt from')
+      ? scittChecker({ logs: [{ keys: [coseKey('ML-DSA-44', logKeygen('subtree/v1', sha256(utf8('x'))).publicKey)] }] })
+      : checker;
+    const r = await verifyBundle({ ...bundle, scitt: make() }, { ...opts, scitt: c });
+    expect(r.verdict.overallOk).toBe(false);
+    expect((r.verdict as { scitt?: { error?: string } }).scitt?.error).toBe(code);
+  });
+});
