@@ -37,3 +37,6 @@ export { rfc9964 };
 
 /** The scitt-cose vectors (test-vectors/external/scitt-cose, binary files as hex). */
 export { default as scittCose } from '../../../test-vectors/external/scitt-cose.json';
+
+/** Our SCITT vectors (test-vectors/scitt, wire-format s.13). */
+export { default as scittVectors } from '../../../test-vectors/scitt/scitt.json';
