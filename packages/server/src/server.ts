@@ -28,7 +28,7 @@ import { VERSION } from './version.js';
 import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
-import { scittService } from './scitt/service.js';
+import { scittLogKeys, scittService } from './scitt/service.js';
 export { ensureKeys };
 
 export { VERSION };
@@ -125,7 +125,13 @@ export async function startServer(
     opts.executor ??
     WorkerPool.create(
       cfg.workers,
-      { service: cfg.service, trustedKeys, trustedBridgeKeys, ...(logPolicy ? { logPolicy } : {}) },
+      {
+        service: cfg.service,
+        trustedKeys,
+        trustedBridgeKeys,
+        ...(logPolicy ? { logPolicy } : {}),
+        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring) } : {}),
+      },
       cfg.pool,
       log,
     );

@@ -12,7 +12,10 @@ import {
   type LogPolicyChecker,
   type ReceiptKey,
   type BridgeKey,
+  type ScittBundleChecker,
+  fromHex,
 } from '@svc/core';
+import { scittChecker } from '@svc/core/scitt';
 import { envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
@@ -29,6 +32,20 @@ export interface PoolSettings {
    * fails the proof; one this log never signed is not recognised. Text, so it crosses to workers.
    */
   logPolicy?: string;
+  /** The log's receipt keys (hex): a proof's SCITT statement (`scitt`) is checked against them. */
+  scittLogKeys?: { alg: 'ML-DSA-44' | 'Ed25519'; publicKeyHex: string }[];
+}
+
+let scitt: { keys: string; checker: ScittBundleChecker } | null = null;
+/** The SCITT checker of a settings' log keys, made once per thread. */
+function scittOf(s: PoolSettings): { scitt?: ScittBundleChecker } {
+  if (!s.scittLogKeys?.length) return {};
+  const id = JSON.stringify(s.scittLogKeys);
+  if (scitt?.keys !== id) {
+    const keys = s.scittLogKeys.map((k) => ({ alg: k.alg, publicKey: fromHex(k.publicKeyHex)! }));
+    scitt = { keys: id, checker: scittChecker({ logs: [{ keys }] }) };
+  }
+  return { scitt: scitt.checker };
 }
 
 const checkers = new Map<string, LogPolicyChecker>();
@@ -71,6 +88,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         crypto,
         envelopes: envelopeChecker,
         ...checkerOf(s),
+        ...scittOf(s),
       });
     else if (task.op === 'inclusion') value = normalInclusionRequest(parseDocument(task.body));
     else
@@ -83,6 +101,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         crypto,
         envelopes: envelopeChecker,
         ...checkerOf(s),
+        ...scittOf(s),
       });
   } catch (e) {
     if (e instanceof SvcError) return { ok: false, code: e.code, message: e.message };

@@ -85,6 +85,13 @@ function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
   return [...own, ...readCoseKeySet(new Uint8Array(raw))];
 }
 
+/** The log's receipt keys (current and retired) as the verification pool takes them. */
+export function scittLogKeys(cfg: Pick<Config, 'logEd25519'>, ring: Keyring): { alg: ReceiptAlg; publicKeyHex: string }[] {
+  return (Object.keys(RECEIPT_ALGS) as ReceiptAlg[])
+    .filter((a) => a !== 'Ed25519' || cfg.logEd25519)
+    .flatMap((a) => ring.publicKeys(RECEIPT_ALGS[a]).map((pk) => ({ alg: a, publicKeyHex: toHex(pk) })));
+}
+
 /**
  * The service's own Signed Statement about an answer: a hash envelope of its text, signed with the
  * answer key, subject `urn:<service>:answer:<sha256 hex>`.

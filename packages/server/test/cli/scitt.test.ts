@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromBase64Url, namesFor, sha256, toHex, utf8, verifyBundle } from '@svc/core';
+import { fromBase64Url, namesFor, sha256, toBase64Url, toHex, utf8, verifyBundle } from '@svc/core';
 import { coseKey } from '@svc/core/envelope';
 import { scittChecker, verifyTransparentStatement } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
@@ -65,6 +65,24 @@ describe('svc issue --scitt', () => {
       expect(v.code, v.err + v.out).toBe(0);
       expect(v.out).toMatch(/PASS: the issuer signed it and the log included it/);
       expect(v.out).toMatch(/receipt ML-DSA-44 ok[\s\S]*receipt Ed25519 ok/);
+      // The server checks the statement a bundle carries against its own log's receipt keys (V5).
+      const bundle = JSON.parse(r.out);
+      const verify = async (b: unknown) =>
+        (
+          await fetch(`${s.url}/api/v1/verify`, {
+            method: 'POST',
+            body: JSON.stringify(b),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).json();
+      const good = await verify(bundle);
+      expect(good.verdict.overallOk).toBe(true);
+      expect(good.verdict.scitt).toMatchObject({ checked: true, ok: true });
+      const damaged = fromBase64Url(bundle.scitt)!;
+      damaged[damaged.length - 20]! ^= 1;
+      const refused = await verify({ ...bundle, scitt: toBase64Url(damaged) });
+      expect(refused.verdict.overallOk).toBe(false);
+      expect(refused.verdict.scitt).toMatchObject({ checked: true, ok: false });
       const bytes = new Uint8Array(readFileSync(file));
       // Registering the Transparent Statement again is the same entry (receipts are not part of it).
       const post = await fetch(`${s.url}/entries`, {
