@@ -9,11 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
-import { namesFor, sha256, toBase64Url, utf8 } from '@svc/core';
+import { MemoryTree, inclusionProof, leafHash, namesFor, rootFromInclusionProof, sha256, toBase64Url, treeRoot, utf8 } from '@svc/core';
 import { coseKey, ed25519Signer, readCose1, sigStructure } from '@svc/core/envelope';
 import { logKeySigner, makeReceipt, signStatement, verifyReceipt } from '@svc/core/scitt';
 import { logKeygen } from '@svc/core/tlog';
-import { MemoryTree, inclusionProof, treeRoot, rootFromInclusionProof, leafHash } from '../../packages/core/dist/index.js';
 import { ensureKeys, loadConfig, openLedger, scittService } from '../../packages/server/dist/internal.js';
 import { compare, line } from './util.mjs';
 

@@ -3,8 +3,7 @@
 // receipt's signerRecognized says), is a SHA-256 hash envelope of exactly this answer, and carries
 // a receipt from a log the verifier trusts.
 import type { ScittBundleChecker } from '../envelope/checker.js';
-import { fromBase64Url } from '../encoding/bytes.js';
-import { toHex } from '../encoding/bytes.js';
+import { fromBase64Url, toHex } from '../encoding/bytes.js';
 import { coseKey } from '../envelope/keys.js';
 import type { ScittLog } from './receipt.js';
 import { verifyTransparentStatement } from './transparent.js';

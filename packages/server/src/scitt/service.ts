@@ -15,15 +15,7 @@ import {
   type EnvelopeAlg,
   type EnvelopeSigner,
 } from '@svc/core/envelope';
-import {
-  logKeySigner,
-  makeReceipt,
-  signStatement,
-  statementLeaf,
-  verifyStatement,
-  withReceipts,
-  type ScittErrorCode,
-} from '@svc/core/scitt';
+import { logKeySigner, makeReceipt, signStatement, verifyStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import type { Config } from '../config.js';
 import type { Keyring, LogRole } from '../keys/keyring.js';
@@ -175,15 +167,12 @@ export function scittService(
     return { index: r.index!, size: cp.size, path: r.proof!.map((h) => fromHex(h, 32)!), root: cp.root };
   }
 
-  async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
+  type Proof = NonNullable<Awaited<ReturnType<typeof proofAtPublished>>>;
+
+  /** The receipt of a proof at a published head, made once per entry, head and algorithm. */
+  function receiptOf(id: string, alg: ReceiptAlg, p: Proof): Uint8Array {
     const signer = signers.get(alg);
     if (!signer) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
-    const p = await proofAtPublished(id);
-    if (!p) {
-      const anywhere = await ledger.inclusion({ answer_sha256: id });
-      if (!anywhere.found) throw new LedgerError('not_found', 'no entry with this id');
-      return 'pending';
-    }
     const key = `${id}:${p.size}:${alg}`;
     let r = cache.get(key);
     if (!r) {
@@ -194,35 +183,50 @@ export function scittService(
     return r;
   }
 
-  async function covered(id: string, waitMs: number): Promise<boolean> {
+  async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
+    if (!signers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
+    const p = await proofAtPublished(id);
+    if (p) return receiptOf(id, alg, p);
+    if (!(await ledger.inclusion({ answer_sha256: id })).found) throw new LedgerError('not_found', 'no entry with this id');
+    return 'pending';
+  }
+
+  /** The entry's proof at the published head once one covers it, polled until `waitMs`; else null. */
+  async function covered(id: string, waitMs: number): Promise<Proof | null> {
     const deadline = now() + waitMs;
     for (;;) {
-      if (await proofAtPublished(id)) return true;
-      if (now() >= deadline) return false;
+      const p = await proofAtPublished(id);
+      if (p || now() >= deadline) return p;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
 
-  async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {
+  /** Verify under the policy and append once; the entry id and, when covered in time, its proof. */
+  async function admit(statement: Uint8Array, waitMs: number): Promise<{ id: string; proof: Proof | null }> {
     if (statement.length > MAX_STATEMENT_BYTES) throw new RegistrationRefused('Rejected', `a statement over ${MAX_STATEMENT_BYTES} bytes`);
     const v = verifyStatement(statement, issuers, { compute, classical: opensslClassical });
     if (!v.ok) throw new RegistrationRefused(TITLES[v.error!] ?? 'Malformed request', `${v.error}: ${v.detail}`);
-    const id = toHex(statementLeaf(statement));
+    const id = v.leaf;
     // A statement registered again is the same entry: repeats never grow the log.
     if (!(await ledger.inclusion({ answer_sha256: id })).found) await ledger.append([fromHex(id, 32)!]);
-    if (!(await covered(id, waitMs))) return { id, pending: true };
-    const r = await receipt(id, algs[0]!);
-    return r === 'pending' ? { id, pending: true } : { id, receipt: r };
+    return { id, proof: await covered(id, waitMs) };
+  }
+
+  async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {
+    const { id, proof } = await admit(statement, waitMs);
+    return proof ? { id, receipt: receiptOf(id, algs[0]!, proof) } : { id, pending: true };
   }
 
   return {
     register,
     receipt,
     async transparent(statement, waitMs = 10_000) {
-      const reg = await register(statement, waitMs);
-      if ('pending' in reg) throw new LedgerError('unavailable', `no published checkpoint covered the statement within ${waitMs} ms`);
-      const receipts = await Promise.all(algs.map((a) => receipt(reg.id, a)));
-      return withReceipts(statement, receipts as Uint8Array[]);
+      const { id, proof } = await admit(statement, waitMs);
+      if (!proof) throw new LedgerError('unavailable', `no published checkpoint covered the statement within ${waitMs} ms`);
+      return withReceipts(
+        statement,
+        algs.map((a) => receiptOf(id, a, proof)),
+      );
     },
     keySet: () => coseKeySet(published),
     key: (kid) => byKid.get(kid) ?? null,
