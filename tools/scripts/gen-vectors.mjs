@@ -20,6 +20,7 @@ const {
   signTreeHead,
   consistencyBundle,
   buildRecord,
+  aiActSupport,
   MemoryTree,
   treeRoot,
   consistencyProof,
@@ -523,6 +524,17 @@ const recRun = buildRecord(runB, { trustedKeys: pinned, generated: 1_767_225_700
 write('record.json', 'AI Provenance Records (V4, V8): attested recomputed from the proof and compared', [
   await vector('record verifies unchanged', ok, rec),
   await vector('run record verifies unchanged', ok, recRun),
+  // wire-format s.11: the table has editions; a record made before the Code of Practice rows keeps verifying.
+  await vector(
+    'record carrying the 2025 edition of the table (no Code of Practice rows) verifies unchanged',
+    ok,
+    m(rec, (x) => (x.ai_act_support = aiActSupport(false, 1))),
+  ),
+  await vector(
+    'record claiming the logged 1.1.3 row for a proof with no log proof: 422',
+    refused(422, 'record_mismatch'),
+    m(rec, (x) => (x.ai_act_support = [...aiActSupport(false).slice(0, -1), aiActSupport(true).at(-1)])),
+  ),
   await vector('signer_recognized true over a key this verifier does not pin: originClaimUnconfirmed', okUnpinned, rec, {
     trustedKeys: [],
   }),

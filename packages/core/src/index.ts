@@ -58,7 +58,17 @@ export { parseTreeHead } from './verify/sth.js';
 export { excerptOk } from './verify/proof.js';
 export * from './merkle/index.js';
 export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type BuildRecordOptions } from './record/build.js';
-export { AI_ACT_SUPPORT, AI_ACT_LOGGING, aiActSupport, type AiActSupportItem } from './record/table.js';
+export {
+  AI_ACT_SUPPORT,
+  AI_ACT_LOGGING,
+  CODE_OF_PRACTICE,
+  CODE_OF_PRACTICE_LOGGED,
+  CODE_OF_PRACTICE_UNLOGGED,
+  TABLE_EDITIONS,
+  aiActSupport,
+  type AiActSupportItem,
+  type TableEdition,
+} from './record/table.js';
 export type { Attested } from './record/attested.js';
 export { VERIFY_DISCLAIMER, RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from './text.js';
 export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';

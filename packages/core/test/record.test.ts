@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src/encoding/jcs.js';
 import { nestedDeeperThan } from '../src/lib/json.js';
 import { buildRecord } from '../src/record/build.js';
-import { AI_ACT_SUPPORT } from '../src/record/table.js';
+import { AI_ACT_SUPPORT, CODE_OF_PRACTICE, CODE_OF_PRACTICE_LOGGED, CODE_OF_PRACTICE_UNLOGGED, aiActSupport } from '../src/record/table.js';
 import { verifyBundle, type VerifyResponse } from '../src/dispatch.js';
 
 import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
@@ -50,7 +50,7 @@ describe('buildRecord (E1-E4)', () => {
     });
     expect(rec.notes).toEqual([]);
     expect(rec.record_type).toBeUndefined();
-    expect(rec.ai_act_support).toEqual(AI_ACT_SUPPORT);
+    expect(rec.ai_act_support).toEqual([...AI_ACT_SUPPORT, ...CODE_OF_PRACTICE, CODE_OF_PRACTICE_UNLOGGED]);
   });
 
   it('E2: a bundle that does not verify still gives a record with signed:false and says why', () => {
@@ -125,9 +125,42 @@ describe('buildRecord (E1-E4)', () => {
   });
 
   it('the mapping never claims compliance, certification or conformity', () => {
-    const text = JSON.stringify(AI_ACT_SUPPORT) + buildRecord(bound, opts).disclaimer;
+    const rows = [AI_ACT_SUPPORT, CODE_OF_PRACTICE, CODE_OF_PRACTICE_LOGGED, CODE_OF_PRACTICE_UNLOGGED];
+    const text = JSON.stringify(rows) + buildRecord(bound, opts).disclaimer;
     expect(text).not.toMatch(/\b(compliant|certified|conformant)\b/i);
     expect(buildRecord(bound, opts).disclaimer).toMatch(/not a declaration of conformity/);
+  });
+});
+
+describe('the Code of Practice rows (#34 item 5)', () => {
+  it('name each measure once, say which the evidence supports, and that 1.1.2 is not provided', () => {
+    for (const logged of [false, true]) {
+      const measures = aiActSupport(logged)
+        .map((row) => /measure (1\.1\.\d)$/.exec(row.article)?.[1])
+        .filter(Boolean);
+      expect(measures).toEqual(['1.1.1', '1.1.2', '1.1.3']);
+    }
+    expect(CODE_OF_PRACTICE[1]!.supports).toMatch(/^Not provided\./);
+    expect(CODE_OF_PRACTICE_UNLOGGED.supports).toMatch(/^Not shown by this proof/);
+    // The ledger's limit is said where its support is: lookup is by exact text only.
+    expect(CODE_OF_PRACTICE_LOGGED.limits).toMatch(/edited.*not found/);
+    expect(aiActSupport(false, 1)).toEqual(AI_ACT_SUPPORT);
+  });
+
+  it('a record made with the 2025 edition keeps verifying; a table mixing editions, or any row changed, does not', async () => {
+    const rec = JSON.parse(JSON.stringify(buildRecord(bound, opts)));
+    const old = { ...rec, ai_act_support: aiActSupport(false, 1) };
+    expect(recordOf(await verifyBundle(old, trusted))).toMatchObject({ summaryOk: true });
+    expect(recordOf(await verifyBundle(rec, trusted))).toMatchObject({ summaryOk: true });
+    const variants = [
+      [...AI_ACT_SUPPORT, CODE_OF_PRACTICE[0]], // part of the new rows
+      [...AI_ACT_SUPPORT, ...CODE_OF_PRACTICE, CODE_OF_PRACTICE_UNLOGGED].reverse(), // reordered
+      rec.ai_act_support.map((r: { supports: string }, i: number) => (i === 5 ? { ...r, supports: 'Provided.' } : r)), // 1.1.2 reworded
+      [],
+    ];
+    for (const table of variants) {
+      await expectSvcError(verifyBundle({ ...rec, ai_act_support: table }, trusted), 'record_mismatch', 422);
+    }
   });
 });
 

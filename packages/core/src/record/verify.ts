@@ -8,7 +8,7 @@ import { has, isObj, type Obj } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
 import type { ProofVerdict } from '../verify/proof.js';
-import { aiActSupport } from './table.js';
+import { aiActSupport, TABLE_EDITIONS } from './table.js';
 
 export interface RecordCheck {
   recomputed: Recomputed;
@@ -92,7 +92,10 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   }
   const wantType = rc.kind === 'run' ? 'autopilot_run' : undefined;
   if (rec.record_type !== wantType) throw mismatch('record_type');
-  if (has(rec, 'ai_act_support') && !same(rec.ai_act_support, aiActSupport(has(claimed, 'logged')))) throw mismatch('ai_act_support');
+  // Any published edition of the table, whole: a record made before the Code of Practice rows keeps verifying.
+  const logged = has(claimed, 'logged');
+  if (has(rec, 'ai_act_support') && !TABLE_EDITIONS.some((e) => same(rec.ai_act_support, aiActSupport(logged, e))))
+    throw mismatch('ai_act_support');
   if (rec.disclaimer !== RECORD_DISCLAIMER) throw mismatch('disclaimer');
   if (has(rec, 'verify_instructions') && rec.verify_instructions !== RECORD_VERIFY_INSTRUCTIONS) throw mismatch('verify_instructions');
   // E5: a record posted unchanged re-verifies with summaryOk.

@@ -10,6 +10,7 @@ import { MemoryTree } from '../../src/merkle/memory.js';
 import { inclusionProof, treeRoot } from '../../src/merkle/prove.js';
 import { formatCheckpoint, formatTlogProof, logKeygen, logPolicy, noteSigner, signNote } from '../../src/tlog/index.js';
 import { K, clone, verdictOf } from '../helpers.js';
+import { CODE_OF_PRACTICE_LOGGED, CODE_OF_PRACTICE_UNLOGGED, aiActSupport } from '../../src/record/table.js';
 
 const ORIGIN = 'example.test/ledger';
 const seed = (s: string) => sha256(utf8(`logged/${s}`));
@@ -105,7 +106,9 @@ describe('records of logged bundles (E4)', () => {
     const { buildRecord } = await import('../../src/record/build.js');
     const rec = buildRecord(bundle, { generated: 1_767_225_700, ...opts });
     expect(rec.attested.logged).toEqual({ origin: ORIGIN, index: 40, tree_size: 50 });
-    expect(rec.ai_act_support.at(-1)!.title).toBe('Marking of synthetic content: logging');
+    const titles = rec.ai_act_support.map((x) => x.title);
+    expect(titles).toContain('Marking of synthetic content: logging');
+    expect(rec.ai_act_support.at(-1)).toEqual(CODE_OF_PRACTICE_LOGGED);
     const again = await verifyBundle(rec, opts);
     expect(again.verdict.overallOk).toBe(true);
     expect((again as any).record.summaryOk).toBe(true);
@@ -116,13 +119,14 @@ describe('records of logged bundles (E4)', () => {
     // Made without the log's keys, a record attests no log (#30 row 7): the path alone names no log.
     const unjudged = buildRecord(bundle, { generated: 1_767_225_700, trustedKeys: K.trustedKeys });
     expect(unjudged.attested.logged).toBeUndefined();
-    expect(unjudged.ai_act_support.some((x) => x.title.includes('logging'))).toBe(false);
+    expect(unjudged.ai_act_support).toEqual(aiActSupport(false));
     expect(unjudged.notes.join(' ')).toMatch(/not checked against its log's keys/);
     expect(((await verifyBundle(unjudged, opts)) as any).record.summaryOk).toBe(true);
     // An unlogged proof's record has neither; claiming them is an over-claim (422).
     const plainRec = buildRecord(issueProof(base, { receipt: K.answer }), { generated: 1, trustedKeys: K.trustedKeys });
     expect(plainRec.attested.logged).toBeUndefined();
-    expect(plainRec.ai_act_support.some((x) => x.title.includes('logging'))).toBe(false);
+    expect(plainRec.ai_act_support).toEqual(aiActSupport(false));
+    expect(plainRec.ai_act_support.at(-1)).toEqual(CODE_OF_PRACTICE_UNLOGGED);
     await expect(
       verifyBundle({ ...plainRec, attested: { ...plainRec.attested, logged: { origin: ORIGIN, index: 1, tree_size: 2 } } }),
     ).rejects.toMatchObject({ code: 'record_mismatch' });
@@ -131,6 +135,11 @@ describe('records of logged bundles (E4)', () => {
         verifyBundle({ ...rec, attested: { ...rec.attested, logged: { origin: ORIGIN, index: 41, tree_size: 50 } } }, o),
       ).rejects.toMatchObject({ code: 'record_mismatch' });
       await expect(verifyBundle({ ...rec, ai_act_support: plainRec.ai_act_support }, o)).rejects.toMatchObject({ code: 'record_mismatch' });
+      // Only the unlogged 1.1.3 row on a logged record (or the reverse) is an over- or under-claim too.
+      const swapped = [...rec.ai_act_support.slice(0, -1), CODE_OF_PRACTICE_UNLOGGED];
+      await expect(verifyBundle({ ...rec, ai_act_support: swapped }, o)).rejects.toMatchObject({ code: 'record_mismatch' });
+      const claimed = [...plainRec.ai_act_support.slice(0, -1), CODE_OF_PRACTICE_LOGGED];
+      await expect(verifyBundle({ ...plainRec, ai_act_support: claimed }, o)).rejects.toMatchObject({ code: 'record_mismatch' });
     }
   });
 });
