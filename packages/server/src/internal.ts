@@ -19,9 +19,10 @@ export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/
 export { Sequencer, type Appended } from './ledger/sequencer.js';
 export { readTree, rootAt } from './ledger/reads.js';
 export { Auditor, type Withheld } from './ledger/audit.js';
-export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './ledger/open.js';
+export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './tlog/open.js';
 export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
 export type { LedgerApi } from './ledger/api.js';
+export { witnessedLog, type LogApi } from './tlog/api.js';
 export { Issuer, type IssueInput } from './issuer.js';
 export { backendReport } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';

@@ -5,7 +5,6 @@ import {
   fromHex,
   issueProof,
   textSha256,
-  toHex,
   type CryptoBackend,
   type EnvelopeFormat,
   type EnvelopeMaker,
@@ -124,7 +123,7 @@ export class Issuer {
       );
     const size = parseCheckpoint(parseNote(note).text).size;
     for (const [i, b] of bundles.entries()) {
-      const r = await this.ledger!.inclusion({ answer_sha256: toHex(hashes[i]!), tree_size: size });
+      const r = await this.ledger!.inclusion({ data: hashes[i]!, treeSize: size });
       if (!r.found) throw new LedgerError('unavailable', 'the appended answer is not in the log');
       (b as ProofBundle & { tlogProof?: string }).tlogProof = formatTlogProof({
         index: r.index!,

@@ -2,7 +2,8 @@
 // worker pool, council probe, ledger, node:http, graceful shutdown on SIGTERM.
 import type { Server } from 'node:http';
 import { parsePolicy } from '@svc/core/tlog';
-import { Witnessing, askedWitnesses, publishedCheckpoint, type WitnessingStatus } from './tlog/witnessing.js';
+import { Witnessing, askedWitnesses, type WitnessingStatus } from './tlog/witnessing.js';
+import { witnessedLog, type LogApi } from './tlog/api.js';
 import { AggregatorRegistry } from 'prom-client';
 import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness/serve.js';
@@ -109,7 +110,7 @@ export async function startServer(
     cluster?: ClusterLink;
   } = {},
 ): Promise<Running> {
-  let ledgerRef: LedgerApi | null = null;
+  let ledgerRef: LogApi | null = null;
   let poolRef: Executor | null = null;
   const poolStats = () => (poolRef && 'stats' in poolRef ? (poolRef as WorkerPool).stats() : null);
   const metrics = cfg.metrics ? new Metrics({ ledger: () => ledgerRef, pool: poolStats }) : null;
@@ -144,31 +145,20 @@ export async function startServer(
   const council = link
     ? { health: () => link.council() }
     : new CouncilProbe(() => loadCouncilConfig(cfg.councilFile), opts.env ?? process.env, log);
-  let ledger: LedgerApi | null = null;
+  let ledger: LogApi | null = null;
   let witnessTimer: ReturnType<typeof setInterval> | undefined;
   if (cfg.ledger) {
     // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
-    ledger = opts.ledger ? await opts.ledger(ring) : await (await import('./ledger/open.js')).serveLedger(cfg, names, ring, log);
+    ledger = opts.ledger ? await opts.ledger(ring) : await (await import('./tlog/open.js')).serveLedger(cfg, names, ring, log);
     if (cfg.witnessPolicy && ledger) {
       // Checkpoints are published only once the policy's quorum of witnesses has cosigned them.
       // In a cluster only the leader asks the witnesses; the others serve what it shares.
       const raw: LedgerApi = ledger;
       const policy = parsePolicy(readFileSync(cfg.witnessPolicy, 'utf8'));
-      const view = (published: () => string | null, status: () => WitnessingStatus): LedgerApi => ({
-        head: () => raw.head(),
-        inclusion: (r) => raw.inclusion(r),
-        consistency: (a, b, signed) => raw.consistency(a, b, signed),
-        history: (v) => raw.history(v),
-        append: (l) => raw.append(l),
-        tile: (id) => raw.tile(id),
-        vkeys: () => raw.vkeys(),
-        close: () => raw.close(),
-        checkpoint: () => publishedCheckpoint(raw, published()),
-        witnessing: status,
-      });
       if (!link || link.leader) {
         const w = new Witnessing(raw, policy, { log, timeoutMs: cfg.witnessTimeoutMs });
-        ledger = view(
+        ledger = witnessedLog(
+          raw,
           () => w.publishedNote(),
           () => w.status(),
         );
@@ -178,7 +168,8 @@ export async function startServer(
         void round();
       } else {
         const idle: WitnessingStatus = { latestSize: null, publishedSize: null, lagMs: 0, cosigned: 0, witnesses: askedWitnesses(policy) };
-        ledger = view(
+        ledger = witnessedLog(
+          raw,
           () => link.witnessing()?.published ?? null,
           () => link.witnessing()?.status ?? idle,
         );

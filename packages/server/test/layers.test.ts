@@ -78,6 +78,23 @@ describe('layers', () => {
       expect(found).toEqual([]);
     });
 
+  it('the ledger is the bottom of the log: ledger/ imports only itself (and the built-file locator), so tlog/ and everything else sit strictly above it', () => {
+    const src = join(repo, 'packages', 'server', 'src');
+    const graph = importGraph(src);
+    const outside: string[] = [];
+    for (const [file, deps] of graph)
+      if (relative(src, file).startsWith('ledger/'))
+        for (const d of deps) {
+          const to = relative(src, d);
+          if (!to.startsWith('ledger/') && to !== 'entries.ts') outside.push(`${relative(src, file)} -> ${to}`);
+        }
+    expect(outside).toEqual([]);
+    // And the rule can fail: tlog/ does import the ledger.
+    expect(
+      [...graph].some(([f, deps]) => relative(src, f).startsWith('tlog/') && deps.some((d) => relative(src, d).startsWith('ledger/'))),
+    ).toBe(true);
+  });
+
   it("the core's schemas import only TypeBox and the limits; the limits import nothing", () => {
     const src = join(repo, 'packages', 'core', 'src');
     const graph = importGraph(src);

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { CouncilProbe } from '../council/probe.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Keyring } from '../keys/keyring.js';
-import type { LedgerApi } from '../ledger/api.js';
+import type { LogApi } from '../tlog/api.js';
 import type { Logger } from '../log.js';
 import type { Executor, PoolStats } from '../pool/pool.js';
 import type { Group } from './spec.js';
@@ -25,7 +25,7 @@ export interface AppDeps {
   ring: Keyring;
   executor: Executor;
   council: Pick<CouncilProbe, 'health'>;
-  ledger: LedgerApi | null;
+  ledger: LogApi | null;
   /** The ledger as a SCITT Transparency Service (SCRAPI); absent or null without a ledger. */
   scitt?: ScittService | null;
   log: Logger;

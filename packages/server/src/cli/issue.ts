@@ -6,7 +6,7 @@ import { nativeCrypto } from '../crypto/node.js';
 import { Issuer } from '../issuer.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { openLedger } from '../ledger/open.js';
+import { openLedger } from '../tlog/open.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
@@ -79,7 +79,8 @@ export async function issueCommand(args: string[]): Promise<number> {
       const published = loggedSource(cfg, ledger, log);
       const scitt = scittService(cfg, names, ring, {
         append: (l) => ledger!.append(l),
-        inclusion: (r) => ledger!.inclusion(r),
+        inclusion: (q) => ledger!.inclusion(q),
+        find: (d) => ledger!.find(d),
         checkpoint: published.checkpoint,
       });
       const transparent = await scitt.transparent(statement, published.timeoutMs);

@@ -2,7 +2,7 @@
 import { namesFor } from '@svc/core';
 import { loadConfig } from '../config.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { openLedger } from '../ledger/open.js';
+import { openLedger } from '../tlog/open.js';
 import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, requireKeyring } from './common.js';

@@ -3,7 +3,7 @@
 // storage process exits, witness refusals), and at scrape time the ledger's size and withheld
 // state, witnessing lag and the verification queue.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { LedgerApi } from '../ledger/api.js';
+import type { LogApi } from '../tlog/api.js';
 import type { Logger } from '../log.js';
 import type { PoolStats } from '../pool/pool.js';
 
@@ -29,7 +29,7 @@ export class Metrics {
   private readonly limited: Counter<'route'>;
   private readonly events: Counter<'event'>;
 
-  constructor(sources: { ledger: () => LedgerApi | null; pool: () => PoolStats | null }) {
+  constructor(sources: { ledger: () => LogApi | null; pool: () => PoolStats | null }) {
     const r = this.registry;
     collectDefaultMetrics({ register: r, prefix: 'svc_' });
     this.requests = new Counter({

@@ -4,8 +4,12 @@
 import { fromHex, textSha256, toHex } from '@svc/core';
 import { LedgerError } from './errors.js';
 
-/** The request's subject: the entry's data (the answer's SHA-256) or its leaf hash; and the size asked for. */
-export type InclusionQuery = ({ data: Uint8Array; leaf?: undefined } | { leaf: Uint8Array; data?: undefined }) & { treeSize?: unknown };
+/**
+ * The request's subject: the entry's data (the answer's SHA-256) or its leaf hash; and the size
+ * asked for, which the ledger checks against its own size (a tree size that was not a number is 0,
+ * refused there exactly as any size out of range).
+ */
+export type InclusionQuery = ({ data: Uint8Array; leaf?: undefined } | { leaf: Uint8Array; data?: undefined }) & { treeSize?: number };
 
 /**
  * Read an inclusion request; throws LedgerError('invalid_request') naming what is wrong.
@@ -21,7 +25,7 @@ export function inclusionQuery(req: unknown): InclusionQuery {
   const r = req as Record<string, unknown>;
   const given = ['answer', 'answer_sha256', 'leaf'].filter((k) => r[k] !== undefined);
   if (given.length !== 1) throw new LedgerError('invalid_request', 'supply exactly one of answer, answer_sha256 or leaf');
-  const size = r.tree_size !== undefined ? { treeSize: r.tree_size } : {};
+  const size = r.tree_size !== undefined ? { treeSize: typeof r.tree_size === 'number' ? r.tree_size : 0 } : {};
   if (given[0] === 'answer') {
     const data = typeof r.answer === 'string' ? textSha256(r.answer) : null;
     if (!data) throw new LedgerError('invalid_request', 'answer must be a string of well-formed Unicode');
@@ -49,6 +53,6 @@ export function inclusionQuery(req: unknown): InclusionQuery {
  */
 export function normalInclusionRequest(req: unknown): Record<string, string | number> {
   const q = inclusionQuery(req);
-  const size: Record<string, number> = q.treeSize === undefined ? {} : { tree_size: typeof q.treeSize === 'number' ? q.treeSize : 0 };
+  const size: Record<string, number> = q.treeSize === undefined ? {} : { tree_size: q.treeSize };
   return q.data ? { answer_sha256: toHex(q.data), ...size } : { leaf: toHex(q.leaf!), ...size };
 }

@@ -128,7 +128,7 @@ export function scittService(
   cfg: Config,
   names: Names,
   ring: Keyring,
-  ledger: Pick<LedgerApi, 'append' | 'inclusion' | 'checkpoint'>,
+  ledger: Pick<LedgerApi, 'append' | 'inclusion' | 'find' | 'checkpoint'>,
   now: () => number = Date.now,
 ): ScittService {
   const issuers = issuerKeys(cfg, ring);
@@ -160,7 +160,7 @@ export function scittService(
   async function proofAtPublished(leaf: string): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
     const cp = await publishedHead();
     if (cp.size === 0) return null;
-    const r = await ledger.inclusion({ answer_sha256: leaf, tree_size: cp.size });
+    const r = await ledger.inclusion({ data: fromHex(leaf, 32)!, treeSize: cp.size });
     if (!r.found) return null;
     // The path is checked against the checkpoint's root, never the response's own.
     if (r.root_hash !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
@@ -187,7 +187,7 @@ export function scittService(
     if (!signers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
     const p = await proofAtPublished(id);
     if (p) return receiptOf(id, alg, p);
-    if (!(await ledger.inclusion({ answer_sha256: id })).found) throw new LedgerError('not_found', 'no entry with this id');
+    if ((await ledger.find(fromHex(id, 32)!)) === undefined) throw new LedgerError('not_found', 'no entry with this id');
     return 'pending';
   }
 
@@ -208,7 +208,8 @@ export function scittService(
     if (!v.ok) throw new RegistrationRefused(TITLES[v.error!] ?? 'Malformed request', `${v.error}: ${v.detail}`);
     const id = v.leaf;
     // A statement registered again is the same entry: repeats never grow the log.
-    if (!(await ledger.inclusion({ answer_sha256: id })).found) await ledger.append([fromHex(id, 32)!]);
+    const entry = fromHex(id, 32)!;
+    if ((await ledger.find(entry)) === undefined) await ledger.append([entry]);
     return { id, proof: await covered(id, waitMs) };
   }
 

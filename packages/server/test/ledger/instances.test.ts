@@ -4,7 +4,7 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, sha256, signTreeHead, toHex, utf8 } from '@svc/core';
+import { namesFor, sha256, signTreeHead, textSha256, toHex, utf8 } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKeys } from '@svc/core/testing';
 import {
@@ -147,7 +147,7 @@ describe('a database that is down', () => {
       expect(await l.head()).toMatchObject({ enabled: true, tree_size: 0 });
       expect(events.slice(0, 2)).toEqual(['ledger_unavailable', 'ledger_opened']);
       pg.pause();
-      for (const read of [() => l.head(), () => l.history(false), () => l.inclusion({ answer: 'x' })])
+      for (const read of [() => l.head(), () => l.history(false), () => l.inclusion({ data: textSha256('x')! })])
         await expect(read()).rejects.toMatchObject({ code: 'unavailable' });
       pg.resume();
       expect(await l.head()).toMatchObject({ enabled: true, tree_size: 0 });
@@ -175,7 +175,7 @@ describe('a database that is down', () => {
       const calls = [
         () => ledger.head(),
         () => ledger.history(false),
-        () => ledger.inclusion({ answer: 'before' }),
+        () => ledger.inclusion({ data: textSha256('before')! }),
         () => ledger.append([sha256(utf8('while frozen'))]),
       ];
       for (const call of calls) {
@@ -185,8 +185,8 @@ describe('a database that is down', () => {
         expect(performance.now() - t).toBeLessThan(TIMEOUT + 2_000 + 3_000);
       }
       pg.thaw();
-      expect(await ledger.inclusion({ answer: 'before' })).toMatchObject({ found: true, index: 0 });
-      expect(await ledger.inclusion({ answer: 'while frozen' })).toMatchObject({ found: false });
+      expect(await ledger.inclusion({ data: textSha256('before')! })).toMatchObject({ found: true, index: 0 });
+      expect(await ledger.inclusion({ data: textSha256('while frozen')! })).toMatchObject({ found: false });
       expect((await ledger.append([sha256(utf8('after'))])).firstIndex).toBe(1);
       const head = await ledger.head();
       expect(head).toMatchObject({ tree_size: 2, signed_tree_head: { signed: expect.stringContaining('"tree_size":2') } });

@@ -3,6 +3,7 @@
 import { HttpError } from '../../http/errors.js';
 import { json, type Handler } from '../../http/types.js';
 import type { LedgerApi } from '../../ledger/api.js';
+import { inclusionQuery } from '../../ledger/inclusion-request.js';
 import { intParam, settled } from '../answers.js';
 import type { AppDeps } from '../deps.js';
 import type { LEDGER_ROUTES } from './routes.js';
@@ -20,7 +21,8 @@ export function ledgerHandlers(d: AppDeps): Record<(typeof LEDGER_ROUTES)[number
     getSignedTreeHead: async () => json(200, (await d.ledger?.head()) ?? disabled),
     proveInclusion: async (req) => {
       const read = settled(await d.executor.run({ op: 'inclusion', body: await req.body() }));
-      return json(200, await on().inclusion(JSON.parse(read.body as string)));
+      // The pool reduced the body to its small normal form; read here into the ledger's typed question.
+      return json(200, await on().inclusion(inclusionQuery(JSON.parse(read.body as string))));
     },
     proveConsistency: async (req) => {
       const l = on();

@@ -2,7 +2,7 @@
 import { parseTilePath } from '@svc/core/tlog';
 import { HttpError } from '../../http/errors.js';
 import { json, type Handler } from '../../http/types.js';
-import type { LedgerApi } from '../../ledger/api.js';
+import type { LogApi } from '../../tlog/api.js';
 import { textAnswer } from '../answers.js';
 import type { AppDeps } from '../deps.js';
 import type { TLOG_ROUTES } from './routes.js';
@@ -12,7 +12,7 @@ const HOUR_CACHE = 'public, max-age=3600';
 
 export function tlogHandlers(d: AppDeps): Record<(typeof TLOG_ROUTES)[number]['operationId'], Handler> {
   // The tiled log exists only with the ledger: without it there is nothing to serve (404).
-  const tlog = (): LedgerApi => {
+  const tlog = (): LogApi => {
     if (!d.ledger) throw new HttpError('not_found', 'the ledger is off on this server');
     return d.ledger;
   };

@@ -1,22 +1,23 @@
-// Opening the ledger: the SQLite file of a data folder (embedded default) or a PostgreSQL database
+// Opening the ledger with its checkpoints (the composition of ledger/ and tlog/, so it lives above
+// both): the SQLite file of a data folder (embedded default) or a PostgreSQL database
 // shared by several instances. The server must keep serving whatever the store's state; tools that
 // append must refuse to sign over a damaged log.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, type Names } from '@svc/core';
-import { ledgerUnavailable } from './errors.js';
+import { ledgerUnavailable } from '../ledger/errors.js';
 import type { Config } from '../config.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
-import type { LedgerApi } from './api.js';
-import { Ledger } from './ledger.js';
-import { redactUrl } from './postgres/url.js';
-import { ProcessStore } from './sqlite/process.js';
-import { SqliteStore } from './sqlite/store.js';
-import type { LedgerStore } from './store.js';
-import { FileHighWater, highWaterFile, legacyHighWaterFile } from './high-water.js';
+import type { LedgerApi } from '../ledger/api.js';
+import { Ledger } from '../ledger/ledger.js';
+import { redactUrl } from '../ledger/postgres/url.js';
+import { ProcessStore } from '../ledger/sqlite/process.js';
+import { SqliteStore } from '../ledger/sqlite/store.js';
+import type { LedgerStore } from '../ledger/store.js';
+import { FileHighWater, highWaterFile, legacyHighWaterFile } from '../ledger/high-water.js';
 import { nativeCrypto } from '../crypto/node.js';
-import { checkpointer, logOrigin, logRoles } from '../tlog/checkpoints.js';
+import { checkpointer, logOrigin, logRoles } from './checkpoints.js';
 
 export function ledgerFile(cfg: Config): string {
   return join(cfg.dataDir, 'ledger.sqlite');
@@ -37,7 +38,7 @@ export function logName(names: Names): string {
 export async function openStore(cfg: Config, log?: Logger, opts: { isolate?: boolean } = {}): Promise<LedgerStore> {
   if (cfg.databaseUrl) {
     // The driver loads only for a database that is configured: svc issue on SQLite never maps it.
-    const { PgStore } = await import('./postgres/store.js');
+    const { PgStore } = await import('../ledger/postgres/store.js');
     return PgStore.open(cfg.databaseUrl, { onError: (e) => log?.('ledger_db_error', { error: e.message }) });
   }
   mkdirSync(cfg.dataDir, { recursive: true });
@@ -129,7 +130,8 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
   await tryOpen();
   return {
     head: async () => (await get()).head(),
-    inclusion: async (r) => (await get()).inclusion(r),
+    inclusion: async (q) => (await get()).inclusion(q),
+    find: async (d) => (await get()).find(d),
     consistency: async (a, b, s) => (await get()).consistency(a, b, s),
     history: async (v) => (await get()).history(v),
     append: async (l) => (await get()).append(l),

@@ -1,0 +1,250 @@
+// The ledger's read side: typed questions about the log (heads, proofs, history, checkpoints,
+// tiles), each answered from the store after the same audit gate, never parsing a request itself
+// (the ledger routes do that). Proofs and tiles are data and are served whatever the audit says;
+// signed statements (heads, checkpoints) are withheld with the audit's reason.
+import {
+  consistencyBundle,
+  consistencyProof,
+  fromHex,
+  inclusionProof,
+  leafHash,
+  publishedKey,
+  toHex,
+  treeRoot,
+  type Names,
+  type SthBundle,
+} from '@svc/core';
+import type { TileId } from '@svc/core/tlog';
+import { LedgerError, ledgerUnavailable } from './errors.js';
+import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';
+import { guard, type AuditGate } from './gate.js';
+import type { InclusionQuery } from './inclusion-request.js';
+import { readTile, readTree, rootAt } from './reads.js';
+import type { HeadRow, LedgerStore } from './store.js';
+
+export const LEAF_HASHING =
+  'leaf = the 32 raw bytes of answer_sha256; leaf_hash = SHA-256(0x00 || leaf); node = SHA-256(0x01 || left || right); empty root = SHA-256("")';
+export const ALGO = 'RFC6962-SHA256';
+const SIGNED_CHECKPOINTS = 20;
+
+export interface QueryOptions {
+  store: LedgerStore;
+  names: Names;
+  log: string;
+  /** Whether a tree-head public key is still published (current or historic). */
+  isPublished: (publicKeyHex: string) => boolean;
+  /** Signs checkpoints of the heads (c2sp.org/tlog-checkpoint); without it there are none (404). */
+  checkpoints?: CheckpointSigner;
+}
+
+export class LedgerReadModel implements LedgerQueries {
+  private rootCache: { size: number; version: string; root: string } | null = null;
+
+  constructor(
+    private readonly o: QueryOptions,
+    private readonly gate: AuditGate,
+  ) {}
+
+  private checked() {
+    return this.gate.checked();
+  }
+
+  /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
+  private async root(size: number): Promise<string> {
+    const hit = this.cachedRoot(size);
+    if (hit) return hit;
+    const root = toHex(await rootAt(this.o.store, size));
+    this.keepRoot(size, root);
+    return root;
+  }
+
+  private cachedRoot(size: number): string | null {
+    const c = this.rootCache;
+    return c && c.size === size && c.version === this.gate.version ? c.root : null;
+  }
+
+  private keepRoot(size: number, root: string): void {
+    this.rootCache = { size, version: this.gate.version, root };
+  }
+
+  private sthOf(h: HeadRow, withKey: boolean): SthBundle {
+    const keyHex = h.key_hex;
+    const key = withKey || this.o.isPublished(keyHex) ? publishedKey(fromHex(keyHex)!, this.o.names.contexts.sth) : null;
+    return { signed: h.signed, receipt: JSON.parse(h.receipt), key } as SthBundle;
+  }
+
+  head(): Promise<LedgerSthBody> {
+    return guard(async () => {
+      const w = await this.checked();
+      const size = await this.o.store.size();
+      const out: LedgerSthBody = {
+        enabled: true,
+        log: this.o.log,
+        algo: ALGO,
+        leaf_hashing: LEAF_HASHING,
+        tree_size: size,
+        root_hash: await this.root(size),
+      };
+      if (w) {
+        out.signed_tree_head = null;
+        out.sth_withheld = w;
+        out.note = `The signed tree head is withheld (${w}); see /api/transparency/ledger/history.`;
+      } else {
+        const latest = (await this.o.store.latestHeads(1))[0];
+        out.signed_tree_head = latest ? this.sthOf(latest, true) : null;
+        out.note =
+          'Hashes only, never content. Verify inclusion and consistency proofs against the signed tree head, never against unsigned fields.';
+      }
+      return out;
+    });
+  }
+
+  inclusion(q: InclusionQuery): Promise<InclusionBody> {
+    const { data, leaf } = q;
+    return guard(async () => {
+      const store = this.o.store;
+      // Independent reads go together: on a networked store each is a round trip.
+      const [, size, index] = await Promise.all([
+        this.checked(),
+        store.size(),
+        data ? store.findByData(data) : store.findByLeafHash(leaf!),
+      ]);
+      let treeSize = size;
+      if (q.treeSize !== undefined) {
+        const t = q.treeSize;
+        if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 1 || t > size) {
+          throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+        }
+        treeSize = t;
+      }
+      if (index === undefined || index >= treeSize) return { found: false };
+      // The root at the current size is cached per store version; any other size is read with the path.
+      const cached = this.cachedRoot(treeSize);
+      const { proof, root } = await readTree(store, (t) => ({
+        proof: inclusionProof(t, index, treeSize),
+        root: cached ?? toHex(treeRoot(t, treeSize)),
+      }));
+      this.keepRoot(treeSize, root);
+      return {
+        found: true,
+        leaf: toHex(data ? leafHash(data) : leaf!),
+        index,
+        tree_size: treeSize,
+        root_hash: root,
+        proof: proof.map(toHex),
+      };
+    });
+  }
+
+  /** Whether an entry is in the log (its index), without a proof: one index lookup. */
+  find(data: Uint8Array): Promise<number | undefined> {
+    return guard(() => this.o.store.findByData(data));
+  }
+
+  consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody> {
+    return guard(async () => {
+      const store = this.o.store;
+      const [w, size] = await Promise.all([this.checked(), store.size()]);
+      const b = second ?? size;
+      if (!Number.isSafeInteger(first) || first < 1 || first > size)
+        throw new LedgerError('out_of_range', `first must be from 1 to ${size}`);
+      if (!Number.isSafeInteger(b) || b < first || b > size)
+        throw new LedgerError('out_of_range', `second must be from ${first} to ${size}`);
+      // The proof and both roots from one batched read.
+      const { proof, oldRoot, newRoot } = await readTree(store, (t) => ({
+        proof: consistencyProof(t, first, b),
+        oldRoot: treeRoot(t, first),
+        newRoot: treeRoot(t, b),
+      }));
+      const plain: ConsistencyBody = {
+        first,
+        second: b,
+        old_root: toHex(oldRoot),
+        new_root: toHex(newRoot),
+        proof: proof.map(toHex),
+      };
+      if (w) plain.sth_withheld = w;
+      if (!signed) return plain;
+      const oldHead = await store.headAtSize(first);
+      const newHead = await store.headAtSize(b);
+      if (!oldHead || !newHead)
+        throw new LedgerError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
+      if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
+      const bundle = consistencyBundle(this.sthOf(oldHead, true), this.sthOf(newHead, true), proof, {
+        service: this.o.names.service,
+      }) as ConsistencyBody;
+      if (w) bundle.sth_withheld = w;
+      return bundle;
+    });
+  }
+
+  history(verifiable: boolean): Promise<HistoryBody> {
+    const gone = () => ledgerUnavailable('history');
+    return guard(async () => {
+      await this.checked();
+      const a = this.gate.audit;
+      if (a.historyUnreadable) throw gone();
+      let rows: HeadRow[];
+      let count: number;
+      try {
+        rows = await this.o.store.latestHeads(SIGNED_CHECKPOINTS);
+        count = await this.o.store.headCount();
+      } catch {
+        throw gone();
+      }
+      const inconsistent = a.inconsistent;
+      // Rule 1 across every field: the history's verdict is read from the same findings as the
+      // head's withheld reason, so a withheld head never stands beside `consistent: true`.
+      const withheld = a.withheld();
+      const evidence =
+        a.rollback || a.forked.size > 0 || inconsistent.size > 0 || a.leafMismatch || withheld === 'rollback' || withheld === 'fork';
+      const out: HistoryBody = { enabled: true };
+      if (evidence) out.consistent = false;
+      else if (a.leavesUnreadable || withheld === 'unverifiable')
+        Object.assign(out, { consistent: null, consistent_unknown: 'leaves_unreadable' });
+      else if (!a.fullCheckDone) Object.assign(out, { consistent: null, consistent_unknown: 'leaf_check_incomplete' });
+      else out.consistent = true;
+      out.forked_sizes = [...a.forked].sort((x, y) => x - y);
+      out.append_only_verified = inconsistent.size > 0 || a.leafMismatch ? false : a.fullCheckDone && !a.leavesUnreadable ? true : null;
+      out.inconsistent_sizes = [...inconsistent];
+      out.count = count;
+      out.checkpoints = rows.map((h) => ({ tree_size: h.tree_size, root_hash: h.root_hash, signed: h.signed, recorded: h.recorded }));
+      if (verifiable) {
+        try {
+          out.signed_checkpoints = rows.map((h) => this.sthOf(h, false));
+        } catch {
+          out.signed_checkpoints = null;
+        }
+      }
+      out.note = 'Newest checkpoints first. consistent:null means the checks against the live log could not run yet, which is not a pass.';
+      return out;
+    });
+  }
+
+  // S2 for checkpoints: none is signed while the log is withheld, and the reason is the head's.
+  checkpoint(): Promise<string> {
+    const c = this.o.checkpoints;
+    if (!c) return Promise.reject(new LedgerError('not_found', 'this ledger publishes no checkpoints'));
+    return guard(async () => {
+      const w = await this.checked();
+      if (w) throw new LedgerError('withheld', `the checkpoint is withheld (${w}); see /api/transparency/ledger/history`);
+      const latest = (await this.o.store.latestHeads(1))[0];
+      if (!latest) throw ledgerUnavailable('checkpoint');
+      return c.sign(latest);
+    });
+  }
+
+  vkeys(): string {
+    return this.o.checkpoints?.vkeys() ?? '';
+  }
+
+  /** Tiles are data, not statements: served at the current size whatever the audit says, like proofs. */
+  tile(id: TileId): Promise<Uint8Array> {
+    return guard(async () => {
+      const store = this.o.store;
+      const bytes = await store.snapshot(async (r) => readTile(r, id, await r.size(), { rangeReads: store.kind === 'postgres' }));
+      if (!bytes) throw new LedgerError('not_found', 'the tree does not hold this tile (yet)');
+      return bytes;
+    });
+  }
+}
