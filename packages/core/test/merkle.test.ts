@@ -8,6 +8,7 @@ import {
   inclusionProof,
   leafHash,
   nodeHash,
+  rootFromInclusionProof,
   treeRoot,
   verifyConsistency,
   verifyInclusion,
@@ -189,6 +190,27 @@ describe('Merkle properties over random trees', () => {
         }
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe('rootFromInclusionProof with an injected node hash', () => {
+  it('property: a platform SHA-256 gives the same root as the core, and the hash is really used', () => {
+    const calls: number[] = [];
+    const counted = (l: Uint8Array, r: Uint8Array) => (calls.push(1), nodeHash(l, r));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 64 }), fc.nat(), (size, i) => {
+        const tree = new MemoryTree();
+        for (let k = 0; k < size; k++) tree.appendData(new Uint8Array([k]));
+        const index = i % size;
+        const leaf = leafHash(new Uint8Array([index]));
+        const proof = inclusionProof(tree, index, size);
+        const before = calls.length;
+        const root = rootFromInclusionProof(index, size, leaf, proof, counted);
+        expect(toHex(root!)).toBe(toHex(rootFromInclusionProof(index, size, leaf, proof)!));
+        expect(calls.length - before).toBe(proof.length);
+      }),
+      { numRuns: 100 },
     );
   });
 });

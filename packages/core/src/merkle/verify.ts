@@ -17,14 +17,21 @@ function shiftToOdd(fn: number, sn: number): [number, number] {
 }
 
 /**
- * Root an inclusion path leads to, or null if the path cannot fit (index, size).
+ * Root an inclusion path leads to, or null if the path cannot fit (index, size). `node` hashes two
+ * children (RFC 6962's node hash; a platform's own SHA-256 may be injected for speed).
  *
  * @example
  * ```ts
  * const root = rootFromInclusionProof(2, 8, leaf, proof); // null when the path is malformed for that size
  * ```
  */
-export function rootFromInclusionProof(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[]): Uint8Array | null {
+export function rootFromInclusionProof(
+  index: number,
+  size: number,
+  leaf: Uint8Array,
+  proof: readonly Uint8Array[],
+  node: (left: Uint8Array, right: Uint8Array) => Uint8Array = nodeHash,
+): Uint8Array | null {
   if (!isTreeSize(index) || !isTreeSize(size) || index >= size || !allHashes(proof) || leaf.length !== 32) return null;
   let fn = index;
   let sn = size - 1;
@@ -32,10 +39,10 @@ export function rootFromInclusionProof(index: number, size: number, leaf: Uint8A
   for (const p of proof) {
     if (sn === 0) return null;
     if (isOdd(fn) || fn === sn) {
-      r = nodeHash(p, r);
+      r = node(p, r);
       [fn, sn] = shiftToOdd(fn, sn);
     } else {
-      r = nodeHash(r, p);
+      r = node(r, p);
     }
     fn = half(fn);
     sn = half(sn);

@@ -2,7 +2,7 @@
 // Statements, made and verified with zero I/O: the issuers' and logs' keys are passed in. Apart
 // from the main entry, like the envelopes it builds on, so a verify-only bundle carries none of it.
 export { SCITT_HEADER, signStatement, statementLeaf, verifyStatement, type AnswerStatement } from './statement.js';
-export { VDS, makeReceipt, verifyReceipt, type ReceiptContent, type ScittLog } from './receipt.js';
+export { VDS, makeReceipt, receiptMaker, verifyReceipt, type ReceiptContent, type ScittLog } from './receipt.js';
 export { withReceipts, receiptsOf, verifyTransparentStatement, type TransparentOptions } from './transparent.js';
 export { readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
 export { logKeySigner } from './sign.js';

@@ -74,17 +74,52 @@ export interface ReceiptContent {
  * ```
  */
 export function makeReceipt(r: ReceiptContent, signer: EnvelopeSigner): Uint8Array {
-  const header = new Map<number, CborValue>([
+  const protectedBytes = cborEncode(receiptHeader(signer, r.iss));
+  return receiptBytes(protectedBytes, r, signer.sign(sigStructure(protectedBytes, r.root)));
+}
+
+// WF-SCITT: the one definition of a receipt's bytes, whichever maker signs it.
+function receiptHeader(signer: EnvelopeSigner, iss: string): Map<number, CborValue> {
+  return new Map<number, CborValue>([
     [COSE_HEADER.alg, signer.alg === 'Ed25519' ? -8 : ENVELOPE_ALGS[signer.alg].cose],
     [COSE_HEADER.kid, coseKeyThumbprint(signer.alg, signer.publicKey)],
-    [COSE_HEADER.cwtClaims, new Map<number, CborValue>([[1, r.iss]])],
+    [COSE_HEADER.cwtClaims, new Map<number, CborValue>([[1, iss]])],
     [SCITT_HEADER.vds, VDS.RFC9162_SHA256],
   ]);
-  const protectedBytes = cborEncode(header);
+}
+
+function receiptBytes(protectedBytes: Uint8Array, r: Omit<ReceiptContent, 'iss'>, signature: Uint8Array): Uint8Array {
   const proof = cborEncode([r.size, r.index, [...r.path]]);
   const unprotected = new Map<number, CborValue>([[SCITT_HEADER.vdp, new Map<number, CborValue>([[INCLUSION, [proof]]])]]);
-  const signature = signer.sign(sigStructure(protectedBytes, r.root));
   return cborEncode(new Tagged(COSE_SIGN1_TAG, [protectedBytes, unprotected, null, signature]));
+}
+
+/**
+ * A receipt maker for one log key and origin: the protected header is encoded once, and the
+ * signature, which covers only that header and the root (the leaf and the path ride unprotected),
+ * is made once per root. Each receipt is byte for byte what makeReceipt gives.
+ *
+ * @example
+ * ```ts
+ * const make = receiptMaker(logKeySigner(key), 'log.example/1');
+ * const a = make({ index: 0, size: 2, path, root }); // signs
+ * const b = make({ index: 1, size: 2, path: other, root }); // same root: the signature is reused
+ * ```
+ */
+export function receiptMaker(signer: EnvelopeSigner, iss: string): (r: Omit<ReceiptContent, 'iss'>) => Uint8Array {
+  const protectedBytes = cborEncode(receiptHeader(signer, iss));
+  const signed = new Map<string, Uint8Array>();
+  return (r) => {
+    const key = toHex(r.root);
+    let signature = signed.get(key);
+    if (!signature) {
+      signature = signer.sign(sigStructure(protectedBytes, r.root));
+      // A few recent roots: registrations straddle at most a head or two.
+      if (signed.size >= 16) signed.delete(signed.keys().next().value!);
+      signed.set(key, signature);
+    }
+    return receiptBytes(protectedBytes, r, signature);
+  };
 }
 
 type Rebuilt = { root: Uint8Array; index?: number; size?: number; path?: string[] };

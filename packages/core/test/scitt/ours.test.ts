@@ -7,6 +7,7 @@ import { coseKey, cborEncode, mlDsa87Signer, readCose1 } from '@svc/core/envelop
 import {
   logKeySigner,
   makeReceipt,
+  receiptMaker,
   receiptsOf,
   signStatement,
   statementLeaf,
@@ -346,5 +347,32 @@ describe('hostile statements and receipts: a typed code, never a throw', () => {
   it('a receipt meets a truncation at every length with a code', () => {
     const r = receipts[1]!;
     for (let n = 0; n < r.length; n++) expect(verifyReceipt(r.subarray(0, n), leaf, { keys: logKeys }).ok).toBe(false);
+  });
+});
+
+describe('receiptMaker', () => {
+  it('property: each receipt is byte for byte makeReceipt, signing once per root', () => {
+    const tree = new MemoryTree();
+    for (let i = 0; i < 40; i++) tree.appendData(seed(`m${i}`));
+    let signs = 0;
+    const base = logKeySigner(logEd);
+    const counted = { ...base, sign: (m: Uint8Array) => (signs++, base.sign(m)) };
+    const make = receiptMaker(counted, ORIGIN);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.nat(), (size, i) => {
+        const index = i % size;
+        const content = { index, size, path: inclusionProof(tree, index, size), root: treeRoot(tree, size) };
+        expect(toHex(make(content))).toBe(toHex(makeReceipt({ ...content, iss: ORIGIN }, base)));
+      }),
+      { numRuns: 120 },
+    );
+    // Entries under one root share its signature: one signing for any number of receipts.
+    signs = 0;
+    const once = receiptMaker(counted, ORIGIN);
+    const root = treeRoot(tree, 40);
+    for (const index of [3, 4, 39]) once({ index, size: 40, path: inclusionProof(tree, index, 40), root });
+    expect(signs).toBe(1);
+    once({ index: 3, size: 39, path: inclusionProof(tree, 3, 39), root: treeRoot(tree, 39) });
+    expect(signs).toBe(2);
   });
 });

@@ -79,8 +79,8 @@ export async function issueCommand(args: string[]): Promise<number> {
       const published = loggedSource(cfg, ledger, log);
       const scitt = scittService(cfg, names, ring, {
         append: (l) => ledger!.append(l),
-        inclusion: (q) => ledger!.inclusion(q),
         find: (d) => ledger!.find(d),
+        path: (d, size) => ledger!.path(d, size),
         checkpoint: published.checkpoint,
       });
       const transparent = await scitt.transparent(statement, published.timeoutMs);

@@ -24,6 +24,11 @@ export interface LedgerQueries {
   inclusion(query: InclusionQuery): Promise<InclusionBody>;
   /** The index of an entry (32 bytes) at the current size, or undefined: one lookup, no proof. */
   find(data: Uint8Array): Promise<number | undefined>;
+  /**
+   * The inclusion path of an entry in the tree of `treeSize` (from 1 to the current size), without
+   * a root: for a caller that holds a signed root to check it against. Null when not in that tree.
+   */
+  path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null>;
   /** The proof, or a ConsistencyBundle when `signed`. */
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody>;
   history(verifiable: boolean): Promise<HistoryBody>;

@@ -141,6 +141,17 @@ export class LedgerReadModel implements LedgerQueries {
     return guard(() => this.o.store.findByData(data));
   }
 
+  path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null> {
+    return guard(async () => {
+      const store = this.o.store;
+      const [size, index] = await Promise.all([store.size(), store.findByData(data)]);
+      if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > size)
+        throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+      if (index === undefined || index >= treeSize) return null;
+      return { index, path: await readTree(store, (t) => inclusionProof(t, index, treeSize)) };
+    });
+  }
+
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody> {
     return guard(async () => {
       const store = this.o.store;

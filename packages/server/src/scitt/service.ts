@@ -4,18 +4,17 @@
 // form, 32 bytes like an answer hash; it can never be an answer's (a statement starts 0xd2, which
 // no UTF-8 text does). The log stays hashes only: the statement itself is not kept.
 import { readFileSync } from 'node:fs';
-import { fromHex, syncVerifier, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
+import { fromHex, rootFromInclusionProof, syncVerifier, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
+import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, readCoseKeySet, type EnvelopeAlg } from '@svc/core/envelope';
 import {
-  coseKey,
-  coseKeySet,
-  coseKeyThumbprint,
-  cborEncode,
-  mlDsa87Signer,
-  readCoseKeySet,
-  type EnvelopeAlg,
-  type EnvelopeSigner,
-} from '@svc/core/envelope';
-import { logKeySigner, makeReceipt, signStatement, verifyStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
+  logKeySigner,
+  readScittKey,
+  receiptMaker,
+  signStatement,
+  verifyStatement,
+  withReceipts,
+  type ScittErrorCode,
+} from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import type { Config } from '../config.js';
 import type { Keyring, LogRole } from '../keys/keyring.js';
@@ -23,6 +22,7 @@ import type { LedgerApi } from '../ledger/api.js';
 import { LedgerError } from '../ledger/errors.js';
 import { logOrigin } from '../tlog/checkpoints.js';
 import { nativeCrypto } from '../crypto/node.js';
+import { nativeHasher } from '../ledger/hasher.js';
 import { opensslClassical } from '../crypto/classical.js';
 
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
@@ -103,41 +103,24 @@ export function answerStatement(ring: Keyring, names: Names, answer: string, iat
   );
 }
 
-/**
- * A receipt's signature covers its protected header and the root, never the leaf or the path (those
- * ride unprotected), so every entry under one head shares it: sign it once per head, not per entry.
- */
-function oncePerHead(signer: EnvelopeSigner): EnvelopeSigner {
-  const signed = new Map<string, Uint8Array>();
-  return {
-    ...signer,
-    sign(message) {
-      const key = toHex(message);
-      let sig = signed.get(key);
-      if (!sig) {
-        sig = signer.sign(message);
-        if (signed.size >= 16) signed.delete(signed.keys().next().value!);
-        signed.set(key, sig);
-      }
-      return sig;
-    },
-  };
-}
-
 export function scittService(
   cfg: Config,
   names: Names,
   ring: Keyring,
-  ledger: Pick<LedgerApi, 'append' | 'inclusion' | 'find' | 'checkpoint'>,
+  ledger: Pick<LedgerApi, 'append' | 'path' | 'find' | 'checkpoint'>,
   now: () => number = Date.now,
 ): ScittService {
-  const issuers = issuerKeys(cfg, ring);
+  // Read once: every registration is checked against the same keys.
+  const issuers = issuerKeys(cfg, ring)
+    .map(readScittKey)
+    .filter((k) => k !== null);
   // ML-DSA-87 statements are checked by OpenSSL where Node has it (about 12x noble).
   const native = nativeCrypto();
   const compute = native?.sync ? syncVerifier(native) : undefined;
   const origin = logOrigin(cfg, names);
   const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);
-  const signers = new Map(algs.map((a) => [a, oncePerHead(logKeySigner(ring.logKey(RECEIPT_ALGS[a])))]));
+  // The header is encoded once per key and the signature made once per head (receiptMaker).
+  const makers = new Map(algs.map((a) => [a, receiptMaker(logKeySigner(ring.logKey(RECEIPT_ALGS[a])), origin)]));
   const published = algs.flatMap((a) => ring.publicKeys(RECEIPT_ALGS[a]).map((pk) => coseKey(a, pk)));
   const byKid = new Map(
     algs.flatMap((a) => ring.publicKeys(RECEIPT_ALGS[a]).map((pk) => [toBase64Url(coseKeyThumbprint(a, pk)), cborEncode(coseKey(a, pk))])),
@@ -160,23 +143,25 @@ export function scittService(
   async function proofAtPublished(leaf: string): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
     const cp = await publishedHead();
     if (cp.size === 0) return null;
-    const r = await ledger.inclusion({ data: fromHex(leaf, 32)!, treeSize: cp.size });
-    if (!r.found) return null;
-    // The path is checked against the checkpoint's root, never the response's own.
-    if (r.root_hash !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
-    return { index: r.index!, size: cp.size, path: r.proof!.map((h) => fromHex(h, 32)!), root: cp.root };
+    const entry = fromHex(leaf, 32)!;
+    const p = await ledger.path(entry, cp.size);
+    if (!p) return null;
+    // The path is checked against the checkpoint's root: the one the receipt will sign.
+    const root = rootFromInclusionProof(p.index, cp.size, nativeHasher.leaf(entry), p.path, nativeHasher.node);
+    if (!root || toHex(root) !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
+    return { index: p.index, size: cp.size, path: p.path, root: cp.root };
   }
 
   type Proof = NonNullable<Awaited<ReturnType<typeof proofAtPublished>>>;
 
   /** The receipt of a proof at a published head, made once per entry, head and algorithm. */
   function receiptOf(id: string, alg: ReceiptAlg, p: Proof): Uint8Array {
-    const signer = signers.get(alg);
-    if (!signer) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
+    const make = makers.get(alg);
+    if (!make) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
     const key = `${id}:${p.size}:${alg}`;
     let r = cache.get(key);
     if (!r) {
-      r = makeReceipt({ ...p, iss: origin }, signer);
+      r = make(p);
       if (cache.size >= 1024) cache.delete(cache.keys().next().value!);
       cache.set(key, r);
     }
@@ -184,7 +169,7 @@ export function scittService(
   }
 
   async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
-    if (!signers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
+    if (!makers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
     const p = await proofAtPublished(id);
     if (p) return receiptOf(id, alg, p);
     if ((await ledger.find(fromHex(id, 32)!)) === undefined) throw new LedgerError('not_found', 'no entry with this id');

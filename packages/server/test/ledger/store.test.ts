@@ -95,6 +95,16 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await other.close();
     const r = await ledger.inclusion({ data: h('y7') });
     expect(r).toMatchObject({ found: true, index: 15, tree_size: 40 });
+    // The path-only query: the same path as the proof, for any size that holds the entry; none beyond.
+    expect(await ledger.find(h('y7'))).toBe(15);
+    expect(await ledger.find(h('absent'))).toBeUndefined();
+    const p = await ledger.path(h('y7'), 40);
+    expect(p && { index: p.index, path: p.path.map(toHex) }).toEqual({ index: 15, path: r.proof });
+    const at20 = await ledger.inclusion({ data: h('y7'), treeSize: 20 });
+    expect((await ledger.path(h('y7'), 20))!.path.map(toHex)).toEqual(at20.proof);
+    expect(await ledger.path(h('y7'), 15)).toBeNull();
+    expect(await ledger.path(h('absent'), 40)).toBeNull();
+    for (const bad of [0, 41, 1.5, Number.NaN]) await expect(ledger.path(h('y7'), bad)).rejects.toMatchObject({ code: 'out_of_range' });
     await ledger.close();
   });
 
