@@ -37,6 +37,63 @@ describe('the test suite', () => {
     expect(pkg.scripts.build).not.toMatch(/\.\.\//);
   });
 
+  // #32 item 5: a test sits in the folder of the source it tests; suites about the whole package
+  // (its vectors, its fuzzers, its peers, its documents) are named here with why, so a new one is a choice.
+  const CROSS_CUTTING: Record<string, Record<string, string>> = {
+    core: {
+      'fuzz.test.ts': 'the structure-aware fuzzer over every kind',
+      'properties.test.ts': 'invariants over arbitrary bundles of every kind',
+      'vectors.test.ts': 'test-vectors/*.json, every kind',
+    },
+    server: {
+      'fuzz/': 'fuzzers over every input path',
+      'interop/': 'code we did not write reading what we emit',
+      'native/': 'the same behaviour on Node 24 node:crypto',
+      'deploy.test.ts': 'the container and its files',
+      'endpoints.test.ts': 'every endpoint over a socket',
+      'examples.test.ts': 'examples/ run as a user runs them',
+      'first-hour.test.ts': "a fresh clone and the README's commands",
+      'handlers.test.ts': 'every handler in process, without a socket',
+      'house.test.ts': "the test suite's own rules",
+      'layers.test.ts': 'import direction across both packages',
+      'logs.test.ts': 'log lines of every component',
+      'openapi-client.test.ts': 'a client generated from the OpenAPI document',
+      'ops.test.ts': 'health, readiness and metrics together',
+      'process.test.ts': 'the process: signals, exits, crashes',
+      'publish.test.ts': 'the packed packages as users install them',
+      'rules.test.ts': 'docs/rules.md against the code and tests it names',
+      'spec-copy.test.ts': "the specification's copy in docs/spec",
+      'start.test.ts': 'npm start on embedded defaults',
+    },
+  };
+  const HELPERS = new Set(['fixtures/', 'support/', 'generated/']);
+
+  for (const pkg of ['core', 'server'])
+    it(`@svc/${pkg}: tests mirror the source folders (a test folder is a source folder; a top-level test names a top-level module or a declared suite)`, () => {
+      const root = join(here, '..', '..', pkg);
+      const tests = readdirSync(join(root, 'test'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
+      const srcEntries = new Set(
+        readdirSync(join(root, 'src'), { withFileTypes: true }).map((d) => (d.isDirectory() ? `${d.name}/` : d.name)),
+      );
+      // The server's page is a source folder of its own, beside src/.
+      if (pkg === 'server') srcEntries.add('page/');
+      const declared = CROSS_CUTTING[pkg]!;
+      const misplaced = tests.filter((f) => {
+        const top = f.includes('/') ? `${f.split('/')[0]}/` : f;
+        if (declared[top] !== undefined || HELPERS.has(top)) return false;
+        if (top.endsWith('/')) return !srcEntries.has(top);
+        return !srcEntries.has(top.replace(/\.test\.ts$/, '.ts'));
+      });
+      expect(tests.length).toBeGreaterThan(20);
+      expect(misplaced).toEqual([]);
+      // Every declared suite exists: the list cannot go stale.
+      for (const name of Object.keys(declared))
+        expect(
+          tests.some((f) => f === name || f.startsWith(name)),
+          name,
+        ).toBe(true);
+    });
+
   it('smoke: the built package, imported by its name, starts a server that answers', async () => {
     const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8'));
     const built = await import('@svc/server');

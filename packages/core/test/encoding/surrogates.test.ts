@@ -2,8 +2,8 @@
 // would write U+FFFD in its place, so a different string would hash like the signed one.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildRecord, isWellFormedText, issueProof, textSha256Hex, verifyBundle, SvcError } from '../src/index.js';
-import { K, clone, trusted } from './helpers.js';
+import { buildRecord, isWellFormedText, issueProof, textSha256Hex, verifyBundle, SvcError } from '../../src/index.js';
+import { K, clone, trusted } from '../helpers.js';
 
 const signed = issueProof({ answer: 'Total: 100 \uFFFD', prompt: 'Sum \uFFFD?', model: 'm', ts: 1_700_000_000 }, { receipt: K.answer });
 

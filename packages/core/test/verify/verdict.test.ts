@@ -1,7 +1,7 @@
 // Rule V5 and the recognition rule live in one function; every kind's verdict is folded by it.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { foldVerdict } from '../src/verify/verdict.js';
+import { foldVerdict } from '../../src/verify/verdict.js';
 
 describe('foldVerdict (V5)', () => {
   it('passes exactly when a layer was checked and every layer and condition holds; recognition needs the pass', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromHex, toHex } from '../src/encoding/bytes.js';
+import { fromHex, toHex } from '../../src/encoding/bytes.js';
 import {
   MemoryTree,
   consistencyProof,
@@ -12,8 +12,8 @@ import {
   treeRoot,
   verifyConsistency,
   verifyInclusion,
-} from '../src/merkle/index.js';
-import { rfc6962 } from './vectors-fs.js';
+} from '../../src/merkle/index.js';
+import { rfc6962 } from '../vectors-fs.js';
 
 const V = rfc6962 as any;
 const h = (s: string) => fromHex(s)!;

@@ -1,14 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/encoding/jcs.js';
-import { nestedDeeperThan } from '../src/lib/json.js';
-import { buildRecord } from '../src/record/build.js';
-import { AI_ACT_SUPPORT, CODE_OF_PRACTICE, CODE_OF_PRACTICE_LOGGED, CODE_OF_PRACTICE_UNLOGGED, aiActSupport } from '../src/record/table.js';
-import { verifyBundle, type VerifyResponse } from '../src/dispatch.js';
+import { MAX_JSON_DEPTH } from '../../src/encoding/jcs.js';
+import { nestedDeeperThan } from '../../src/lib/json.js';
+import { buildRecord } from '../../src/record/build.js';
+import {
+  AI_ACT_SUPPORT,
+  CODE_OF_PRACTICE,
+  CODE_OF_PRACTICE_LOGGED,
+  CODE_OF_PRACTICE_UNLOGGED,
+  aiActSupport,
+} from '../../src/record/table.js';
+import { verifyBundle, type VerifyResponse } from '../../src/dispatch.js';
 
-import { issueProof, issueRun, signTreeHead } from '../src/issue/bundles.js';
-import { K, clone, expectSvcError, trusted } from './helpers.js';
-import { testKeys } from '../src/testing/keys.js';
+import { issueProof, issueRun, signTreeHead } from '../../src/issue/bundles.js';
+import { K, clone, expectSvcError, trusted } from '../helpers.js';
+import { testKeys } from '../../src/testing/keys.js';
 /** The record summary of a response, where its kind has one. */
 const recordOf = (r: VerifyResponse) => ('record' in r ? r.record : undefined);
 

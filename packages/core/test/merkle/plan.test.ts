@@ -3,11 +3,11 @@
 // batches from the frontier alone gives the reference tree's nodes and root.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { consistencyProof, inclusionProof, treeRoot, type TreeReader } from '../src/merkle/prove.js';
-import { MemoryTree } from '../src/merkle/memory.js';
-import { NodeSet, frontier, integrate, planReads } from '../src/merkle/plan.js';
-import { toHex } from '../src/encoding/bytes.js';
-import { leafHash, nodeHash } from '../src/merkle/hash.js';
+import { consistencyProof, inclusionProof, treeRoot, type TreeReader } from '../../src/merkle/prove.js';
+import { MemoryTree } from '../../src/merkle/memory.js';
+import { NodeSet, frontier, integrate, planReads } from '../../src/merkle/plan.js';
+import { toHex } from '../../src/encoding/bytes.js';
+import { leafHash, nodeHash } from '../../src/merkle/hash.js';
 
 const leaf = (i: number) => new Uint8Array([i & 255, (i >> 8) & 255, 7]);
 const treeOf = (n: number) => {

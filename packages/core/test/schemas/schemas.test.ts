@@ -3,9 +3,9 @@
 // kind's exact schema, so a schema that no longer describes what the verifier answers fails.
 import { describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import * as S from '../src/schemas/index.js';
-import { verifyBundle } from '../src/dispatch.js';
-import { ourVectors } from './vectors-fs.js';
+import * as S from '../../src/schemas/index.js';
+import { verifyBundle } from '../../src/dispatch.js';
+import { ourVectors } from '../vectors-fs.js';
 
 const SCHEMA_OF = (kind: string) => {
   const k = kind.replace(/^[a-z0-9-]*?-(?=proof$|transcript$|autopilot-run$|export$|sth$|consistency$|ai-provenance-record$)/, '');

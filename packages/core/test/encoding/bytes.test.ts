@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromBase64, fromBase64Url, fromHex, toBase64, toBase64Url, toHex, isHex, bytesEqual } from '../src/encoding/bytes.js';
-import { sha256Hex } from '../src/encoding/hash.js';
+import { fromBase64, fromBase64Url, fromHex, toBase64, toBase64Url, toHex, isHex, bytesEqual } from '../../src/encoding/bytes.js';
+import { sha256Hex } from '../../src/encoding/hash.js';
 
 describe('strict encodings', () => {
   it('hex is lowercase only and even length', () => {

@@ -2,10 +2,10 @@
 // JSON Pointer; distinct names never are, however they are escaped, nested or spread.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { duplicateMember } from '../src/lib/members.js';
-import { parseDocument } from '../src/dispatch.js';
-import { parseObject } from '../src/lib/json.js';
-import { SvcError } from '../src/errors.js';
+import { duplicateMember } from '../../src/lib/members.js';
+import { parseDocument } from '../../src/dispatch.js';
+import { parseObject } from '../../src/lib/json.js';
+import { SvcError } from '../../src/errors.js';
 
 /** The pointer's tokens (RFC 6901) back to names and indexes. */
 const tokens = (ptr: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalize, CanonicalizationError, MAX_JSON_DEPTH } from '../src/encoding/jcs.js';
-import { es6numbers, jcsInputs, jcsOutputs } from './vectors-fs.js';
+import { canonicalize, CanonicalizationError, MAX_JSON_DEPTH } from '../../src/encoding/jcs.js';
+import { es6numbers, jcsInputs, jcsOutputs } from '../vectors-fs.js';
 
 const base = (p: string) => p.split('/').pop()!;
 

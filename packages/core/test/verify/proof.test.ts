@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { verifyBundle } from '../src/dispatch.js';
-import { issueProof } from '../src/issue/bundles.js';
-import { toReceiptKey } from '../src/issue/keys.js';
-import { namesFor } from '../src/names.js';
-import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from './helpers.js';
+import { verifyBundle } from '../../src/dispatch.js';
+import { issueProof } from '../../src/issue/bundles.js';
+import { toReceiptKey } from '../../src/issue/keys.js';
+import { namesFor } from '../../src/names.js';
+import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from '../helpers.js';
 
 const base = { answer: 'The capital of France is Paris. 🇫🇷', model: 'council-v1', ts: 1_700_000_000, created: 1_700_000_001 };
 const plain = issueProof(base, { receipt: K.answer });

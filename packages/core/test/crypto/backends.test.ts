@@ -1,16 +1,16 @@
 // The crypto backend seam: the backend each runtime picks, and differential checks of every
 // backend available here against noble.
 import { describe, expect, it } from 'vitest';
-import { defaultCrypto, nobleBackend, webCryptoBackend, type CryptoBackend } from '../src/crypto/backend.js';
-import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../src/crypto/ids.js';
-import { verifyBatched, verifyBundle, verifyBundleSync, type VerifyResponse } from '../src/dispatch.js';
-import { issueProof } from '../src/issue/bundles.js';
-import { CheckBatch } from '../src/verify/batch.js';
-import { parseDocument } from '../src/parse.js';
-import type { SvcError } from '../src/errors.js';
-import { fuzzCorpus, mutate, prng } from '../src/testing/arbitraries-entry.js';
-import { acvpAgree, asyncNoble, mutationsAgree, signaturesInteroperate, vectorsAgree } from './differential.js';
-import { K, flipHex, trusted } from './helpers.js';
+import { defaultCrypto, nobleBackend, webCryptoBackend, type CryptoBackend } from '../../src/crypto/backend.js';
+import { ML_DSA_87, SLH_DSA_SHA2_256F } from '../../src/crypto/ids.js';
+import { verifyBatched, verifyBundle, verifyBundleSync, type VerifyResponse } from '../../src/dispatch.js';
+import { issueProof } from '../../src/issue/bundles.js';
+import { CheckBatch } from '../../src/verify/batch.js';
+import { parseDocument } from '../../src/parse.js';
+import type { SvcError } from '../../src/errors.js';
+import { fuzzCorpus, mutate, prng } from '../../src/testing/arbitraries-entry.js';
+import { acvpAgree, asyncNoble, mutationsAgree, signaturesInteroperate, vectorsAgree } from '../differential.js';
+import { K, flipHex, trusted } from '../helpers.js';
 
 const nodeMajor = Number((globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node?.split('.')[0] ?? 0);
 const inBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
@@ -103,7 +103,7 @@ describe('the check batch', () => {
   const receiptCheck = async () => {
     const bundle = issueProof({ answer: 'Batch.', model: 'm', ts: 1 }, { receipt: K.answer });
     const sig = Uint8Array.from((bundle.receipt.sig as string).match(/../g)!.map((h) => Number.parseInt(h, 16)));
-    const { receiptMessage } = await import('../src/wire/signed.js');
+    const { receiptMessage } = await import('../../src/wire/signed.js');
     return {
       pk: K.answer.publicKey,
       msg: receiptMessage(bundle.receipt as never)!,

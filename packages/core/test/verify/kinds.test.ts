@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { verifyBundle } from '../src/dispatch.js';
-import { detectKind } from '../src/detect.js';
-import { consistencyBundle, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../src/issue/bundles.js';
-import { MemoryTree, consistencyProof, treeRoot } from '../src/merkle/index.js';
-import { toHex } from '../src/encoding/bytes.js';
-import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from './helpers.js';
+import { verifyBundle } from '../../src/dispatch.js';
+import { detectKind } from '../../src/detect.js';
+import { consistencyBundle, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../../src/issue/bundles.js';
+import { MemoryTree, consistencyProof, treeRoot } from '../../src/merkle/index.js';
+import { toHex } from '../../src/encoding/bytes.js';
+import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from '../helpers.js';
 
 const proof = (answer: string) => issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: K.answer });
 const run = {
@@ -278,9 +278,9 @@ describe('signing-domain separation (rule 7, V3): every receipt presented as eve
   it('the same signature under a swapped subject hash still fails (context, not only hash)', async () => {
     // Issue a run whose hash happens to be used as an answer hash: forge a proof bundle whose answer
     // hash equals the run receipt's answer_sha256 is infeasible, so check the raw context instead.
-    const { verifyMlDsa87 } = await import('../src/crypto/algorithms.js');
-    const { receiptMessage } = await import('../src/wire/signed.js');
-    const { fromHex } = await import('../src/encoding/bytes.js');
+    const { verifyMlDsa87 } = await import('../../src/crypto/algorithms.js');
+    const { receiptMessage } = await import('../../src/wire/signed.js');
+    const { fromHex } = await import('../../src/encoding/bytes.js');
     const r = (runBundle as any).receipt;
     const pk = fromHex((runBundle as any).receiptKey.public_key_hex)!;
     const msg = receiptMessage(r)!;

@@ -2,8 +2,8 @@
 // wherever the service's mode (pure, external interface, with context) applies.
 import { describe, expect, it } from 'vitest';
 import { slh_dsa_sha2_256f } from '@noble/post-quantum/slh-dsa.js';
-import { verifyMlDsa87, verifySlhDsa } from '../src/crypto/algorithms.js';
-import { mldsa, slh } from './vectors-fs.js';
+import { verifyMlDsa87, verifySlhDsa } from '../../src/crypto/algorithms.js';
+import { mldsa, slh } from '../vectors-fs.js';
 
 const hex = (s: string) => {
   const out = new Uint8Array(s.length / 2);

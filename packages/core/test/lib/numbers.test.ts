@@ -3,10 +3,10 @@
 // while the signature covers the double's canonical form; it is refused with its JSON Pointer.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { exactNumber, ijsonViolation } from '../src/lib/members.js';
-import { parseDocument } from '../src/dispatch.js';
-import { canonicalize } from '../src/index.js';
-import { SvcError } from '../src/errors.js';
+import { exactNumber, ijsonViolation } from '../../src/lib/members.js';
+import { parseDocument } from '../../src/dispatch.js';
+import { canonicalize } from '../../src/index.js';
+import { SvcError } from '../../src/errors.js';
 
 describe('numbers a double holds exactly', () => {
   it('the literals of the attack are refused; their exact doubles are not', () => {
