@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = await build({
-  entryPoints: [join(root, 'page', 'app.mjs')],
+  entryPoints: [join(root, 'page', 'app.ts')],
   bundle: true,
   format: 'iife',
   platform: 'browser',

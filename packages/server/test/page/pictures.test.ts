@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryTree, inclusionProof, nodeHash, toHex, treeRoot, utf8 } from '@svc/core';
-import { inclusionSteps } from '../../page/pictures.mjs';
+import { inclusionSteps } from '../../page/pictures.js';
 
 describe('the inclusion picture', () => {
   it('property: the drawn sides fold the path into the root; a size the path does not fit draws nothing', () => {

@@ -332,8 +332,9 @@ describe('the verifier page shows what was attested', () => {
     const samples = html.match(/id="samples">([\s\S]*?)<\/script>/)![1]!;
     // The script (the core verifier with noble's ML-DSA, SLH-DSA and Falcon, the log checkpoint
     // check a served page runs with its server's log keys: Ed25519 and ML-DSA-44 notes, 28 KB more,
-    // and the JWS/COSE envelope check: strict CBOR and JOSE, 34 KB more): at most 240 KiB.
-    expect(script.length).toBeLessThanOrEqual(240 * 1024);
+    // and the JWS/COSE envelope check: strict CBOR and JOSE, 34 KB more; the record table's Code of
+    // Practice rows, which a record is compared with, 2 KB more): at most 244 KiB.
+    expect(script.length).toBeLessThanOrEqual(244 * 1024);
     // Samples are signed documents (an ML-DSA-87 signature is 9 KB of hex): at most 300 KiB.
     expect(samples.length).toBeLessThanOrEqual(300 * 1024);
     expect(html.length).toBeLessThanOrEqual(540 * 1024);

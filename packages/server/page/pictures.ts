@@ -5,7 +5,7 @@
 const NS = 'http://www.w3.org/2000/svg';
 let seq = 0;
 
-function svg(tag, attrs = {}, text) {
+function svg(tag: string, attrs: Record<string, string | number> = {}, text?: string): SVGElement {
   const e = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -16,12 +16,19 @@ function svg(tag, attrs = {}, text) {
  * The steps of an RFC 9162 s.2.1.3.2 inclusion path: at each, the sibling hash sits on the left
  * or the right of the running node, at a tree level. Null when index and size cannot hold.
  */
-export function inclusionSteps(index, size, hashes) {
+/** One step of an inclusion path: the sibling's side of the running node, its hash, its level. */
+export interface InclusionStep {
+  side: 'left' | 'right';
+  hash: string;
+  level: number;
+}
+
+export function inclusionSteps(index: number, size: number, hashes: readonly string[]): InclusionStep[] | null {
   if (!(Number.isSafeInteger(index) && Number.isSafeInteger(size) && index >= 0 && index < size)) return null;
   let fn = index;
   let sn = size - 1;
   let level = 0;
-  const steps = [];
+  const steps: InclusionStep[] = [];
   for (const h of hashes) {
     if (sn === 0) return null;
     if (fn % 2 === 1 || fn === sn) {
@@ -40,10 +47,10 @@ export function inclusionSteps(index, size, hashes) {
   return sn === 0 ? steps : null;
 }
 
-const short = (h) => `${String(h).slice(0, 8)}…`;
+const short = (h: string) => `${String(h).slice(0, 8)}…`;
 
 /** The path from leaf `index` to the root of a tree of `size` leaves, drawn bottom to top. */
-export function inclusionPicture(index, size, hashes, rootLabel) {
+export function inclusionPicture(index: number, size: number, hashes: readonly string[], rootLabel: string): HTMLElement {
   const steps = inclusionSteps(index, size, hashes);
   const figure = document.createElement('figure');
   figure.className = 'picture';
@@ -62,13 +69,13 @@ export function inclusionPicture(index, size, hashes, rootLabel) {
       `Inclusion path of leaf ${index} in a tree of ${size} leaves: ${steps.length} sibling hashes up to the root`,
     ),
   );
-  const box = (x, y, w, label, cls) => {
+  const box = (x: number, y: number, w: number, label: string, cls: string) => {
     const g = svg('g', { class: cls });
     g.append(svg('rect', { x, y, width: w, height: 30, rx: 5 }), svg('text', { x: x + w / 2, y: y + 20, 'text-anchor': 'middle' }, label));
     return g;
   };
   const cx = W / 2 - 60;
-  const yOf = (i) => height - (i + 1) * H;
+  const yOf = (i: number) => height - (i + 1) * H;
   // A tree of one leaf: the leaf hash is the root.
   if (steps.length === 0) s.append(box(W / 2 - 100, yOf(0), 200, `leaf ${index} = ${rootLabel}`, 'node root'));
   else s.append(box(cx, yOf(0), 120, `leaf ${index}`, 'node leaf'));
@@ -86,8 +93,14 @@ export function inclusionPicture(index, size, hashes, rootLabel) {
   return figure;
 }
 
+/** A tree head as the picture needs it: its size and signing time (ms), where the verdict has them. */
+export interface HeadPoint {
+  treeSize?: number | undefined;
+  timestamp?: number | undefined;
+}
+
 /** Two tree heads: the older as a prefix of the newer, and both on a line of time. */
-export function headsPicture(older, newer, orderOk) {
+export function headsPicture(older: HeadPoint, newer: HeadPoint, orderOk: boolean | undefined): HTMLElement {
   const figure = document.createElement('figure');
   figure.className = 'picture';
   const W = 340;
@@ -95,13 +108,7 @@ export function headsPicture(older, newer, orderOk) {
   const s = svg('svg', { viewBox: `0 0 ${W} 150`, width: '100%', role: 'img', 'aria-labelledby': id, class: 'heads' });
   const o = older.treeSize ?? 0;
   const n = Math.max(newer.treeSize ?? 0, 1);
-  s.append(
-    svg(
-      'title',
-      { id: 'heads-title' },
-      `Older head: ${o} leaves; newer head: ${n} leaves${orderOk === false ? '; signed out of order' : ''}`,
-    ),
-  );
+  s.append(svg('title', { id }, `Older head: ${o} leaves; newer head: ${n} leaves${orderOk === false ? '; signed out of order' : ''}`));
   s.append(svg('rect', { x: 10, y: 20, width: W - 20, height: 24, class: 'bar-new' }));
   s.append(svg('rect', { x: 10, y: 20, width: Math.max(2, ((W - 20) * o) / n), height: 24, class: 'bar-old' }));
   s.append(svg('text', { x: 10, y: 14 }, `older: ${o} leaves`));
@@ -112,11 +119,11 @@ export function headsPicture(older, newer, orderOk) {
   const t1 = newer.timestamp ?? 0;
   const lo = Math.min(t0, t1);
   const span = Math.max(1, Math.abs(t1 - t0));
-  const x = (t) => 20 + ((W - 40) * (t - lo)) / span;
+  const x = (t: number) => 20 + ((W - 40) * (t - lo)) / span;
   for (const [t, label] of [
     [t0, 'older signed'],
     [t1, 'newer signed'],
-  ]) {
+  ] as const) {
     s.append(svg('circle', { cx: x(t), cy: 110, r: 6, class: orderOk === false ? 'tick bad' : 'tick' }));
     s.append(svg('text', { x: x(t), y: label.startsWith('older') ? 96 : 136, 'text-anchor': x(t) > W / 2 ? 'end' : 'start' }, label));
   }

@@ -2,16 +2,21 @@
 // named before they are made, to the server that served the page, never during verification. The
 // inclusion path is checked here against the root of the signed tree head (never against a root
 // the unsigned inclusion answer gives), and the head's signature with the server's published keys.
-import { fromHex, parseTreeHead, verifyBundle, verifyInclusion } from '@svc/core';
+import { fromHex, parseTreeHead, verifyBundle, verifyInclusion, type VerifyOptions } from '@svc/core';
 import { parseTlogProof } from '@svc/core/tlog';
-import { el, facts, row, section } from './dom.mjs';
-import { inclusionPicture } from './pictures.mjs';
+import type { InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
+import type { Static } from 'typebox';
+import { el, facts, row, section } from './dom.js';
+import { type Doc, isObj } from './doc.js';
+import { inclusionPicture } from './pictures.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-const isObj = (o) => typeof o === 'object' && o !== null && !Array.isArray(o);
+/** A server's answer: its status and body, typed as the schema says but read defensively (a body may be anything). */
+type Answer<T> = { status: number; body: Partial<T> | null };
+type History = Static<typeof LedgerHistory>;
 
 /** The requests the lookup makes, in order, as shown before it runs. */
-export function lookupRequests(origin) {
+export function lookupRequests(origin: string): string[] {
   return [
     `GET ${origin}/api/transparency/ledger`,
     `POST ${origin}/api/transparency/ledger/inclusion`,
@@ -20,25 +25,26 @@ export function lookupRequests(origin) {
 }
 
 /** The signed answer hash a document's receipt carries, if any. */
-export function signedAnswerHash(doc) {
+export function signedAnswerHash(doc: Doc): string | null {
   const r = isObj(doc.proof) ? doc.proof.receipt : doc.receipt;
   return isObj(r) && typeof r.answer_sha256 === 'string' && /^[0-9a-f]{64}$/.test(r.answer_sha256) ? r.answer_sha256 : null;
 }
 
-async function getJson(url, init) {
+async function getJson<T>(url: string, init?: RequestInit): Promise<Answer<T>> {
   const res = await fetch(url, { ...init, credentials: 'omit', cache: 'no-store' });
-  const body = await res.json().catch(() => null);
-  return { status: res.status, body };
+  const body: unknown = await res.json().catch(() => null);
+  return { status: res.status, body: isObj(body) ? (body as Partial<T>) : null };
 }
 
 /** The tree heads of the history as a line of sizes, forked or inconsistent sizes and a withheld head marked. */
-function historyPicture(history, withheld) {
+function historyPicture(history: Partial<History> | null, withheld: string | null): HTMLElement {
   const cps = (Array.isArray(history?.checkpoints) ? history.checkpoints : [])
     // An empty tree's head shows nothing a lookup can find: left out of the picture.
-    .filter((c) => Number.isSafeInteger(c?.tree_size) && c.tree_size > 0)
+    .filter((c) => isObj(c) && Number.isSafeInteger(c.tree_size) && c.tree_size > 0)
     .slice(0, 20)
     .reverse();
-  const bad = new Set([...(history?.forked_sizes ?? []), ...(history?.inconsistent_sizes ?? [])]);
+  const listed = (x: unknown): unknown[] => (Array.isArray(x) ? x : []);
+  const bad = new Set([...listed(history?.forked_sizes), ...listed(history?.inconsistent_sizes)]);
   const W = 340;
   const s = document.createElementNS(NS, 'svg');
   s.setAttribute('viewBox', `0 0 ${W} 80`);
@@ -58,7 +64,10 @@ function historyPicture(history, withheld) {
     for (const [k, v] of Object.entries({ cx: x, cy: 40, r: 6, class: bad.has(c.tree_size) ? 'tick bad' : 'tick' }))
       dot.setAttribute(k, String(v));
     const t = document.createElementNS(NS, 'title');
-    const at = Number.isSafeInteger(c.recorded) ? `, recorded ${new Date(c.recorded).toISOString().replace('.000Z', 'Z')}` : '';
+    const at =
+      typeof c.recorded === 'number' && Number.isSafeInteger(c.recorded)
+        ? `, recorded ${new Date(c.recorded).toISOString().replace('.000Z', 'Z')}`
+        : '';
     t.textContent = `size ${c.tree_size}${at}${bad.has(c.tree_size) ? ' (forked or inconsistent)' : ''}`;
     dot.append(t);
     const label = document.createElementNS(NS, 'text');
@@ -91,12 +100,12 @@ function historyPicture(history, withheld) {
 }
 
 /** Runs the lookup and returns the panel that shows it. */
-export async function lookUp(doc, serverKeys, origin, serverLog = null) {
+export async function lookUp(doc: Doc, serverKeys: unknown[], origin: string, serverLog: string | null = null): Promise<HTMLElement> {
   const hash = signedAnswerHash(doc);
-  const rows = [];
+  const rows: HTMLLIElement[] = [];
   const out = section('In this server\u2019s ledger', 'lookup');
   // A document logged elsewhere is looked up here all the same, and said to be from another log.
-  let named = null;
+  let named: string | null = null;
   try {
     named = typeof doc?.tlogProof === 'string' ? parseTlogProof(doc.tlogProof).parsed.origin : null;
   } catch {
@@ -114,11 +123,11 @@ export async function lookUp(doc, serverKeys, origin, serverLog = null) {
     out.append(el('p', {}, 'This document carries no signed answer hash to look up.'));
     return out;
   }
-  const ledger = await getJson(`${origin}/api/transparency/ledger`);
+  const ledger = await getJson<Static<typeof LedgerSth>>(`${origin}/api/transparency/ledger`);
   const head = ledger.body?.signed_tree_head;
   const withheld = typeof ledger.body?.sth_withheld === 'string' ? ledger.body.sth_withheld : null;
-  let root = null;
-  let size = null;
+  let root: Uint8Array | null = null;
+  let size: number | null = null;
   if (ledger.status !== 200 || !isObj(head))
     rows.push(
       row(
@@ -128,8 +137,8 @@ export async function lookUp(doc, serverKeys, origin, serverLog = null) {
       ),
     );
   else {
-    const v = await verifyBundle(JSON.stringify(head), { trustedKeys: serverKeys });
-    const body = parseTreeHead(head.signed);
+    const v = await verifyBundle(JSON.stringify(head), { trustedKeys: serverKeys as VerifyOptions['trustedKeys'] });
+    const body = typeof head.signed === 'string' ? parseTreeHead(head.signed) : null;
     rows.push(
       row(
         'Signed tree head',
@@ -144,19 +153,27 @@ export async function lookUp(doc, serverKeys, origin, serverLog = null) {
       size = body.tree_size;
     }
   }
-  const incl = await getJson(`${origin}/api/transparency/ledger/inclusion`, {
+  const incl = await getJson<Static<typeof InclusionResponse>>(`${origin}/api/transparency/ledger/inclusion`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(size ? { answer_sha256: hash, tree_size: size } : { answer_sha256: hash }),
   });
-  const history = await getJson(`${origin}/api/transparency/ledger/history`);
+  const history = await getJson<History>(`${origin}/api/transparency/ledger/history`);
   const r = incl.body;
   if (incl.status !== 200 || !isObj(r)) rows.push(row('Inclusion', false, `the server did not answer (HTTP ${incl.status})`));
   else if (!r.found) rows.push(row('Inclusion', false, 'this answer is not in the ledger'));
   else {
     const proof = Array.isArray(r.proof) ? r.proof.map((h) => fromHex(h)) : [];
     const leaf = fromHex(r.leaf);
-    const ok = !!root && !!leaf && proof.every(Boolean) && r.tree_size === size && verifyInclusion(r.index, size, leaf, proof, root);
+    const index = typeof r.index === 'number' ? r.index : -1;
+    const hashes = proof.filter((h): h is Uint8Array => h !== null);
+    const ok =
+      !!root &&
+      !!leaf &&
+      size !== null &&
+      hashes.length === proof.length &&
+      r.tree_size === size &&
+      verifyInclusion(index, size, leaf, hashes, root);
     rows.push(
       row(
         'Inclusion',
@@ -170,7 +187,7 @@ export async function lookUp(doc, serverKeys, origin, serverLog = null) {
         ['Tree size', String(r.tree_size)],
       ]),
     );
-    if (Array.isArray(r.proof)) out.append(inclusionPicture(r.index, r.tree_size, r.proof, 'signed root'));
+    if (Array.isArray(r.proof) && typeof r.tree_size === 'number') out.append(inclusionPicture(index, r.tree_size, r.proof, 'signed root'));
   }
   if (history.status === 200) out.append(historyPicture(history.body, withheld));
   out.append(el('ul', { id: 'lookup-checks' }, ...rows));

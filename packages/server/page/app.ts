@@ -2,25 +2,63 @@
 // verifying; the only keys pinned are the ones embedded when the server served the page, the ones
 // pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
-import { isSvcError, parseDocument, verifyBundle } from '@svc/core';
+import { isSvcError, parseDocument, verifyBundle, type VerifyOptions, type VerifyResponse } from '@svc/core';
 import { envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';
-import { el } from './dom.mjs';
-import { lookUp, lookupRequests, signedAnswerHash } from './lookup.mjs';
-import { claimedKeyId, describe, shortKind } from './views.mjs';
+import { el } from './dom.js';
+import { type Doc, isObj, obj } from './doc.js';
+import { lookUp, lookupRequests, signedAnswerHash } from './lookup.js';
+import { claimedKeyId, describe, shortKind } from './views/index.js';
 
-const $ = (id) => document.getElementById(id);
-const json = (id) => JSON.parse(document.getElementById(id)?.textContent || 'null');
-const embedded = json('pinned-keys');
-const samples = json('samples') ?? { keySets: [], items: [] };
-let sampleKeys = null;
-let last = null;
+declare global {
+  interface Window {
+    __verifierReady?: boolean;
+    __lastVerdict?: () => Saved | null;
+  }
+}
 
-function pinnedKeys() {
-  const pasted = $('keys').value.trim();
+/** The page's own elements, by id: every one is in page.html, so a missing one is a build fault. */
+function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`page.html has no #${id}`);
+  return e as T;
+}
+const json = (id: string): unknown => JSON.parse(document.getElementById(id)?.textContent || 'null');
+
+/** What the server embedded when it served the page: its published keys, model-plane keys and log policy. */
+interface Embedded {
+  keys?: unknown;
+  model_plane_keys?: unknown;
+  log_policy?: unknown;
+}
+interface Samples {
+  keySets: unknown[][];
+  items: { label: string; document: unknown; keys: number }[];
+}
+interface Pinned {
+  keys: unknown[];
+  from: string | null;
+  bridge?: unknown[] | undefined;
+  logPolicy?: string | undefined;
+}
+/** What "save verdict" writes. */
+interface Saved {
+  verified_at: string;
+  pinned_keys: string;
+  response: VerifyResponse;
+}
+
+const embeddedJson = json('pinned-keys');
+const embedded: Embedded | null = isObj(embeddedJson) ? embeddedJson : null;
+const samples = (json('samples') as Samples | null) ?? { keySets: [], items: [] };
+let sampleKeys: unknown[] | null = null;
+let last: Saved | null = null;
+
+function pinnedKeys(): Pinned {
+  const pasted = $<HTMLTextAreaElement>('keys').value.trim();
   if (pasted) {
-    const doc = JSON.parse(pasted);
-    const keys = Array.isArray(doc) ? doc : doc.keys;
+    const doc: unknown = JSON.parse(pasted);
+    const keys = Array.isArray(doc) ? doc : obj(doc).keys;
     if (!Array.isArray(keys)) throw new Error('pasted keys must be a /api/provenance/pubkey response or an array of keys');
     return { keys, from: 'the keys pasted above' };
   }
@@ -37,16 +75,16 @@ function pinnedKeys() {
 }
 
 /** This server's log origin, from the `log <vkey>` line of the policy it embeds (a vkey starts with its name). */
-function logOriginOf(policy) {
+function logOriginOf(policy: unknown): string | null {
   const line = typeof policy === 'string' ? policy.split('\n').find((l) => l.startsWith('log ')) : undefined;
-  return line ? line.slice(4).trim().split('+')[0] : null;
+  return line ? (line.slice(4).trim().split('+')[0] ?? null) : null;
 }
 
 /** verifyBundle's options for what is pinned; a policy the page cannot read is no policy. */
-function verifyOptions(pinned) {
+function verifyOptions(pinned: Pinned): VerifyOptions {
   // The page checks JWS and COSE envelopes too, as the server does.
-  const o = { trustedKeys: pinned.keys, envelopes: envelopeChecker };
-  if (pinned.bridge) o.trustedBridgeKeys = pinned.bridge;
+  const o: VerifyOptions = { trustedKeys: pinned.keys as VerifyOptions['trustedKeys'], envelopes: envelopeChecker };
+  if (pinned.bridge) o.trustedBridgeKeys = pinned.bridge as VerifyOptions['trustedBridgeKeys'];
   if (pinned.logPolicy) {
     try {
       o.logPolicy = logPolicy(pinned.logPolicy);
@@ -58,21 +96,22 @@ function verifyOptions(pinned) {
 }
 
 /** The origin sentence: true for the case it is shown in. A record adds what it attests itself. */
-function originLine(res, doc, pinned) {
+function originLine(res: VerifyResponse, doc: Doc, pinned: Pinned): [string, string] {
   const [cls, text] = originOfSignature(res, doc, pinned);
-  if (res.kind?.endsWith('-ai-provenance-record') && typeof doc?.attested?.signer_recognized === 'boolean')
+  const claimed = obj(doc.attested).signer_recognized;
+  if (res.kind.endsWith('-ai-provenance-record') && typeof claimed === 'boolean')
     return [
       cls,
-      `${text} The record attests signer_recognized: ${doc.attested.signer_recognized} (${doc.attested.signer_recognized ? 'the service that made it pinned the signer' : 'the service that made it did not pin the signer'}); that is the maker's keys, not this page's.`,
+      `${text} The record attests signer_recognized: ${claimed} (${claimed ? 'the service that made it pinned the signer' : 'the service that made it did not pin the signer'}); that is the maker's keys, not this page's.`,
     ];
   return [cls, text];
 }
 
-function originOfSignature(res, doc, pinned) {
+function originOfSignature(res: VerifyResponse, doc: Doc, pinned: Pinned): [string, string] {
   if (pinned.keys.length === 0) return ['info', 'Origin: not checked. No keys are pinned, so nothing here says who signed it.'];
   if (res.signerRecognized) return ['ok', `Origin: recognised. It was signed with one of ${pinned.from}.`];
   const claimed = claimedKeyId(doc, res);
-  const pinnedIds = new Set(pinned.keys.map((k) => k?.key_id).filter((x) => typeof x === 'string'));
+  const pinnedIds = new Set(pinned.keys.map((k) => obj(k).key_id).filter((x) => typeof x === 'string'));
   if (!res.verdict.overallOk)
     return claimed && pinnedIds.has(claimed)
       ? [
@@ -83,28 +122,29 @@ function originOfSignature(res, doc, pinned) {
   return ['bad', `Origin: NOT recognised. It verifies, but the signing key is not one of ${pinned.from}.`];
 }
 
-function showError(text) {
+function showError(text: string): void {
   const result = $('result');
   result.replaceChildren(el('p', { role: 'alert' }, text));
   result.className = 'error';
   $('actions').hidden = true;
 }
 
-async function run() {
+async function run(): Promise<void> {
   const result = $('result');
   result.replaceChildren();
   result.className = '';
-  let pinned;
+  let pinned: Pinned;
   try {
     pinned = pinnedKeys();
   } catch (e) {
-    return showError(`Keys: ${e.message}`);
+    return showError(`Keys: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const text = $('bundle').value;
+  const text = $<HTMLTextAreaElement>('bundle').value;
   try {
     const res = await verifyBundle(text, verifyOptions(pinned));
     // Displayed from the same strict parse the verdict came from (duplicate names refused there).
-    const doc = parseDocument(text);
+    const parsed = parseDocument(text);
+    const doc: Doc = isObj(parsed) ? parsed : {};
     const v = res.verdict;
     const [originClass, originText] = originLine(res, doc, pinned);
     const { panels, rows } = describe(doc, res);
@@ -149,9 +189,10 @@ async function run() {
         button.disabled = true;
         try {
           // The server's head is judged by the server's own published keys, whatever this document was checked with.
-          box.after(await lookUp(doc, embedded?.keys ?? pinned.keys, location.origin, logOriginOf(embedded?.log_policy)));
+          const serverKeys = Array.isArray(embedded?.keys) ? embedded.keys : pinned.keys;
+          box.after(await lookUp(doc, serverKeys, location.origin, logOriginOf(embedded?.log_policy)));
         } catch (e) {
-          box.append(el('p', { class: 'error', role: 'alert' }, `The lookup failed: ${e?.message ?? e}`));
+          box.append(el('p', { class: 'error', role: 'alert' }, `The lookup failed: ${e instanceof Error ? e.message : String(e)}`));
         }
       });
       result.append(box);
@@ -160,18 +201,18 @@ async function run() {
     $('actions').hidden = false;
     $('summary').focus?.();
   } catch (e) {
-    showError(isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e?.message}`);
+    showError(isSvcError(e) ? `Not verifiable: ${e.message} (${e.code})` : `Error: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
-async function load(textPromise, keys = null) {
+async function load(textPromise: Promise<string>, keys: unknown[] | null = null): Promise<void> {
   sampleKeys = keys;
-  $('bundle').value = await textPromise;
+  $<HTMLTextAreaElement>('bundle').value = await textPromise;
   updateKeysState();
   await run();
 }
 
-function updateKeysState() {
+function updateKeysState(): void {
   $('keys-state').textContent = sampleKeys
     ? "The project's published test keys are pinned for this sample."
     : embedded && Array.isArray(embedded.keys)
@@ -185,7 +226,7 @@ $('verify').addEventListener('click', () => {
   void run();
 });
 $('file').addEventListener('change', () => {
-  const f = $('file').files?.[0];
+  const f = $<HTMLInputElement>('file').files?.[0];
   if (f) void load(f.text());
 });
 const drop = $('bundle');
@@ -195,7 +236,7 @@ drop.addEventListener('drop', (e) => {
   const f = e.dataTransfer?.files[0];
   if (f) void load(f.text());
 });
-const picker = $('sample');
+const picker = $<HTMLSelectElement>('sample');
 for (const [i, s] of samples.items.entries()) picker.append(el('option', { value: String(i) }, s.label));
 picker.disabled = samples.items.length === 0;
 $('load-sample').addEventListener('click', () => {
