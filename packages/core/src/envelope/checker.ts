@@ -6,7 +6,7 @@ import type { Obj } from '../lib/json.js';
 import type { Names } from '../names.js';
 import type { KeyPair, RandomSource, SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * Checks a receipt's envelopes against the keys its bundle verified with (`envelopeChecker`).

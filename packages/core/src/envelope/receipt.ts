@@ -13,7 +13,7 @@ import { ed25519Signer, mlDsa87Signer, type EnvelopeSigner } from './signers.js'
 import type { EnvelopeVerdict } from './verdict.js';
 import type { EnvelopeChecker, EnvelopeFormat, EnvelopeMaker, ReceiptEnvelopes, ReceiptKind } from './checker.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * The media types of a kind's envelopes (deployment-specific, as the signing contexts are): JOSE's

@@ -1,7 +1,7 @@
 // What checking an envelope says: one closed union of reasons, a verdict per signature, and the
 // payload only when every signature holds.
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * Why an envelope or one of its signatures failed.

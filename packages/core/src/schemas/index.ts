@@ -1,2 +1,3 @@
 export * from './resources.js';
-export * from './responses.js';
+export * from './verdicts.js';
+export * from './payloads.js';

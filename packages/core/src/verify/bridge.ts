@@ -6,7 +6,7 @@ import { FALCON_1024, ML_DSA_87, verifyFalcon1024, verifyMlDsa87, type SyncVerif
 import { isObj, parseObject } from '../lib/json.js';
 import { bridgeKeyId } from '../wire/signed.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 // WF-KEYS: keyRecognized says whether this layer's keys are pinned; it never makes origin.
 /**

@@ -8,7 +8,7 @@ import { checkReceipt } from './receipt.js';
 import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 // V11 (left open by the spec): an export verdict adds `export: {manifestOk, payloadOk, countsOk}`.
 /**

@@ -10,7 +10,7 @@ import { rootFromInclusionProof } from '../merkle/verify.js';
 import type { Note } from '../tlog/note.js';
 import { parseTlogProof } from '../tlog/proof-text.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * The log layer of a proof verdict: whether the tlog-proof leads to the checkpoint, who signed it, and whether the witness quorum was met.

@@ -10,7 +10,7 @@ import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * Whether a pinned excerpt is the exact code-point slice of the answer (V7).

@@ -8,7 +8,7 @@ import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * The SLH-DSA diversity signature of a receipt: present, valid, and whether by a pinned key.

@@ -4,7 +4,7 @@ import { checkReceipt, type AlgorithmRange } from './receipt.js';
 import { has, isInt, isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * The verdict of an autopilot run (V3): the receipt, the run hash, its steps and its budget.

@@ -11,7 +11,7 @@ import { checkReceipt } from './receipt.js';
 import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
 import { foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * A tree head's size, root and time, as a consistency verdict shows them.

@@ -5,7 +5,7 @@ import { verifyProofBundle } from './proof.js';
 import { isObj, type Obj } from '../lib/json.js';
 import { createdOf, foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 import { MAX_TURNS } from '../limits.js';
 export { MAX_TURNS };
 

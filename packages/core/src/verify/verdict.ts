@@ -3,7 +3,7 @@
 // kind, holds; its signer is recognised only when it passes and its keys are pinned.
 import { isInt, isObj } from '../lib/json.js';
 import type { Static } from 'typebox';
-import type * as S from '../schemas/responses.js';
+import type * as S from '../schemas/verdicts.js';
 
 /**
  * What every verdict has: whether it passes (V5), how many signed layers were checked, and whether the signer is pinned.
