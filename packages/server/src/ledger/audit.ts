@@ -256,6 +256,12 @@ class Findings {
     this.checkDataRoot(s.next, s.stack);
   }
 
+  /** The tree the scan has read and checked (its size and frontier), once the full check is done. */
+  knownTree(): { size: number; frontier: Uint8Array[] } | null {
+    if (!this.fullCheckDone || this.leavesUnreadable) return null;
+    return { size: this.scan.next, frontier: this.scan.stack.map((x) => x.hash) };
+  }
+
   /** Run the full recheck to completion in one snapshot. */
   async fullCheck(): Promise<void> {
     await this.startFullCheck();
@@ -390,6 +396,11 @@ export class Auditor {
 
   wrote(firstIndex: number, count: number, frontierHashes: Uint8Array[]): void {
     this.cur.wrote(firstIndex, count, frontierHashes);
+  }
+
+  /** The tree the served findings have checked leaf by leaf, or null before the full check. */
+  knownTree(): { size: number; frontier: Uint8Array[] } | null {
+    return this.cur.knownTree();
   }
 
   /** Run the full recheck to completion (CLI, tests, and before any head is signed). */

@@ -74,6 +74,31 @@ export interface LedgerReads {
  */
 export type Seal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead;
 
+/**
+ * A head signed before the transaction, for the tree the writer expects: `size` leaves before the
+ * batch, under the head with id `previousId` (null: none yet). A store that finds exactly that
+ * state, and computes the same root, records it without calling the seal: one crossing to the
+ * writer instead of two. Any difference and the seal is called as usual, so the head is always
+ * the store's own tree's.
+ */
+export interface Presealed {
+  size: number;
+  previousId: number | null;
+  head: NewHead;
+}
+
+/** Whether a batch begun at (`size`, `previous`) with `root` is the one `p` was signed for. */
+export function presealFits(p: Presealed | undefined, size: number, previous: HeadRow | undefined, root: string): p is Presealed {
+  return (
+    p !== undefined &&
+    p.size === size &&
+    (previous?.id ?? null) === p.previousId &&
+    typeof p.head === 'object' &&
+    p.head !== null &&
+    p.head.root_hash === root
+  );
+}
+
 /** A seal answered elsewhere (another process signs the head), for stores whose write transaction is not shared. */
 export type AsyncSeal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead | Promise<NewHead>;
 
@@ -89,7 +114,7 @@ export interface LedgerStore extends LedgerReads {
    * Take the single writer role, give `data` the next indices, store the leaves and every subtree
    * they complete, record the head `seal` returns, and commit: all or nothing, durable on return.
    */
-  sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced>;
+  sequence(data: readonly Uint8Array[], seal: Seal, presealed?: Presealed): Promise<Sequenced>;
   close(): Promise<void>;
 }
 

@@ -2,13 +2,19 @@
 // signed head inside the store's transaction, so an append is acknowledged only once it is durable
 // and signed. No head is signed while the log is withheld, or before the full check has passed here
 // (S2).
-import { signTreeHead, toHex, type CryptoBackend, type KeyPair, type Names } from '@svc/core';
+import { integrate, signTreeHead, toHex, type CryptoBackend, type KeyPair, type Names } from '@svc/core';
+import { nativeHasher } from './hasher.js';
 import { LedgerError } from './errors.js';
 import { validHead } from './audit.js';
 import { guard, type AuditGate } from './gate.js';
 import type { HighWater } from './high-water.js';
 import { Sequencer, type Appended } from './sequencer.js';
-import type { HeadRow, LedgerStore, NewHead, Seal } from './store.js';
+import type { HeadRow, LedgerStore, NewHead, Presealed, Seal } from './store.js';
+
+// Batches up to this many leaves are hashed and signed on this thread before the transaction (a
+// few milliseconds), so the store commits them in one crossing; larger ones are hashed by the
+// writer thread and sealed in between, as before, to keep this thread free under load.
+const PRESEAL_MAX = 1024;
 
 export interface WriterOptions {
   store: LedgerStore;
@@ -27,6 +33,8 @@ export interface WriterOptions {
 
 export class LedgerWriter {
   private readonly sequencer: Sequencer;
+  /** The latest head as this process knows it: undefined until read, null for none. */
+  private lastHead: HeadRow | null | undefined = undefined;
 
   constructor(
     private readonly o: WriterOptions,
@@ -98,6 +106,26 @@ export class LedgerWriter {
     } satisfies NewHead;
   };
 
+  /**
+   * The head for `batch` on the tree the audit has checked, signed before the transaction: the store
+   * commits it in one crossing when it finds that tree, and seals afresh otherwise (another writer
+   * got there first, or the stored subtrees disagree with the leaves).
+   */
+  private async preseal(batch: Uint8Array[]): Promise<Presealed | undefined> {
+    const tree = this.gate.audit.knownTree();
+    if (batch.length > PRESEAL_MAX || !tree) return undefined;
+    try {
+      this.lastHead ??= (await this.o.store.latestHeads(1))[0] ?? null;
+      const previous = this.lastHead ?? undefined;
+      const { root } = integrate(tree.size, tree.frontier, batch, nativeHasher);
+      return { size: tree.size, previousId: previous?.id ?? null, head: this.seal(tree.size + batch.length, root, previous) };
+    } catch {
+      // Only a shortcut: a read that failed, or a predecessor that is not a head, is met again by
+      // the seal inside the transaction, which says so.
+      return undefined;
+    }
+  }
+
   // S2: no head is signed while the log is withheld, or before the full check has passed here.
   private async integrate(batch: Uint8Array[]): Promise<{ firstIndex: number; head: HeadRow }> {
     const audit = this.gate.audit;
@@ -105,7 +133,9 @@ export class LedgerWriter {
     if (!audit.fullCheckDone) throw new LedgerError('withheld', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = await this.gate.checked();
     if (w) throw new LedgerError('withheld', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
-    const done = await guard(() => this.o.store.sequence(batch, this.seal));
+    const presealed = await this.preseal(batch);
+    const done = await guard(() => this.o.store.sequence(batch, this.seal, presealed));
+    this.lastHead = done.head;
     audit.wrote(done.firstIndex, batch.length, done.frontier);
     try {
       this.o.highWater.advance({ tree_size: done.head.tree_size, root_hash: done.head.root_hash });

@@ -85,11 +85,15 @@ async function answer(m: Exclude<ToStorage, { op: 'sealed' }>): Promise<unknown>
     case 'sequence':
       if (!Array.isArray(m.data) || !m.data.every((d) => d instanceof Uint8Array && d.length === 32))
         throw new Error('sequence takes 32-byte leaves');
-      return store.sequenceAsync(m.data, (size, root, previous) => {
-        const seal = ++sealId;
-        send({ op: 'seal', seal, size, root, previous });
-        return new Promise<NewHead>((resolve, reject) => seals.set(seal, { resolve, reject }));
-      });
+      return store.sequenceAsync(
+        m.data,
+        (size, root, previous) => {
+          const seal = ++sealId;
+          send({ op: 'seal', seal, size, root, previous });
+          return new Promise<NewHead>((resolve, reject) => seals.set(seal, { resolve, reject }));
+        },
+        m.presealed,
+      );
     case 'pragma':
       return store.writerPragma(m.text);
     case 'close':

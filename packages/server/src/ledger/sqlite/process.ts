@@ -5,7 +5,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { builtFile } from '../../entries.js';
 import { serially } from '../serial.js';
-import { StoreDamage, StoreReads, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from '../store.js';
+import { StoreDamage, StoreReads, type LedgerReads, type LedgerStore, type Presealed, type Seal, type Sequenced } from '../store.js';
 import { pack, READS, REPLACED, unpack, type FromStorage, type ReadName, type ToStorage } from './protocol.js';
 
 type Request = ToStorage extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
@@ -34,6 +34,8 @@ export class ProcessStore extends StoreReads implements LedgerStore {
   private readonly oneSequence = serially();
   private downUntil = -Infinity;
   private closed = false;
+  /** Requests made of the storage process, and its requests back for a seal: for tests. */
+  readonly crossings = { requests: 0, seals: 0 };
 
   private constructor(
     readonly location: string,
@@ -93,6 +95,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
       if (m.ok) p?.resolve(m.value);
       else p?.reject(m.damage ? new StoreDamage(m.message) : new Error(m.message));
     } else if (m.op === 'seal') {
+      this.crossings.seals++;
       let reply: ToStorage;
       try {
         if (!this.seal) throw new Error('no batch is being sequenced');
@@ -117,6 +120,7 @@ export class ProcessStore extends StoreReads implements LedgerStore {
   private async call(req: Request): Promise<unknown> {
     const c = await this.connection();
     const id = ++this.nextId;
+    this.crossings.requests++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       try {
@@ -150,11 +154,12 @@ export class ProcessStore extends StoreReads implements LedgerStore {
     });
   }
 
-  sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
+  /** One request; the storage process asks back for the seal only when `presealed` does not fit. */
+  sequence(data: readonly Uint8Array[], seal: Seal, presealed?: Presealed): Promise<Sequenced> {
     return this.oneSequence(async () => {
       this.seal = seal;
       try {
-        return (await this.call({ op: 'sequence', data: [...data] })) as Sequenced;
+        return (await this.call({ op: 'sequence', data: [...data], ...(presealed ? { presealed } : {}) })) as Sequenced;
       } finally {
         this.seal = null;
       }

@@ -1,5 +1,5 @@
 // Messages between the server and its SQLite storage process (process.ts, process-entry.ts).
-import type { HeadRow, LedgerReads, NewHead } from '../store.js';
+import type { HeadRow, LedgerReads, NewHead, Presealed } from '../store.js';
 
 /** Exit code of a storage process that found its files replaced: another starts at once. */
 export const REPLACED = 75;
@@ -21,7 +21,7 @@ export type ReadName = (typeof READS)[number];
 export type ToStorage =
   | { id: number; op: 'read'; name: ReadName; args: unknown[]; snap: boolean }
   | { id: number; op: 'version' | 'snapshot-begin' | 'snapshot-end' | 'close' }
-  | { id: number; op: 'sequence'; data: Uint8Array[] }
+  | { id: number; op: 'sequence'; data: Uint8Array[]; presealed?: Presealed }
   | { id: number; op: 'pragma'; text: string }
   /** The answer to a `seal` request: the signed head, or why there is none. */
   | { op: 'sealed'; seal: number; head?: NewHead; error?: string };

@@ -6,7 +6,18 @@ import { serially } from '../serial.js';
 import { asyncReads, open, Reads, SCHEMA } from './db.js';
 import { WriterThread } from './thread.js';
 import { Writer } from './write.js';
-import { StoreReads, type LedgerReads, type LedgerStore, type NewHead, type Seal, type AsyncSeal, type Sequenced } from '../store.js';
+import { toHex } from '@svc/core';
+import {
+  presealFits,
+  StoreReads,
+  type AsyncSeal,
+  type LedgerReads,
+  type LedgerStore,
+  type NewHead,
+  type Presealed,
+  type Seal,
+  type Sequenced,
+} from '../store.js';
 
 export class SqliteStore extends StoreReads implements LedgerStore {
   readonly kind = 'sqlite';
@@ -74,15 +85,15 @@ export class SqliteStore extends StoreReads implements LedgerStore {
     return this.oneSnapshot(run);
   }
 
-  async sequence(data: readonly Uint8Array[], seal: Seal): Promise<Sequenced> {
+  async sequence(data: readonly Uint8Array[], seal: Seal, presealed?: Presealed): Promise<Sequenced> {
     try {
-      if (this.thread) return await this.thread.sequence(data, seal);
+      if (this.thread) return await this.thread.sequence(data, seal, presealed);
       // Inline, the two halves and the seal run in one synchronous stretch: any await between them
       // would let another read on this same connection see the batch before it is committed.
       const b = this.writer.begin(data);
       let head: NewHead;
       try {
-        head = seal(b.size, b.root, b.previous);
+        head = presealFits(presealed, b.firstIndex, b.previous, toHex(b.root)) ? presealed.head : seal(b.size, b.root, b.previous);
       } catch (e) {
         this.writer.abort();
         throw e;
@@ -97,13 +108,18 @@ export class SqliteStore extends StoreReads implements LedgerStore {
    * `sequence` with a seal that may be asynchronous (the storage process asks the server's process
    * to sign): only through the writer thread, whose transaction no other read shares.
    */
-  async sequenceAsync(data: readonly Uint8Array[], seal: AsyncSeal): Promise<Sequenced> {
+  async sequenceAsync(data: readonly Uint8Array[], seal: AsyncSeal, presealed?: Presealed): Promise<Sequenced> {
     if (!this.thread) throw new Error('an asynchronous seal needs the writer thread');
     try {
-      return await this.thread.sequence(data, seal);
+      return await this.thread.sequence(data, seal, presealed);
     } finally {
       this.writes++;
     }
+  }
+
+  /** Round trips to the writer thread so far (each is two crossings): for tests. */
+  writerRoundTrips(): number {
+    return this.thread?.roundTrips ?? 0;
   }
 
   /** A pragma on the connection that writes (the writer thread's when there is one): for tests. */

@@ -1,19 +1,23 @@
 // Writer-thread entry: owns a second connection to the ledger file and runs the leaf-storing half of
 // each sequencing transaction, so hashing and inserting a batch overlap with the main thread's
-// work. The head is signed on the main thread (keys stay there) between the two halves.
+// work. The head is signed on the main thread (keys stay there): before the batch when the main
+// thread knows the tree (then both halves and the head are one round trip), else between the halves.
 import { parentPort, workerData } from 'node:worker_threads';
 import { open } from './db.js';
-import type { NewHead } from '../store.js';
+import { toHex } from '@svc/core';
+import { presealFits, type NewHead, type Presealed } from '../store.js';
 import { Writer } from './write.js';
 
 export type ToWriter =
-  | { op: 'begin'; data: Uint8Array[] }
+  | { op: 'begin'; data: Uint8Array[]; presealed?: Presealed }
   | { op: 'finish'; head: NewHead }
   | { op: 'abort' }
   | { op: 'pragma'; text: string };
 export type FromWriter =
   | { op: 'begun'; firstIndex: number; size: number; root: Uint8Array; previous: unknown; frontier: Uint8Array[] }
   | { op: 'finished'; id: number }
+  /** Begun and, the head signed beforehand fitting, committed with it: one round trip. */
+  | { op: 'committed'; id: number; firstIndex: number; size: number; root: Uint8Array; previous: unknown; frontier: Uint8Array[] }
   | { op: 'aborted' }
   | { op: 'pragma'; value: unknown }
   | { op: 'error'; message: string };
@@ -22,8 +26,12 @@ const writer = new Writer(open((workerData as { file: string }).file));
 
 parentPort!.on('message', (m: ToWriter) => {
   try {
-    if (m.op === 'begin') parentPort!.postMessage({ op: 'begun', ...writer.begin(m.data) } satisfies FromWriter);
-    else if (m.op === 'finish') parentPort!.postMessage({ op: 'finished', id: writer.finish(m.head) } satisfies FromWriter);
+    if (m.op === 'begin') {
+      const b = writer.begin(m.data);
+      if (presealFits(m.presealed, b.firstIndex, b.previous, toHex(b.root)))
+        parentPort!.postMessage({ op: 'committed', id: writer.finish(m.presealed.head), ...b } satisfies FromWriter);
+      else parentPort!.postMessage({ op: 'begun', ...b } satisfies FromWriter);
+    } else if (m.op === 'finish') parentPort!.postMessage({ op: 'finished', id: writer.finish(m.head) } satisfies FromWriter);
     else if (m.op === 'abort') {
       writer.abort();
       parentPort!.postMessage({ op: 'aborted' } satisfies FromWriter);

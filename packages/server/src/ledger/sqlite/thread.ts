@@ -2,7 +2,7 @@
 import { Worker } from 'node:worker_threads';
 import { builtFile } from '../../entries.js';
 import { serially } from '../serial.js';
-import type { AsyncSeal, HeadRow, NewHead, Sequenced } from '../store.js';
+import type { AsyncSeal, HeadRow, NewHead, Presealed, Sequenced } from '../store.js';
 import type { FromWriter, ToWriter } from './thread-entry.js';
 
 /**
@@ -13,6 +13,8 @@ import type { FromWriter, ToWriter } from './thread-entry.js';
 export class WriterThread {
   private worker: Worker | null = null;
   private readonly serial = serially();
+  /** Requests answered so far (each a round trip: two crossings). */
+  roundTrips = 0;
 
   constructor(private readonly file: string) {}
 
@@ -47,14 +49,22 @@ export class WriterThread {
       w.on('messageerror', onMessageError);
       w.on('error', onError);
       w.on('exit', onExit);
+      this.roundTrips++;
       w.postMessage(msg);
     });
   }
 
-  /** The seal may be asynchronous here: the transaction is open on the thread's own connection. */
-  sequence(data: readonly Uint8Array[], seal: AsyncSeal): Promise<Sequenced> {
+  /**
+   * The seal may be asynchronous here: the transaction is open on the thread's own connection. A
+   * head signed beforehand for the state the thread finds is committed in the same round trip.
+   */
+  sequence(data: readonly Uint8Array[], seal: AsyncSeal, presealed?: Presealed): Promise<Sequenced> {
     return this.serial(async () => {
-      const b = (await this.call({ op: 'begin', data: [...data] })) as Extract<FromWriter, { op: 'begun' }>;
+      const b = (await this.call({ op: 'begin', data: [...data], ...(presealed ? { presealed } : {}) })) as Extract<
+        FromWriter,
+        { op: 'begun' | 'committed' }
+      >;
+      if (b.op === 'committed') return { firstIndex: b.firstIndex, head: { id: b.id, ...presealed!.head }, frontier: b.frontier };
       let head: NewHead;
       try {
         head = await seal(b.size, b.root, b.previous as HeadRow | undefined);
