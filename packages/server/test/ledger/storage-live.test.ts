@@ -243,6 +243,24 @@ describe('the storage process against messages it cannot use', () => {
     for (let i = 0; i < 200 && !replies.has(8); i++) await new Promise((r) => setTimeout(r, 10));
     for (const id of [1, 2, 3, 5, 6]) expect(replies.get(id), `request ${id}`).toMatchObject({ ok: false });
     expect(replies.get(8)).toMatchObject({ ok: true, value: 3 });
+    // A head signed beforehand that is not one (#32): never committed as it is; the store asks for
+    // the seal instead, and a refused seal rolls the batch back.
+    c.on('message', (m: any) => {
+      if (m?.op === 'seal') c.send({ op: 'sealed', seal: m.seal, error: 'refused by the test' });
+    });
+    const leaf = { $b: 'ab'.repeat(32) };
+    for (const [id, presealed] of [
+      [9, 'garbage'],
+      [10, { size: 3, previousId: null, head: null }],
+      [11, { size: 3, previousId: 1, head: { root_hash: 7 } }],
+    ] as const) {
+      c.send({ id, op: 'sequence', data: [leaf], presealed });
+      for (let i = 0; i < 300 && !replies.has(id); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(replies.get(id), `sequence ${id}`).toMatchObject({ ok: false });
+    }
+    c.send({ id: 12, op: 'read', name: 'size', args: [], snap: false });
+    for (let i = 0; i < 200 && !replies.has(12); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(replies.get(12)).toMatchObject({ ok: true, value: 3 });
     expect(c.exitCode).toBeNull();
   });
 });
