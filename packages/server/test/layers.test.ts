@@ -78,6 +78,61 @@ describe('layers', () => {
       expect(found).toEqual([]);
     });
 
+  // #32 item 2: the core in layers. A module belongs to its folder (a top-level file is a unit of
+  // its own); an import goes to its own unit or to one of a lower rank, never up.
+  const CORE_RANKS: Record<string, number> = {
+    limits: 0,
+    errors: 0,
+    names: 0,
+    text: 0,
+    lib: 0,
+    encoding: 1,
+    schemas: 1,
+    detect: 1,
+    crypto: 2,
+    merkle: 2,
+    wire: 2,
+    parse: 2,
+    envelope: 3,
+    tlog: 3,
+    verify: 4,
+    record: 5,
+    scitt: 5,
+    issue: 5,
+    dispatch: 6,
+    testing: 7,
+    index: 7,
+  };
+  const unitOf = (src: string, file: string) => {
+    const rel = relative(src, file);
+    return rel.includes('/') ? rel.split('/')[0]! : rel.replace(/\.(d\.)?ts$/, '');
+  };
+  /** Imports that run to a higher rank (or to a unit with no rank), as `from -> to`. */
+  const upward = (graph: Map<string, string[]>, src: string, ranks: Record<string, number>) => {
+    const out: string[] = [];
+    for (const [file, deps] of graph) {
+      const a = unitOf(src, file);
+      if (a === 'globals') continue;
+      for (const d of deps) {
+        const b = unitOf(src, d);
+        if (a === b) continue;
+        if (!(a in ranks) || !(b in ranks) || ranks[b]! >= ranks[a]!) out.push(`${relative(src, file)} -> ${relative(src, d)}`);
+      }
+    }
+    return out;
+  };
+
+  it('@svc/core imports only downward: limits and errors, encoding, crypto/merkle/wire, envelope/tlog, verify, record/scitt/issue, dispatch', () => {
+    const src = join(repo, 'packages', 'core', 'src');
+    const graph = importGraph(src);
+    expect(upward(graph, src, CORE_RANKS)).toEqual([]);
+    // It can fail: tlog importing the verifier (as it once did, for a type) is upward.
+    const tried = new Map(graph);
+    const tlogFile = [...graph.keys()].find((f) => relative(src, f) === 'tlog/policy-checker.ts')!;
+    tried.set(tlogFile, [...graph.get(tlogFile)!, join(src, 'verify', 'log.ts')]);
+    expect(upward(tried, src, CORE_RANKS)).toEqual(['tlog/policy-checker.ts -> verify/log.ts']);
+  });
+
   it('the ledger is the bottom of the log: ledger/ imports only itself (and the built-file locator), so tlog/ and everything else sit strictly above it', () => {
     const src = join(repo, 'packages', 'server', 'src');
     const graph = importGraph(src);

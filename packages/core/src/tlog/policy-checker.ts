@@ -2,9 +2,22 @@
 // which lines of a checkpoint are by the policy's logs (named for its origin) and witnesses, whether
 // each verifies, and whether the quorum is met. Kept out of the main entry, which needs no
 // signature code for bundles without a log layer.
-import type { LogPolicyChecker } from '../verify/log.js';
+import type { Note } from './note.js';
 import { checkSignature } from './signatures.js';
 import { parsePolicy, quorumMet, type Policy } from './policy.js';
+
+/**
+ * Judges a checkpoint's signatures under a trust policy; made by `@svc/core/tlog`'s `logPolicy`.
+ *
+ * @example
+ * ```ts
+ * const checker: LogPolicyChecker = logPolicy(policyText);
+ * await verifyBundle(bundle, { logPolicy: checker });
+ * ```
+ */
+export interface LogPolicyChecker {
+  checkCheckpoint(note: Note, origin: string): { signaturesOk: boolean; logRecognized: boolean; witnesses: number; quorumMet: boolean };
+}
 
 /**
  * A LogPolicyChecker from a witness policy (C2SP tlog-witness policy text): judges a proof bundle's log layer.

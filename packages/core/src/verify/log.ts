@@ -7,8 +7,10 @@
 import { bytesEqual, fromHex } from '../encoding/bytes.js';
 import { leafHash } from '../merkle/hash.js';
 import { rootFromInclusionProof } from '../merkle/verify.js';
-import type { Note } from '../tlog/note.js';
+import type { LogPolicyChecker } from '../tlog/policy-checker.js';
 import { parseTlogProof } from '../tlog/proof-text.js';
+
+export type { LogPolicyChecker };
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
 
@@ -22,19 +24,6 @@ import type * as S from '../schemas/verdicts.js';
  * ```
  */
 export type LogVerdict = Static<typeof S.LogVerdict>;
-
-/**
- * Judges a checkpoint's signatures under a trust policy; made by `@svc/core/tlog`'s `logPolicy`.
- *
- * @example
- * ```ts
- * const checker: LogPolicyChecker = logPolicy(policyText);
- * await verifyBundle(bundle, { logPolicy: checker });
- * ```
- */
-export interface LogPolicyChecker {
-  checkCheckpoint(note: Note, origin: string): { signaturesOk: boolean; logRecognized: boolean; witnesses: number; quorumMet: boolean };
-}
 
 // WF-LOGGED
 export function checkLog(proof: unknown, answerSha256: string | null, policy: LogPolicyChecker | null): LogVerdict {
