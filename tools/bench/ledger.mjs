@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { leafHash, nodeHash, namesFor, toHex } from '@svc/core';
+import { leafHash, nodeHash, namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../../packages/server/dist/internal.js';
 import { startPostgres } from '../lib/postgres.mjs';
@@ -194,7 +194,7 @@ export async function proofBench(label, store, n) {
     // Leaves appended after the bulk load hold other data: look up the bulk-loaded ones.
     const i = Math.floor(rnd() * Math.min(size, n));
     let t = performance.now();
-    const r = await ledger.inclusion({ answer_sha256: toHex(data(i)) });
+    const r = await ledger.inclusion({ data: data(i) });
     const ti = performance.now() - t;
     if (!r.found) throw new Error('lookup failed');
     const first = 1 + Math.floor(rnd() * (size - 1));

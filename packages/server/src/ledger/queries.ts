@@ -2,24 +2,13 @@
 // tiles), each answered from the store after the same audit gate, never parsing a request itself
 // (the ledger routes do that). Proofs and tiles are data and are served whatever the audit says;
 // signed statements (heads, checkpoints) are withheld with the audit's reason.
-import {
-  consistencyBundle,
-  consistencyProof,
-  fromHex,
-  inclusionProof,
-  leafHash,
-  publishedKey,
-  toHex,
-  treeRoot,
-  type Names,
-  type SthBundle,
-} from '@svc/core';
+import { consistencyBundle, fromHex, leafHash, publishedKey, toHex, type Names, type SthBundle } from '@svc/core';
 import type { TileId } from '@svc/core/tlog';
 import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';
 import { guard, type AuditGate } from './gate.js';
 import type { InclusionQuery } from './inclusion-request.js';
-import { readTile, readTree, rootAt } from './reads.js';
+import { readTile, rootAt } from './reads.js';
 import type { HeadRow, LedgerStore } from './store.js';
 
 export const LEAF_HASHING =
@@ -102,36 +91,20 @@ export class LedgerReadModel implements LedgerQueries {
   inclusion(q: InclusionQuery): Promise<InclusionBody> {
     const { data, leaf } = q;
     return guard(async () => {
-      const store = this.o.store;
-      // Independent reads go together: on a networked store each is a round trip.
-      const [, size, index] = await Promise.all([
-        this.checked(),
-        store.size(),
-        data ? store.findByData(data) : store.findByLeafHash(leaf!),
-      ]);
-      let treeSize = size;
-      if (q.treeSize !== undefined) {
-        const t = q.treeSize;
-        if (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 1 || t > size) {
-          throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
-        }
-        treeSize = t;
-      }
-      if (index === undefined || index >= treeSize) return { found: false };
-      // The root at the current size is cached per store version; any other size is read with the path.
-      const cached = this.cachedRoot(treeSize);
-      const { proof, root } = await readTree(store, (t) => ({
-        proof: inclusionProof(t, index, treeSize),
-        root: cached ?? toHex(treeRoot(t, treeSize)),
-      }));
-      this.keepRoot(treeSize, root);
+      // A proof is data, served whatever the audit says (as tiles are), so it waits on no audit read:
+      // through the storage process it is one round trip.
+      const r = await this.o.store.proveInclusion(data ? { data } : { leaf: leaf! }, q.treeSize, true);
+      const t = q.treeSize ?? r.size;
+      if (q.treeSize !== undefined && (!Number.isSafeInteger(t) || t < 1 || t > r.size))
+        throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
+      if (r.index === undefined || r.index >= t || !r.proof || !r.root) return { found: false };
       return {
         found: true,
         leaf: toHex(data ? leafHash(data) : leaf!),
-        index,
-        tree_size: treeSize,
-        root_hash: root,
-        proof: proof.map(toHex),
+        index: r.index,
+        tree_size: t,
+        root_hash: toHex(r.root),
+        proof: r.proof.map(toHex),
       };
     });
   }
@@ -143,30 +116,26 @@ export class LedgerReadModel implements LedgerQueries {
 
   path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null> {
     return guard(async () => {
-      const store = this.o.store;
-      const [size, index] = await Promise.all([store.size(), store.findByData(data)]);
-      if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > size)
-        throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
-      if (index === undefined || index >= treeSize) return null;
-      return { index, path: await readTree(store, (t) => inclusionProof(t, index, treeSize)) };
+      const r = await this.o.store.proveInclusion({ data }, treeSize, false);
+      if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > r.size)
+        throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
+      if (r.index === undefined || r.index >= treeSize || !r.proof) return null;
+      return { index: r.index, path: r.proof };
     });
   }
 
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody> {
     return guard(async () => {
       const store = this.o.store;
-      const [w, size] = await Promise.all([this.checked(), store.size()]);
+      // The proof and both roots read whole, beside the audit.
+      const [w, r] = await Promise.all([this.checked(), store.proveConsistency(first, second)]);
+      const size = r.size;
       const b = second ?? size;
       if (!Number.isSafeInteger(first) || first < 1 || first > size)
         throw new LedgerError('out_of_range', `first must be from 1 to ${size}`);
       if (!Number.isSafeInteger(b) || b < first || b > size)
         throw new LedgerError('out_of_range', `second must be from ${first} to ${size}`);
-      // The proof and both roots from one batched read.
-      const { proof, oldRoot, newRoot } = await readTree(store, (t) => ({
-        proof: consistencyProof(t, first, b),
-        oldRoot: treeRoot(t, first),
-        newRoot: treeRoot(t, b),
-      }));
+      const { proof, oldRoot, newRoot } = r as Required<typeof r>;
       const plain: ConsistencyBody = {
         first,
         second: b,

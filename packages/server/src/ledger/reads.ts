@@ -1,12 +1,47 @@
 // Merkle computations over a store: plan the subtrees, fetch them in one round trip, assemble.
-import { NodeSet, planReads, treeRoot, type TreeReader } from '@svc/core';
+import { NodeSet, consistencyProof, inclusionProof, planReads, treeRoot, type TreeReader } from '@svc/core';
 import { encodeEntryBundle, encodeTile, tileNodes, tileWidth, type TileId } from '@svc/core/tlog';
-import type { LedgerReads } from './store.js';
+import type { ConsistencyRead, EntrySubject, InclusionRead, LedgerReads } from './store.js';
 
 /** Run a proof or root computation against the store with one batched read of what it needs. */
 export async function readTree<T>(store: Pick<LedgerReads, 'nodes'>, run: (t: TreeReader) => T): Promise<T> {
   const ids = planReads(run);
   return run(new NodeSet(ids, await store.nodes(ids)));
+}
+
+/**
+ * An inclusion proof from the reads of one store, in one pass: a tree size out of range, or an
+ * entry not in that tree, reads no path (the caller refuses or answers found:false).
+ */
+export async function readInclusion(
+  store: Pick<LedgerReads, 'size' | 'nodes' | 'findByData' | 'findByLeafHash'>,
+  subject: EntrySubject,
+  treeSize: number | undefined,
+  withRoot: boolean,
+): Promise<InclusionRead> {
+  const [size, index] = await Promise.all([
+    store.size(),
+    subject.data ? store.findByData(subject.data) : store.findByLeafHash(subject.leaf!),
+  ]);
+  const t = treeSize ?? size;
+  if (!Number.isSafeInteger(t) || t < 1 || t > size || index === undefined || index >= t) return { size, index };
+  const r = await readTree(store, (tr) => ({ proof: inclusionProof(tr, index, t), root: withRoot ? treeRoot(tr, t) : undefined }));
+  return { size, index, proof: r.proof, ...(r.root ? { root: r.root } : {}) };
+}
+
+/** A consistency proof and both roots, or just the size when `first`/`second` are out of range. */
+export async function readConsistency(
+  store: Pick<LedgerReads, 'size' | 'nodes'>,
+  first: number,
+  second: number | undefined,
+): Promise<ConsistencyRead> {
+  const size = await store.size();
+  const b = second ?? size;
+  if (!Number.isSafeInteger(first) || first < 1 || first > size || !Number.isSafeInteger(b) || b < first || b > size) return { size };
+  return {
+    size,
+    ...(await readTree(store, (t) => ({ proof: consistencyProof(t, first, b), oldRoot: treeRoot(t, first), newRoot: treeRoot(t, b) }))),
+  };
 }
 
 export function rootAt(store: Pick<LedgerReads, 'nodes'>, size: number): Promise<Uint8Array> {

@@ -103,6 +103,10 @@ export function presealFits(p: Presealed | undefined, size: number, previous: He
 export type AsyncSeal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead | Promise<NewHead>;
 
 export interface LedgerStore extends LedgerReads {
+  /** An inclusion proof read whole (readInclusion): a store across a process boundary answers it in one round trip. */
+  proveInclusion(subject: EntrySubject, treeSize: number | undefined, withRoot: boolean): Promise<InclusionRead>;
+  /** A consistency proof and both roots read whole (readConsistency), likewise. */
+  proveConsistency(first: number, second: number | undefined): Promise<ConsistencyRead>;
   readonly kind: 'sqlite' | 'postgres';
   /** Where the log lives, for logs and messages (a file, or a database URL without its password). */
   readonly location: string;
@@ -118,37 +122,22 @@ export interface LedgerStore extends LedgerReads {
   close(): Promise<void>;
 }
 
-/** The reads of a store, answered outside any snapshot by the connection(s) `reads` stands for. */
-export abstract class StoreReads implements LedgerReads {
-  protected abstract readonly reads: LedgerReads;
-  size() {
-    return this.reads.size();
-  }
-  nodes(ids: readonly NodeId[]) {
-    return this.reads.nodes(ids);
-  }
-  leaves(start: number, end: number) {
-    return this.reads.leaves(start, end);
-  }
-  findByData(data: Uint8Array) {
-    return this.reads.findByData(data);
-  }
-  findByLeafHash(hash: Uint8Array) {
-    return this.reads.findByLeafHash(hash);
-  }
-  heads(afterId: number, limit: number) {
-    return this.reads.heads(afterId, limit);
-  }
-  latestHeads(limit: number) {
-    return this.reads.latestHeads(limit);
-  }
-  headAtSize(size: number) {
-    return this.reads.headAtSize(size);
-  }
-  headCount() {
-    return this.reads.headCount();
-  }
-  maxHeadSize() {
-    return this.reads.maxHeadSize();
-  }
+/** The entry's subject: its data (32 bytes) or its leaf hash. */
+export type EntrySubject = { data: Uint8Array; leaf?: undefined } | { leaf: Uint8Array; data?: undefined };
+
+/** An entry's inclusion, read whole: the log's size, the entry's index, and its path (and root) in the tree asked for. */
+export interface InclusionRead {
+  size: number;
+  index?: number | undefined;
+  /** Present when the entry is in the tree of the size asked for (the current one by default). */
+  proof?: Uint8Array[];
+  root?: Uint8Array;
+}
+
+/** A consistency proof and both roots, read whole; only the size when the sizes asked for are out of range. */
+export interface ConsistencyRead {
+  size: number;
+  proof?: Uint8Array[];
+  oldRoot?: Uint8Array;
+  newRoot?: Uint8Array;
 }

@@ -235,13 +235,18 @@ describe('the storage process against messages it cannot use', () => {
       { id: 5, op: 'read', name: 'size', args: [], snap: true },
       { id: 6, op: 'sequence', data: 'not a list' },
       { id: 7, op: 'sealed', seal: 99 },
+      // Whole proofs in one round trip (#35): malformed subjects and sizes are refused.
+      { id: 13, op: 'prove-inclusion', subject: { data: 'x' }, withRoot: true },
+      { id: 14, op: 'prove-inclusion', subject: null, withRoot: true },
+      { id: 15, op: 'prove-inclusion', subject: { leaf: { $b: 'ab' } }, treeSize: 'all', withRoot: true },
+      { id: 16, op: 'prove-consistency', first: 'a' },
     ];
     c.send('just a string');
     c.send(null as never);
     for (const m of hostile) c.send(m);
     c.send({ id: 8, op: 'read', name: 'size', args: [], snap: false });
     for (let i = 0; i < 200 && !replies.has(8); i++) await new Promise((r) => setTimeout(r, 10));
-    for (const id of [1, 2, 3, 5, 6]) expect(replies.get(id), `request ${id}`).toMatchObject({ ok: false });
+    for (const id of [1, 2, 3, 5, 6, 13, 14, 15, 16]) expect(replies.get(id), `request ${id}`).toMatchObject({ ok: false });
     expect(replies.get(8)).toMatchObject({ ok: true, value: 3 });
     // A head signed beforehand that is not one (#32): never committed as it is; the store asks for
     // the seal instead, and a refused seal rolls the batch back.

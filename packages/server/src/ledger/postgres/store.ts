@@ -5,16 +5,8 @@ import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
 import { nativeHasher } from '../hasher.js';
 import { redactUrl } from './url.js';
-import {
-  StoreDamage,
-  StoreReads,
-  type HeadRow,
-  type LeafRow,
-  type LedgerReads,
-  type LedgerStore,
-  type Seal,
-  type Sequenced,
-} from '../store.js';
+import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from '../store.js';
+import { StoreReads } from '../store-reads.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
 

@@ -94,6 +94,17 @@ async function answer(m: Exclude<ToStorage, { op: 'sealed' }>): Promise<unknown>
         },
         m.presealed,
       );
+    case 'prove-inclusion': {
+      const s = m.subject as { data?: unknown; leaf?: unknown } | null;
+      const h = s?.data ?? s?.leaf;
+      if (!(h instanceof Uint8Array) || h.length !== 32) throw new Error('prove-inclusion takes a 32-byte entry or leaf hash');
+      if (m.treeSize !== undefined && typeof m.treeSize !== 'number') throw new Error('prove-inclusion takes a numeric tree size');
+      return store.proveInclusion(s?.data !== undefined ? { data: h } : { leaf: h }, m.treeSize, m.withRoot === true);
+    }
+    case 'prove-consistency':
+      if (typeof m.first !== 'number' || (m.second !== undefined && typeof m.second !== 'number'))
+        throw new Error('prove-consistency takes numeric sizes');
+      return store.proveConsistency(m.first, m.second);
     case 'pragma':
       return store.writerPragma(m.text);
     case 'close':

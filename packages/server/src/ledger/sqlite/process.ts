@@ -5,7 +5,18 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { builtFile } from '../../entries.js';
 import { serially } from '../serial.js';
-import { StoreDamage, StoreReads, type LedgerReads, type LedgerStore, type Presealed, type Seal, type Sequenced } from '../store.js';
+import {
+  StoreDamage,
+  type LedgerReads,
+  type LedgerStore,
+  type Presealed,
+  type Seal,
+  type Sequenced,
+  type ConsistencyRead,
+  type EntrySubject,
+  type InclusionRead,
+} from '../store.js';
+import { StoreReads } from '../store-reads.js';
 import { pack, READS, REPLACED, unpack, type FromStorage, type ReadName, type ToStorage } from './protocol.js';
 
 type Request = ToStorage extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;
@@ -164,6 +175,20 @@ export class ProcessStore extends StoreReads implements LedgerStore {
         this.seal = null;
       }
     });
+  }
+
+  // One round trip for a whole proof, where reading it piece by piece would cross two or three times.
+  override proveInclusion(subject: EntrySubject, treeSize: number | undefined, withRoot: boolean): Promise<InclusionRead> {
+    return this.call({
+      op: 'prove-inclusion',
+      subject,
+      ...(treeSize !== undefined ? { treeSize } : {}),
+      withRoot,
+    }) as Promise<InclusionRead>;
+  }
+
+  override proveConsistency(first: number, second: number | undefined): Promise<ConsistencyRead> {
+    return this.call({ op: 'prove-consistency', first, ...(second !== undefined ? { second } : {}) }) as Promise<ConsistencyRead>;
   }
 
   /** A pragma on the connection that writes: for tests. */

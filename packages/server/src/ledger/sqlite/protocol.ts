@@ -1,5 +1,5 @@
 // Messages between the server and its SQLite storage process (process.ts, process-entry.ts).
-import type { HeadRow, LedgerReads, NewHead, Presealed } from '../store.js';
+import type { EntrySubject, HeadRow, LedgerReads, NewHead, Presealed } from '../store.js';
 
 /** Exit code of a storage process that found its files replaced: another starts at once. */
 export const REPLACED = 75;
@@ -23,6 +23,9 @@ export type ToStorage =
   | { id: number; op: 'version' | 'snapshot-begin' | 'snapshot-end' | 'close' }
   | { id: number; op: 'sequence'; data: Uint8Array[]; presealed?: Presealed }
   | { id: number; op: 'pragma'; text: string }
+  /** A whole proof in one round trip, read by the storage process. */
+  | { id: number; op: 'prove-inclusion'; subject: EntrySubject; treeSize?: number; withRoot: boolean }
+  | { id: number; op: 'prove-consistency'; first: number; second?: number }
   /** The answer to a `seal` request: the signed head, or why there is none. */
   | { op: 'sealed'; seal: number; head?: NewHead; error?: string };
 

@@ -9,7 +9,6 @@ import { Writer } from './write.js';
 import { toHex } from '@svc/core';
 import {
   presealFits,
-  StoreReads,
   type AsyncSeal,
   type LedgerReads,
   type LedgerStore,
@@ -18,6 +17,7 @@ import {
   type Seal,
   type Sequenced,
 } from '../store.js';
+import { StoreReads } from '../store-reads.js';
 
 export class SqliteStore extends StoreReads implements LedgerStore {
   readonly kind = 'sqlite';
