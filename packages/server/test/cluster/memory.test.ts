@@ -1,0 +1,71 @@
+// The memory budget of `svc serve`'s default two-process layout at start (#35 item 4), per process
+// role, measured idle after start on the CI machine (Node 20, 2 cores): the primary 110 MiB, a
+// server process 116 MiB, a storage process 80 MiB (docs/benchmarks.md). A process that starts
+// more than 20% above its budget fails here, so a dependency that doubles what every process maps
+// is seen when it lands.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fresh, serveCluster } from '../support/cluster.js';
+
+const BUDGET_MIB = { primary: 110, server: 116, storage: 80 } as const;
+
+/** Resident memory of a process in MiB (Linux /proc), or null when it is gone. */
+function rssMiB(pid: number): number | null {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every process below `root`, with its command line. */
+function descendants(root: number): { pid: number; cmd: string }[] {
+  const parent = new Map<number, number>();
+  const cmd = new Map<number, string>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: { pid: number; cmd: string }[] = [];
+  const walk = (p: number): void => {
+    for (const [c, pp] of parent)
+      if (pp === p) {
+        out.push({ pid: c, cmd: cmd.get(c) ?? '' });
+        walk(c);
+      }
+  };
+  walk(root);
+  return out;
+}
+
+describe.runIf(process.platform === 'linux')('memory at start', () => {
+  it('every process of the default layout starts within 20% of its budget', async () => {
+    const c = await serveCluster({ SVC_PROCESSES: '2', SVC_WORKERS: '1' });
+    try {
+      expect((await fresh(`${c.base}/healthz`)).status).toBe(200);
+      // Settled: the full check of an empty log is done and start-up garbage collectable.
+      await c.waitFor((l) => l.event === 'ledger_full_check_done', 'the full check');
+      await new Promise((r) => setTimeout(r, 1500));
+      const procs = [{ pid: c.child.pid!, cmd: 'primary' }, ...descendants(c.child.pid!)];
+      const measured = procs.map((p) => ({
+        role: p.pid === c.child.pid ? 'primary' : p.cmd.includes('sqlite-process') ? 'storage' : 'server',
+        mib: rssMiB(p.pid),
+      })) as { role: keyof typeof BUDGET_MIB; mib: number | null }[];
+      console.log(`RSS at start (MiB): ${measured.map((m) => `${m.role} ${m.mib?.toFixed(0)}`).join(', ')}`);
+      expect(measured.filter((m) => m.role === 'server')).toHaveLength(2);
+      expect(measured.filter((m) => m.role === 'storage')).toHaveLength(2);
+      for (const m of measured)
+        expect(m.mib, `${m.role} ${m.mib} MiB against ${BUDGET_MIB[m.role]} MiB`).toBeLessThanOrEqual(BUDGET_MIB[m.role] * 1.2);
+    } finally {
+      process.kill(-c.child.pid!, 'SIGINT');
+    }
+    expect(await c.exited).toBe(0);
+  }, 120_000);
+});
