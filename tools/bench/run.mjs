@@ -1,9 +1,14 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick]: ratios against baselines measured in the same run, fixed seeds.
-import { machine } from './util.mjs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { goalMet, machine } from './util.mjs';
 import { coreBench } from './core.mjs';
 
 const quick = process.argv.includes('--quick');
+// Every goal printed by this process and the ones it starts, for the table at the end.
+process.env.SVC_BENCH_GOALS = join(mkdtempSync(join(tmpdir(), 'svc-bench-')), 'goals.jsonl');
 console.log(`machine: ${machine()}`);
 console.log(`runtime: Node ${process.version} (${process.versions.v8} V8)`);
 console.log('\n== core');
@@ -48,3 +53,15 @@ for (const node of [node24, ensureNode26()]) {
 }
 console.log('\n== WebCrypto and noble per runtime (packed tarball)');
 spawnSync(process.execPath, [new URL('../scripts/runtime-matrix.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+
+// One table with every goal of this run, each beside its measured figure, on the machine above.
+console.log(`\n== every goal of this run (${machine()})`);
+const goals = readFileSync(process.env.SVC_BENCH_GOALS, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
+console.log('| what | measured | goal | met |\n|---|---|---|---|');
+for (const g of goals) {
+  const met = goalMet(g.value, g.goal);
+  console.log(`| ${g.name} | ${g.value} | ${g.goal} | ${met === null ? 'see above' : met ? 'yes' : '**no**'} |`);
+}

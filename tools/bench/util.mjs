@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 // Benchmark helpers: timing loops, percentiles.
 export { machine } from '../lib/machine.mjs';
 
@@ -41,6 +42,29 @@ export function percentiles(samples) {
 
 export function line(name, value, goal) {
   console.log(`${name.padEnd(64)} ${value}${goal ? `   (goal ${goal})` : ''}`);
+  // npm run bench gathers every goal of the run, from every process it starts, for its closing table.
+  if (goal && process.env.SVC_BENCH_GOALS)
+    appendFileSync(process.env.SVC_BENCH_GOALS, `${JSON.stringify({ name: name.trim(), value, goal })}\n`);
+}
+
+/**
+ * Whether `value` meets `goal`, for the forms the benches write: `<= 1.3`, `>= 10000`, `< 60 s`,
+ * `p99 < 1 ms` (the last figure of "p50 ms / p99 ms"); null when the goal is not one of them.
+ */
+export function goalMet(value, goal) {
+  const MS = { us: 0.001, ms: 1, s: 1000 };
+  const g = /^(p99 )?(<=|>=|<|>)\s*([\d.,]+)\s*(us|ms|s)?\b/.exec(String(goal));
+  if (!g) return null;
+  const figures = [...String(value).matchAll(/(-?\d[\d,]*(?:\.\d+)?)\s*(us|ms|s)?\b/g)].map((m) => ({
+    n: Number(m[1].replace(/,/g, '')),
+    unit: m[2],
+  }));
+  if (figures.length === 0) return null;
+  const f = g[1] ? figures[figures.length - 1] : figures[0];
+  // Times compare in one unit: "30 ms" meets "< 1 s".
+  const v = f.unit && g[4] ? (f.n * MS[f.unit]) / MS[g[4]] : f.n;
+  const t = Number(g[3].replace(/,/g, ''));
+  return g[2] === '<=' ? v <= t : g[2] === '>=' ? v >= t : g[2] === '<' ? v < t : v > t;
 }
 
 /** Times GET `url` every 20 ms until stopped: `stop()` resolves with the latencies (ms). */
