@@ -181,3 +181,38 @@ describe('SCRAPI under hostile input: the documented problem, never a 5xx', () =
     expect(statuses.every((x) => x < 500)).toBe(true);
   });
 });
+
+describe('SCRAPI registration against a slow client', () => {
+  it('a statement upload that stalls is ended at the body deadline: 408 and the connection closed, and the server answers on', async () => {
+    const { connect } = await import('node:net');
+    const slow = await boot({ bodyMs: 800 });
+    try {
+      const port = Number(new URL(slow.url).port);
+      const st = statement('slow');
+      const answer = await new Promise<string>((resolve) => {
+        const sock = connect(port, '127.0.0.1', () => {
+          sock.write(`POST /entries HTTP/1.1\r\nHost: x\r\nContent-Type: application/cose\r\nContent-Length: ${st.length}\r\n\r\n`);
+          // Half the statement, a byte at a time, then nothing.
+          let i = 0;
+          const drip = setInterval(() => {
+            if (i >= st.length / 2 || sock.destroyed) return clearInterval(drip);
+            sock.write(st.subarray(i, ++i));
+          }, 20);
+        });
+        let text = '';
+        sock.on('data', (c) => (text += c.toString('latin1')));
+        sock.on('error', () => undefined);
+        sock.on('close', () => resolve(text));
+      });
+      // The request deadline is the HTTP server's own, the same on every route: 408 and the
+      // connection closed, with no body (the client sending at this pace is not reading one).
+      expect(answer).toMatch(/^HTTP\/1\.1 408 [^\r]*\r\nConnection: close\r\n\r\n$/);
+      // The server goes on answering: a statement by an issuer outside this server's policy is refused as usual.
+      const r = await fetch(`${slow.url}/entries`, { method: 'POST', headers: { 'content-type': 'application/cose' }, body: st });
+      await expectProblem({ status: r.status, headers: r.headers, body: new Uint8Array(await r.arrayBuffer()) }, 400, 'Rejected');
+      expect((await fetch(`${slow.url}/.well-known/transparency-configuration`)).status).toBe(200);
+    } finally {
+      await slow.stop();
+    }
+  }, 30_000);
+});
