@@ -5,6 +5,7 @@ import { KEYS_ROUTES } from './api/keys/routes.js';
 import { ledgerHandlers } from './api/ledger/handlers.js';
 import { LEDGER_ROUTES } from './api/ledger/routes.js';
 import { opsHandlers } from './api/ops/handlers.js';
+import { openApiDocument } from './openapi.js';
 import { OPS_ROUTES, PAGE_ROUTES } from './api/ops/routes.js';
 import { scittHandlers } from './api/scitt/handlers.js';
 import { SCITT_ROUTES } from './api/scitt/routes.js';
@@ -43,7 +44,8 @@ export type { AppDeps } from './api/deps.js';
 export function createApp(d: AppDeps) {
   const limiter = new RateLimiter(d.now);
   const limit = d.limit ?? ((ip: string, group: Group, perMinute: number) => limiter.take(ip, group, perMinute));
-  const ops = opsHandlers(d);
+  let openApiText: string | undefined;
+  const ops = opsHandlers(d, () => (openApiText ??= JSON.stringify(openApiDocument(d.names.service, d.version))));
   return createPipeline({
     routes: [
       ...mount(VERIFY_ROUTES, verifyHandlers(d)),

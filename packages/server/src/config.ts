@@ -4,9 +4,12 @@ import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
 import { isKeyName } from '@svc/core/tlog';
-import { DEFAULT_IPV6_PREFIX } from './http/address.js';
-import { DEFAULT_CONNECTIONS_PER_IP } from './http/connections.js';
 import { LOG_LEVELS, type LogLevel } from './log-levels.js';
+
+/** The default prefix an IPv6 client is limited by: one customer site (RFC 6177) holds a /64 at least. */
+export const DEFAULT_IPV6_PREFIX = 64;
+/** Open connections per client address and server process, unless configured. */
+export const DEFAULT_CONNECTIONS_PER_IP = 64;
 
 /** An origin is also the log keys' name: a key name of at most 255 bytes (subtree/v1 encodes it in one). */
 export function isLogOrigin(s: string): boolean {

@@ -2,9 +2,9 @@
 // event's name and its fields. Every line a request causes carries that request's id (`req_id`),
 // however deep in the server it is written. Request bodies are never logged.
 import { pino, type DestinationStream, type Level } from 'pino';
-import { currentRequestId } from './http/request-id.js';
+import { currentRequestId } from './util/request-id.js';
 
-export { requestId, withRequestId } from './http/request-id.js';
+export { requestId, withRequestId } from './util/request-id.js';
 
 /**
  * How the server logs: an event name and its fields, one JSON line per call.

@@ -6,7 +6,7 @@ import { Witnessing, askedWitnesses, type WitnessingStatus } from './tlog/witnes
 import { witnessedLog, type LogApi } from './tlog/api.js';
 import { AggregatorRegistry } from 'prom-client';
 import type { ClusterLink } from './cluster/link.js';
-import { openWitness } from './witness/serve.js';
+import { openWitness } from './witness-app.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { namesFor } from '@svc/core';

@@ -2,7 +2,7 @@
 // keeps its routes beside its handlers; routes.ts joins the tables into the one the OpenAPI
 // document is built from. Adding an endpoint is one entry in its group's routes and one handler.
 
-export type Group = 'verify' | 'read' | 'modelKeys' | 'tiles' | 'metrics' | 'none';
+export type { Group, RouteSpec } from '../http/route-spec.js';
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
@@ -14,23 +14,6 @@ export const rateLimited = {
 };
 export const unavailable = err('Ledger or history temporarily unavailable.');
 export const overloaded = err('Too many verifications or request bodies in flight; retry after Retry-After seconds.');
-
-export interface RouteSpec {
-  method: 'GET' | 'POST';
-  path: string;
-  operationId: string;
-  group: Group;
-  /** The path ends in one `{parameter}` that takes the rest of the path, slashes included. */
-  rest?: true;
-  /** Cache-Control of the 200 answer (the app sets it unless the handler does). */
-  cache?: string;
-  /** Errors as RFC 9290 Concise Problem Details in CBOR (SCRAPI) instead of `{error, code}`. */
-  problem?: 'cbor';
-  /** Operation id of its CORS preflight (OPTIONS): every API route has one, as every answer advertises OPTIONS. */
-  preflight?: string;
-  /** The OpenAPI operation, less what every operation gets (id, security, CORS header, 400). */
-  doc: { summary: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
-}
 
 export const HOUR = 'public, max-age=3600';
 /** tlog-tiles: the checkpoint is mutable, so caches keep it a few seconds at most. */

@@ -2,7 +2,7 @@
 import { TlogError } from '@svc/core/tlog';
 import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
-import { startWitness } from '../witness/serve.js';
+import { startWitness } from '../witness-app.js';
 import { CliError, readInput } from './common.js';
 import { HELP } from './help.js';
 import { parseFor, portFlag } from './io.js';

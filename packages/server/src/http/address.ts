@@ -1,9 +1,7 @@
 // One spelling per client address, and the unit a limit counts. A client must not get a second
 // window by writing its address another way (`2001:DB8::7`, `2001:db8:0:0::7`, `::ffff:192.0.2.7`,
 // `::ffff:c000:207`), nor one per address of the /64 every IPv6 subscriber is handed.
-
-/** The default prefix an IPv6 client is limited by: one customer site (RFC 6177) holds a /64 at least. */
-export const DEFAULT_IPV6_PREFIX = 64;
+import { DEFAULT_IPV6_PREFIX } from '../config.js';
 
 const MAPPED = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
 

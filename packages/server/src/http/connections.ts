@@ -5,9 +5,6 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { canonicalAddress, limitKey, proxySet } from './address.js';
 
-/** Open connections per client address and server process, unless configured. */
-export const DEFAULT_CONNECTIONS_PER_IP = 64;
-
 /**
  * Requests one connection may have unanswered at once. Browsers never pipeline and HTTP clients
  * that do keep a handful in flight; a connection past this is a client that does not read, and is

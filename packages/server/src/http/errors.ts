@@ -4,7 +4,7 @@ import { SvcError, statusOf, type SvcErrorCode } from '@svc/core';
 import { cborEncode } from '@svc/core/envelope';
 import { LedgerError, type LedgerErrorCode } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
-import { currentRequestId } from './request-id.js';
+import { currentRequestId } from '../util/request-id.js';
 import type { AppResponse } from './types.js';
 
 /**

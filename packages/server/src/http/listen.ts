@@ -1,10 +1,10 @@
 // Starting an HTTP server the same way everywhere (svc serve, svc witness serve, the metrics
 // listener): the deadlines a public server needs, and listening with the URL it ended up on.
 import { createServer, type Server, type ServerOptions } from 'node:http';
-import type { Config } from '../config.js';
+import { DEFAULT_CONNECTIONS_PER_IP, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { BodyBudget } from './body.js';
-import { DEFAULT_CONNECTIONS_PER_IP, capConnections } from './connections.js';
+import { capConnections } from './connections.js';
 import { type AdapterOptions, nodeHandler } from './node.js';
 import type { AppRequest, AppResponse } from './types.js';
 

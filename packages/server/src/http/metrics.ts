@@ -3,9 +3,18 @@
 // storage process exits, witness refusals), and at scrape time the ledger's size and withheld
 // state, witnessing lag and the verification queue.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { LogApi } from '../tlog/api.js';
+import type { LedgerSth } from '@svc/core/schemas';
+import type { Static } from 'typebox';
 import type { Logger } from '../log.js';
-import type { PoolStats } from '../pool/pool.js';
+
+/**
+ * What the metrics read at scrape time, as the layers below give it (the log's head and witnessing,
+ * the pool's counts): asked for by shape, so this HTTP module depends on neither.
+ */
+export interface MetricSources {
+  ledger: () => { head(): Promise<Static<typeof LedgerSth>>; witnessing?(): { lagMs: number; cosigned: number } } | null;
+  pool: () => { workers: number; busy: number; queued: number } | null;
+}
 
 /** Log events that are also counted, by the name of their counter's label. */
 const COUNTED = [
@@ -29,7 +38,7 @@ export class Metrics {
   private readonly limited: Counter<'route'>;
   private readonly events: Counter<'event'>;
 
-  constructor(sources: { ledger: () => LogApi | null; pool: () => PoolStats | null }) {
+  constructor(sources: MetricSources) {
     const r = this.registry;
     collectDefaultMetrics({ register: r, prefix: 'svc_' });
     this.requests = new Counter({

@@ -3,7 +3,7 @@
 // query key, rate limits, the route's caching, CORS headers, metrics, and one error boundary
 // (errorResponse). Listeners differ only in the routes they mount and the options they pass.
 import type { Logger } from '../log.js';
-import type { Group, RouteSpec } from '../routes.js';
+import type { Group, RouteSpec } from './route-spec.js';
 import { errorResponse, HttpError } from './errors.js';
 import type { AppRequest, AppResponse, Handler } from './types.js';
 
@@ -92,7 +92,7 @@ function matcher(r: Mounted): { re: RegExp; params: string[] } {
  *
  * @example
  * ```ts
- * const { handle } = createPipeline({ routes: mount(OPS_ROUTES, opsHandlers(deps)), log });
+ * const { handle } = createPipeline({ routes: mount(OPS_ROUTES, opsHandlers(deps, openApiText)), log });
  * ```
  */
 export function createPipeline(o: PipelineOptions) {

@@ -208,7 +208,11 @@ describe('SCRAPI registration against a slow client', () => {
       // connection closed, with no body (the client sending at this pace is not reading one).
       expect(answer).toMatch(/^HTTP\/1\.1 408 [^\r]*\r\nConnection: close\r\n\r\n$/);
       // The server goes on answering: a statement by an issuer outside this server's policy is refused as usual.
-      const r = await fetch(`${slow.url}/entries`, { method: 'POST', headers: { 'content-type': 'application/cose' }, body: Buffer.from(st) });
+      const r = await fetch(`${slow.url}/entries`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/cose' },
+        body: Buffer.from(st),
+      });
       await expectProblem({ status: r.status, headers: r.headers, body: new Uint8Array(await r.arrayBuffer()) }, 400, 'Rejected');
       expect((await fetch(`${slow.url}/.well-known/transparency-configuration`)).status).toBe(200);
     } finally {

@@ -4,7 +4,6 @@ import { HttpError } from '../../http/errors.js';
 import { pageHeaders } from '../../http/page-headers.js';
 import { json, type Handler } from '../../http/types.js';
 import type { Role } from '../../keys/keyring.js';
-import { openApiDocument } from '../../openapi.js';
 import { JSON_TYPE } from '../answers.js';
 import type { AppDeps } from '../deps.js';
 import type { OPS_ROUTES, PAGE_ROUTES } from './routes.js';
@@ -13,12 +12,8 @@ const NO_STORE = { 'cache-control': 'no-store' };
 
 type OpsId = (typeof OPS_ROUTES)[number]['operationId'] | (typeof PAGE_ROUTES)[number]['operationId'];
 
-export function opsHandlers(d: AppDeps): Record<OpsId, Handler> {
-  let openApiText: string | undefined;
-  const openApi = (): string => {
-    openApiText ??= JSON.stringify(openApiDocument(d.names.service, d.version));
-    return openApiText;
-  };
+/** `openApi`: the document of every route, which the app (above the route table) builds. */
+export function opsHandlers(d: AppDeps, openApi: () => string): Record<OpsId, Handler> {
   return {
     getCouncilHealth: async () => {
       const h = await d.council.health();
