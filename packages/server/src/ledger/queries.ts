@@ -8,7 +8,7 @@ import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';
 import { guard, type AuditGate } from './gate.js';
 import type { InclusionQuery } from './inclusion-request.js';
-import { readTile, rootAt } from './reads.js';
+import { holdsTree, readTile, rootAt } from './reads.js';
 import type { HeadRow, LedgerStore } from './store.js';
 
 export const LEAF_HASHING =
@@ -38,22 +38,13 @@ export class LedgerReadModel implements LedgerQueries {
     return this.gate.checked();
   }
 
-  /** Root at a size, cached for the current store version (proof reads repeat the same roots). */
+  /** The head's root at a size, kept for the store version the audit last saw (heads are read often, the tree changes once a batch). */
   private async root(size: number): Promise<string> {
-    const hit = this.cachedRoot(size);
-    if (hit) return hit;
-    const root = toHex(await rootAt(this.o.store, size));
-    this.keepRoot(size, root);
-    return root;
-  }
-
-  private cachedRoot(size: number): string | null {
     const c = this.rootCache;
-    return c && c.size === size && c.version === this.gate.version ? c.root : null;
-  }
-
-  private keepRoot(size: number, root: string): void {
+    if (c && c.size === size && c.version === this.gate.version) return c.root;
+    const root = toHex(await rootAt(this.o.store, size));
     this.rootCache = { size, version: this.gate.version, root };
+    return root;
   }
 
   private sthOf(h: HeadRow, withKey: boolean): SthBundle {
@@ -95,7 +86,7 @@ export class LedgerReadModel implements LedgerQueries {
       // through the storage process it is one round trip.
       const r = await this.o.store.proveInclusion(data ? { data } : { leaf: leaf! }, q.treeSize, true);
       const t = q.treeSize ?? r.size;
-      if (q.treeSize !== undefined && (!Number.isSafeInteger(t) || t < 1 || t > r.size))
+      if (q.treeSize !== undefined && !holdsTree(t, r.size))
         throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
       if (r.index === undefined || r.index >= t || !r.proof || !r.root) return { found: false };
       return {
@@ -117,8 +108,7 @@ export class LedgerReadModel implements LedgerQueries {
   path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null> {
     return guard(async () => {
       const r = await this.o.store.proveInclusion({ data }, treeSize, false);
-      if (!Number.isSafeInteger(treeSize) || treeSize < 1 || treeSize > r.size)
-        throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
+      if (!holdsTree(treeSize, r.size)) throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
       if (r.index === undefined || r.index >= treeSize || !r.proof) return null;
       return { index: r.index, path: r.proof };
     });
@@ -131,10 +121,8 @@ export class LedgerReadModel implements LedgerQueries {
       const [w, r] = await Promise.all([this.checked(), store.proveConsistency(first, second)]);
       const size = r.size;
       const b = second ?? size;
-      if (!Number.isSafeInteger(first) || first < 1 || first > size)
-        throw new LedgerError('out_of_range', `first must be from 1 to ${size}`);
-      if (!Number.isSafeInteger(b) || b < first || b > size)
-        throw new LedgerError('out_of_range', `second must be from ${first} to ${size}`);
+      if (!holdsTree(first, size)) throw new LedgerError('out_of_range', `first must be from 1 to ${size}`);
+      if (!holdsTree(b, size) || b < first) throw new LedgerError('out_of_range', `second must be from ${first} to ${size}`);
       const { proof, oldRoot, newRoot } = r as Required<typeof r>;
       const plain: ConsistencyBody = {
         first,

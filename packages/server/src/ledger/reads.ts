@@ -9,6 +9,11 @@ export async function readTree<T>(store: Pick<LedgerReads, 'nodes'>, run: (t: Tr
   return run(new NodeSet(ids, await store.nodes(ids)));
 }
 
+/** Whether the log of `size` leaves holds a tree of `t` leaves (1 to `size`): the one rule for every size asked for. */
+export function holdsTree(t: number, size: number): boolean {
+  return Number.isSafeInteger(t) && t >= 1 && t <= size;
+}
+
 /**
  * An inclusion proof from the reads of one store, in one pass: a tree size out of range, or an
  * entry not in that tree, reads no path (the caller refuses or answers found:false).
@@ -24,7 +29,7 @@ export async function readInclusion(
     subject.data ? store.findByData(subject.data) : store.findByLeafHash(subject.leaf!),
   ]);
   const t = treeSize ?? size;
-  if (!Number.isSafeInteger(t) || t < 1 || t > size || index === undefined || index >= t) return { size, index };
+  if (!holdsTree(t, size) || index === undefined || index >= t) return { size, index };
   const r = await readTree(store, (tr) => ({ proof: inclusionProof(tr, index, t), root: withRoot ? treeRoot(tr, t) : undefined }));
   return { size, index, proof: r.proof, ...(r.root ? { root: r.root } : {}) };
 }
@@ -37,7 +42,7 @@ export async function readConsistency(
 ): Promise<ConsistencyRead> {
   const size = await store.size();
   const b = second ?? size;
-  if (!Number.isSafeInteger(first) || first < 1 || first > size || !Number.isSafeInteger(b) || b < first || b > size) return { size };
+  if (!holdsTree(first, size) || !holdsTree(b, size) || b < first) return { size };
   return {
     size,
     ...(await readTree(store, (t) => ({ proof: consistencyProof(t, first, b), oldRoot: treeRoot(t, first), newRoot: treeRoot(t, b) }))),

@@ -87,18 +87,6 @@ export interface Presealed {
   head: NewHead;
 }
 
-/** Whether a batch begun at (`size`, `previous`) with `root` is the one `p` was signed for. */
-export function presealFits(p: Presealed | undefined, size: number, previous: HeadRow | undefined, root: string): p is Presealed {
-  return (
-    p !== undefined &&
-    p.size === size &&
-    (previous?.id ?? null) === p.previousId &&
-    typeof p.head === 'object' &&
-    p.head !== null &&
-    p.head.root_hash === root
-  );
-}
-
 /** A seal answered elsewhere (another process signs the head), for stores whose write transaction is not shared. */
 export type AsyncSeal = (size: number, root: Uint8Array, previous: HeadRow | undefined) => NewHead | Promise<NewHead>;
 

@@ -6,17 +6,7 @@ import { serially } from '../serial.js';
 import { asyncReads, open, Reads, SCHEMA } from './db.js';
 import { WriterThread } from './thread.js';
 import { Writer } from './write.js';
-import { toHex } from '@svc/core';
-import {
-  presealFits,
-  type AsyncSeal,
-  type LedgerReads,
-  type LedgerStore,
-  type NewHead,
-  type Presealed,
-  type Seal,
-  type Sequenced,
-} from '../store.js';
+import type { AsyncSeal, LedgerReads, LedgerStore, NewHead, Presealed, Seal, Sequenced } from '../store.js';
 import { StoreReads } from '../store-reads.js';
 
 export class SqliteStore extends StoreReads implements LedgerStore {
@@ -90,10 +80,12 @@ export class SqliteStore extends StoreReads implements LedgerStore {
       if (this.thread) return await this.thread.sequence(data, seal, presealed);
       // Inline, the two halves and the seal run in one synchronous stretch: any await between them
       // would let another read on this same connection see the batch before it is committed.
-      const b = this.writer.begin(data);
+      const b = this.writer.begin(data, presealed);
+      if (b.committed !== undefined)
+        return { firstIndex: b.firstIndex, head: { id: b.committed, ...presealed!.head }, frontier: b.frontier };
       let head: NewHead;
       try {
-        head = presealFits(presealed, b.firstIndex, b.previous, toHex(b.root)) ? presealed.head : seal(b.size, b.root, b.previous);
+        head = seal(b.size, b.root, b.previous);
       } catch (e) {
         this.writer.abort();
         throw e;

@@ -4,8 +4,7 @@
 // thread knows the tree (then both halves and the head are one round trip), else between the halves.
 import { parentPort, workerData } from 'node:worker_threads';
 import { open } from './db.js';
-import { toHex } from '@svc/core';
-import { presealFits, type NewHead, type Presealed } from '../store.js';
+import type { NewHead, Presealed } from '../store.js';
 import { Writer } from './write.js';
 
 export type ToWriter =
@@ -27,10 +26,10 @@ const writer = new Writer(open((workerData as { file: string }).file));
 parentPort!.on('message', (m: ToWriter) => {
   try {
     if (m.op === 'begin') {
-      const b = writer.begin(m.data);
-      if (presealFits(m.presealed, b.firstIndex, b.previous, toHex(b.root)))
-        parentPort!.postMessage({ op: 'committed', id: writer.finish(m.presealed.head), ...b } satisfies FromWriter);
-      else parentPort!.postMessage({ op: 'begun', ...b } satisfies FromWriter);
+      const { committed, ...b } = writer.begin(m.data, m.presealed);
+      parentPort!.postMessage(
+        (committed !== undefined ? { op: 'committed', id: committed, ...b } : { op: 'begun', ...b }) satisfies FromWriter,
+      );
     } else if (m.op === 'finish') parentPort!.postMessage({ op: 'finished', id: writer.finish(m.head) } satisfies FromWriter);
     else if (m.op === 'abort') {
       writer.abort();

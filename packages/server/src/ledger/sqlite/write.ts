@@ -1,12 +1,25 @@
 // One sequencing transaction on a SQLite connection, in two halves around the signature: `begin`
 // takes the write lock and stores the batch's leaves and subtrees; `finish` records the signed head
 // and commits, `abort` rolls back. The store runs the halves back to back on its own connection,
-// or in a writer thread (thread-entry.ts) while the signature is made on the main thread.
+// or in a writer thread (thread-entry.ts) while the signature is made on the main thread; a head
+// signed before the batch, for exactly the tree `begin` finds, commits in `begin` itself.
 import type Database from 'better-sqlite3';
-import { frontier, integrate } from '@svc/core';
+import { frontier, integrate, toHex } from '@svc/core';
 import { nativeHasher } from '../hasher.js';
 import { lazy, Reads } from './db.js';
-import type { HeadRow, NewHead } from '../store.js';
+import type { HeadRow, NewHead, Presealed } from '../store.js';
+
+/** Whether a batch begun at (`size`, `previous`) with `root` is the one `p` was signed for. */
+function presealFits(p: Presealed | undefined, size: number, previous: HeadRow | undefined, root: string): p is Presealed {
+  return (
+    p !== undefined &&
+    p.size === size &&
+    (previous?.id ?? null) === p.previousId &&
+    typeof p.head === 'object' &&
+    p.head !== null &&
+    p.head.root_hash === root
+  );
+}
 
 export interface Begun {
   firstIndex: number;
@@ -14,6 +27,8 @@ export interface Begun {
   root: Uint8Array;
   previous: HeadRow | undefined;
   frontier: Uint8Array[];
+  /** The head's id when the batch was committed with the head signed beforehand (it fit). */
+  committed?: number;
 }
 
 export class Writer {
@@ -29,7 +44,8 @@ export class Writer {
     };
   }
 
-  begin(data: readonly Uint8Array[]): Begun {
+  /** Begin a batch; with `presealed` that fits the tree found, finish it with that head at once. */
+  begin(data: readonly Uint8Array[], presealed?: Presealed): Begun {
     // IMMEDIATE: take the write lock up front so writers in other processes queue behind it.
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -40,7 +56,15 @@ export class Writer {
         if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size], n.hash);
         else this.ins.node().run(n.level, n.index, n.hash);
       }
-      return { firstIndex: size, size: size + data.length, root: done.root, previous: this.r.latestHeads(1)[0], frontier: done.frontier };
+      const b: Begun = {
+        firstIndex: size,
+        size: size + data.length,
+        root: done.root,
+        previous: this.r.latestHeads(1)[0],
+        frontier: done.frontier,
+      };
+      if (presealFits(presealed, size, b.previous, toHex(done.root))) b.committed = this.finish(presealed.head);
+      return b;
     } catch (e) {
       this.abort();
       throw e;
