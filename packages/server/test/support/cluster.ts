@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { afterAll } from 'vitest';
 import { freePort } from './harness.js';
 import { CLI } from './svc-cli.js';
 
@@ -18,6 +19,18 @@ export interface Cluster {
   waitFor: (pred: (l: Record<string, any>) => boolean, what: string) => Promise<Record<string, any>>;
 }
 
+/** Every cluster a test file started: one that outlives its test (a timeout) is killed after the file. */
+const started = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of started) {
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone
+    }
+  }
+});
+
 export async function serveCluster(env: Record<string, string>, opts: { port?: number; waitListening?: boolean } = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
   if (env.COUNCIL) writeFileSync(join(dir, 'council.json'), env.COUNCIL);
@@ -28,6 +41,7 @@ export async function serveCluster(env: Record<string, string>, opts: { port?: n
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  started.add(child);
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
