@@ -94,7 +94,9 @@ export function ijsonViolation(text: string): IJsonViolation | null {
       const end = stringEnd(text, i);
       const top = stack[stack.length - 1];
       if (top?.names && top.expectName) {
-        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        // Only a name with an escape needs reading as JSON; the rest are their own text.
+        const raw = text.slice(i + 1, end);
+        const name = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
         top.at = name;
         if (top.names.has(name)) return { kind: 'repeated', at: path() };
         top.names.add(name);
