@@ -1,12 +1,12 @@
 // `svc serve`: the reference server, until SIGTERM or SIGINT (each idempotent). With
 // SVC_PROCESSES > 1 this process becomes the cluster's primary and forks the server processes.
 import cluster from 'node:cluster';
-import { clusterLink } from '../cluster/link.js';
-import { startPrimary } from '../cluster/primary.js';
 import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
-import { startServer } from '../server.js';
 import { parseFor, portFlag } from './io.js';
+
+// Each role loads only its own modules: the primary never serves, so it does not map the server's
+// (the HTTP pipeline, the routes, the pool, SQLite's driver); a server process never supervises.
 
 export async function serveCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('serve', args, options);
@@ -23,6 +23,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
   });
   if (cfg.processes > 1 && cluster.isPrimary) {
+    const { startPrimary } = await import('../cluster/primary.js');
     const primary = startPrimary(cfg, jsonLogger(cfg.log && cfg.logLevel));
     const stop = () => primary.stop();
     process.on('SIGTERM', stop);
@@ -30,16 +31,19 @@ export async function serveCommand(args: string[]): Promise<number> {
     return primary.stopped;
   }
   if (cluster.isWorker) {
+    const { clusterLink } = await import('../cluster/link.js');
     // A cluster process stops when its primary says so: a terminal's Ctrl-C or systemd's SIGTERM
     // reaches every process of the group, and only the primary may decide that nothing restarts.
     const link = clusterLink(Number(process.env.SVC_PROCESS_INDEX ?? 0));
     process.on('SIGTERM', () => {});
     process.on('SIGINT', () => {});
+    const { startServer } = await import('../server.js');
     const running = await startServer(cfg, { cluster: link });
     link.onShutdown(() => void running.close().then(() => process.exit(0)));
     link.ready(running.url);
     return new Promise<number>(() => {});
   }
+  const { startServer } = await import('../server.js');
   const running = await startServer(cfg);
   // Idempotent, and still listening after the first: Ctrl-C under npm start delivers SIGINT twice
   // (from the terminal and from the launcher), and the second must not cut the graceful shutdown.
