@@ -13,7 +13,6 @@ import { createPipeline, mount } from './http/pipeline.js';
 import { Keyring, WITNESS_ROLES } from './keys/keyring.js';
 import type { Logger } from './log.js';
 import { keptName } from './tlog/checkpoints.js';
-import { PgWitnessStore } from './witness/postgres.js';
 import { WitnessStore, type WitnessStates } from './witness/store.js';
 import { VERSION } from './version.js';
 import { Witness } from './witness/witness.js';
@@ -40,8 +39,11 @@ export async function openWitness(
   mkdirSync(keys, { recursive: true, mode: 0o700 });
   Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
   const name = process.env.SVC_WITNESS_NAME || keptName(cfg.dataDir, 'witness-name', `${cfg.service}-witness.invalid`);
+  // pg is loaded only where PostgreSQL is configured (16 MiB a process otherwise mapped for nothing).
   const store: WitnessStates = cfg.databaseUrl
-    ? await PgWitnessStore.open(cfg.databaseUrl, (e) => log('witness_db_error', { error: e.message }))
+    ? await (await import('./witness/postgres.js')).PgWitnessStore.open(cfg.databaseUrl, (e) =>
+        log('witness_db_error', { error: e.message }),
+      )
     : new WitnessStore(join(cfg.dataDir, 'witness.sqlite'));
   const witness = new Witness({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
   return { witness, store };
