@@ -176,12 +176,15 @@ export function scittService(
     return 'pending';
   }
 
-  /** The entry's proof at the published head once one covers it, polled until `waitMs`; else null. */
-  async function covered(id: string, waitMs: number): Promise<Proof | null> {
+  /**
+   * The entry's proof at the published head once one covers its index, polled until `waitMs`; else
+   * null. Only the shared head is read while waiting: the path is read once, when it can exist.
+   */
+  async function covered(id: string, index: number, waitMs: number): Promise<Proof | null> {
     const deadline = now() + waitMs;
     for (;;) {
-      const p = await proofAtPublished(id);
-      if (p || now() >= deadline) return p;
+      if ((await publishedHead()).size > index) return proofAtPublished(id);
+      if (now() >= deadline) return null;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -194,8 +197,8 @@ export function scittService(
     const id = v.leaf;
     // A statement registered again is the same entry: repeats never grow the log.
     const entry = fromHex(id, 32)!;
-    if ((await ledger.find(entry)) === undefined) await ledger.append([entry]);
-    return { id, proof: await covered(id, waitMs) };
+    const index = (await ledger.find(entry)) ?? (await ledger.append([entry])).firstIndex;
+    return { id, proof: await covered(id, index, waitMs) };
   }
 
   async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {
