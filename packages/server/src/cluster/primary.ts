@@ -52,7 +52,7 @@ export interface Primary {
  * request, two processes), and a connection in hand-off when its process dies is held open by the
  * primary until the client gives up. An operator's NODE_CLUSTER_SCHED_POLICY is kept.
  */
-function connectionsFromTheKernel(env: NodeJS.ProcessEnv): void {
+export function connectionsFromTheKernel(env: NodeJS.ProcessEnv): void {
   if (!env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
 }
 
