@@ -17,6 +17,7 @@ import { Ledger, MemoryHighWater, PgStore, ProcessStore, SqliteStore } from '../
 import { startPostgres } from '../lib/postgres.mjs';
 import { line, percentiles } from './util.mjs';
 import { benchCheckpoints, exportBench, tileBench } from './tlog.mjs';
+import { pgFloor } from './pg-floor.mjs';
 
 const K = testKeys('bench-2026');
 const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));
@@ -174,7 +175,8 @@ async function bulkPg(url, n) {
   await c.end();
 }
 
-export async function proofBench(label, store, n) {
+/** `record`, when given, receives each proof's inputs (the floor reads the same rows again) and the percentiles. */
+export async function proofBench(label, store, n, record = null) {
   const ledger = new Ledger({
     store,
     names: namesFor('svc'),
@@ -198,6 +200,7 @@ export async function proofBench(label, store, n) {
     const ti = performance.now() - t;
     if (!r.found) throw new Error('lookup failed');
     const first = 1 + Math.floor(rnd() * (size - 1));
+    record?.inputs.push({ data: data(i), leafHash: leafHash(data(i)), first });
     t = performance.now();
     await ledger.consistency(first, undefined, false);
     const tc = performance.now() - t;
@@ -209,6 +212,7 @@ export async function proofBench(label, store, n) {
   }
   const pi = percentiles(inc);
   const pc = percentiles(con);
+  if (record) Object.assign(record, { inclusion: pi, consistency: pc });
   const goal = label.startsWith('SQLite') ? 'p99 < 1 ms' : 'p99 < 5 ms';
   line(`${label} inclusion proof at ${n.toExponential(0)} leaves p50 / p99`, `${pi.p50.toFixed(3)} ms / ${pi.p99.toFixed(3)} ms`, goal);
   line(`${label} consistency proof at ${n.toExponential(0)} leaves p50 / p99`, `${pc.p50.toFixed(3)} ms / ${pc.p99.toFixed(3)} ms`, goal);
@@ -246,7 +250,11 @@ async function pgProofs(url, n) {
   const t = performance.now();
   await bulkPg(url, n);
   line(`PostgreSQL store of ${rate(n)} leaves built in`, `${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const ledger = await proofBench('PostgreSQL', await PgStore.open(url), n);
+  const record = { inputs: [] };
+  const ledger = await proofBench('PostgreSQL', await PgStore.open(url), n, record);
+  const floor = await pgFloor(url, ledger.store, record.inputs);
+  for (const kind of ['inclusion', 'consistency'])
+    line(`  PostgreSQL ${kind} proof / its floor at p99`, (record[kind].p99 / floor[kind].p99).toFixed(2));
   await tileBench('PostgreSQL', ledger.store, n);
   await ledger.close();
 }

@@ -17,7 +17,7 @@ export { PgStore, PG_TIMEOUTS } from './ledger/postgres/store.js';
 export { redactUrl } from './ledger/postgres/url.js';
 export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/store.js';
 export { Sequencer, type Appended } from './ledger/sequencer.js';
-export { readTree, rootAt } from './ledger/reads.js';
+export { readTree, rootAt, readInclusion, readConsistency } from './ledger/reads.js';
 export { Auditor, type Withheld } from './ledger/audit.js';
 export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './tlog/open.js';
 export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
