@@ -42,7 +42,7 @@ export { capConnections, admitPipelined, MAX_PIPELINED } from './http/connection
 export { pageHeaders } from './http/page-headers.js';
 export { fresh } from './util/fresh.js';
 export { inclusionQuery, normalInclusionRequest } from './ledger/inclusion-request.js';
-export { startPrimary, connectionsFromTheKernel } from './cluster/primary.js';
+export { startPrimary } from './cluster/primary.js';
 export { publicServer, listen } from './http/listen.js';
 export { nodeHandler } from './http/node.js';
 export { tileFetcher } from './cli/tlog.js';

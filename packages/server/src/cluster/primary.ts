@@ -44,20 +44,7 @@ export interface Primary {
   restarts(): number;
 }
 
-/**
- * Connections go to the server processes from the kernel, not through the primary. Node's default
- * on Linux (round-robin) has the primary accept every connection and pass it on: a flood of new
- * connections from one client then loads the one thread that also answers every process's rate
- * limits (3,860 req/s, the primary 27% busy, against 9,850 req/s and 0% this way, connection per
- * request, two processes), and a connection in hand-off when its process dies is held open by the
- * primary until the client gives up. An operator's NODE_CLUSTER_SCHED_POLICY is kept.
- */
-export function connectionsFromTheKernel(env: NodeJS.ProcessEnv): void {
-  if (!env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
-}
-
 export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = process.env): Primary {
-  connectionsFromTheKernel(env);
   // Keys first, once: processes starting together must not each make development keys.
   ensureKeys(cfg, log);
   // and the log's origin, kept beside them, for the same reason.
