@@ -8,6 +8,7 @@ export default defineConfig({
     arbitraries: 'src/testing/arbitraries-entry.ts',
     schemas: 'src/schemas/index.ts',
     tlog: 'src/tlog/index.ts',
+    merkle: 'src/merkle-entry.ts',
     envelope: 'src/envelope/index.ts',
     scitt: 'src/scitt/index.ts',
   },

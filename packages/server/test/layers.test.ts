@@ -102,6 +102,8 @@ describe('layers', () => {
     dispatch: 6,
     testing: 7,
     index: 7,
+    // The storage entry (@svc/core/merkle): the tree and its tiles, gathered from merkle/ and tlog/.
+    'merkle-entry': 7,
   };
   const unitOf = (src: string, file: string) => {
     const rel = relative(src, file);

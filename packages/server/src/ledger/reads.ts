@@ -1,6 +1,6 @@
 // Merkle computations over a store: plan the subtrees, fetch them in one round trip, assemble.
-import { NodeSet, consistencyProof, inclusionProof, planReads, treeRoot, type TreeReader } from '@svc/core';
-import { encodeEntryBundle, encodeTile, tileNodes, tileWidth, type TileId } from '@svc/core/tlog';
+import { NodeSet, consistencyProof, inclusionProof, planReads, treeRoot, type TreeReader } from '@svc/core/merkle';
+import { encodeEntryBundle, encodeTile, tileNodes, tileWidth, type TileId } from '@svc/core/merkle';
 import type { ConsistencyRead, EntrySubject, InclusionRead, LedgerReads } from './store.js';
 
 /** Run a proof or root computation against the store with one batched read of what it needs. */

@@ -2,7 +2,7 @@
 // and the reads. The store, its snapshot connection and the writer thread each open their own.
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import { fromHex, type NodeId } from '@svc/core';
+import { fromHex, type NodeId } from '@svc/core/merkle';
 import { nativeHasher } from '../hasher.js';
 import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../store.js';
 

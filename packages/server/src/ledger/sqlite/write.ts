@@ -4,7 +4,7 @@
 // or in a writer thread (thread-entry.ts) while the signature is made on the main thread; a head
 // signed before the batch, for exactly the tree `begin` finds, commits in `begin` itself.
 import type Database from 'better-sqlite3';
-import { frontier, integrate, toHex } from '@svc/core';
+import { frontier, integrate, toHex } from '@svc/core/merkle';
 import { nativeHasher } from '../hasher.js';
 import { lazy, Reads } from './db.js';
 import type { HeadRow, NewHead, Presealed } from '../store.js';

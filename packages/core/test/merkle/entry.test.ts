@@ -1,0 +1,45 @@
+// `@svc/core/merkle` re-exports the tree, its tiles and hex from where they live: one definition,
+// reachable without the signature code behind the main entry.
+import { describe, expect, it } from 'vitest';
+import * as core from '../../src/index.js';
+import * as merkle from '../../src/merkle-entry.js';
+import * as tlog from '../../src/tlog/index.js';
+
+describe('@svc/core/merkle', () => {
+  it('is the same functions as the main and tlog entries, not copies', () => {
+    for (const name of [
+      'leafHash',
+      'nodeHash',
+      'inclusionProof',
+      'consistencyProof',
+      'treeRoot',
+      'planReads',
+      'frontier',
+      'integrate',
+      'toHex',
+      'fromHex',
+    ] as const)
+      expect(merkle[name], name).toBe(core[name]);
+    for (const name of [
+      'encodeTile',
+      'decodeTile',
+      'encodeEntryBundle',
+      'decodeEntryBundle',
+      'tileNodes',
+      'tileWidth',
+      'tilePath',
+      'parseTilePath',
+    ] as const)
+      expect(merkle[name], name).toBe(tlog[name]);
+  });
+
+  it('builds a root and a proof that verify', () => {
+    const leaves = Array.from({ length: 7 }, (_, i) => merkle.leafHash(new Uint8Array([i])));
+    const tree = new merkle.MemoryTree();
+    for (const l of leaves) tree.appendLeafHash(l);
+    const root = merkle.treeRoot(tree, 7);
+    const proof = merkle.inclusionProof(tree, 3, 7);
+    expect(merkle.verifyInclusion(3, 7, leaves[3]!, proof, root)).toBe(true);
+    expect(merkle.verifyInclusion(3, 7, leaves[4]!, proof, root)).toBe(false);
+  });
+});
