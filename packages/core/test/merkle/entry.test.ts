@@ -1,9 +1,15 @@
 // `@svc/core/merkle` re-exports the tree, its tiles and hex from where they live: one definition,
 // reachable without the signature code behind the main entry.
 import { describe, expect, it } from 'vitest';
-import * as core from '../../src/index.js';
-import * as merkle from '../../src/merkle-entry.js';
-import * as tlog from '../../src/tlog/index.js';
+import * as coreEntry from '../../src/index.js';
+import * as merkleEntry from '../../src/merkle-entry.js';
+import * as tlogEntry from '../../src/tlog/index.js';
+
+// Plain records of each entry's exports, to be read by name.
+const core: Record<string, unknown> = { ...coreEntry };
+const tlog: Record<string, unknown> = { ...tlogEntry };
+const byName: Record<string, unknown> = { ...merkleEntry };
+const merkle = merkleEntry;
 
 describe('@svc/core/merkle', () => {
   it('is the same functions as the main and tlog entries, not copies', () => {
@@ -19,7 +25,7 @@ describe('@svc/core/merkle', () => {
       'toHex',
       'fromHex',
     ] as const)
-      expect(merkle[name], name).toBe(core[name]);
+      expect(byName[name], name).toBe(core[name]);
     for (const name of [
       'encodeTile',
       'decodeTile',
@@ -30,7 +36,7 @@ describe('@svc/core/merkle', () => {
       'tilePath',
       'parseTilePath',
     ] as const)
-      expect(merkle[name], name).toBe(tlog[name]);
+      expect(byName[name], name).toBe(tlog[name]);
   });
 
   it('builds a root and a proof that verify', () => {

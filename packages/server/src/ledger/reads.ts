@@ -1,6 +1,17 @@
 // Merkle computations over a store: plan the subtrees, fetch them in one round trip, assemble.
-import { NodeSet, consistencyProof, inclusionProof, planReads, treeRoot, type TreeReader } from '@svc/core/merkle';
-import { encodeEntryBundle, encodeTile, tileNodes, tileWidth, type TileId } from '@svc/core/merkle';
+import {
+  NodeSet,
+  consistencyProof,
+  encodeEntryBundle,
+  encodeTile,
+  inclusionProof,
+  planReads,
+  tileNodes,
+  tileWidth,
+  treeRoot,
+  type TileId,
+  type TreeReader,
+} from '@svc/core/merkle';
 import type { ConsistencyRead, EntrySubject, InclusionRead, LedgerReads } from './store.js';
 
 /** Run a proof or root computation against the store with one batched read of what it needs. */
