@@ -24,6 +24,8 @@ const STABLE_MS = 10_000;
 const MAX_BACKOFF_MS = 10_000;
 /** The cluster's metrics are aggregated at most this often, however often they are scraped. */
 const METRICS_INTERVAL_MS = 1_000;
+/** Signals sent from outside a process; a crash of its own (SIGSEGV, SIGABRT, SIGBUS) is not one. */
+const OUTSIDE_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGHUP', 'SIGQUIT']);
 
 /** A message to a process that may have died a moment ago: the failure is its exit's to report. */
 function sendTo(w: Worker, m: unknown): void {
@@ -112,6 +114,12 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     // A send that races the process's death (ours, or prom-client's metrics request) fails here,
     // not as an unhandled EPIPE that would take the primary and the port down with it.
     w.on('error', (e: Error) => log('process_ipc_error', { process: index, error: e.message }));
+    // Node's own notice that the process's server listens on the shared port: sent before the
+    // process's 'ready', and as soon as a client can connect, so a peer that dies on seeing the port
+    // answer is never taken for a start that cannot succeed.
+    w.on('listening', () => {
+      everReady = true;
+    });
     w.on('online', () => {
       if (witnessing && index !== 0) sendTo(w, { svc: 'witnessing', state: witnessing });
     });
@@ -121,9 +129,11 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
         if (live.size === 0) finish(exitCode);
         return;
       }
-      if (!everReady) {
+      if (!everReady && !(signal && OUTSIDE_SIGNALS.has(signal))) {
         // A process that fails before any process ever listened: the start itself cannot
         // succeed (the port is taken, the data folder unreadable). Restarting would loop forever.
+        // A process stopped by a signal from outside (an operator's kill, the OOM killer, Ctrl-C
+        // reaching one process) has not shown that, and is restarted as any other.
         log('cluster_start_failed', {
           process: index,
           code,
