@@ -123,7 +123,7 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false 
     if (!quiet) {
       line(`registrations acknowledged per second, ${rate.toLocaleString('en')}/s offered (SQLite, 1 head/s)`, `${perSecond}`, '>= 10000');
       line('  acknowledgement latency p50 / p99', `${p.p50.toFixed(0)} / ${p.p99.toFixed(0)} ms`);
-      line('  main-thread CPU per registration offered', `${(((cpu.user + cpu.system) / Math.max(1, offered)) | 0).toString()} us`);
+      line('  CPU per registration offered (all threads of the process)', `${(((cpu.user + cpu.system) / Math.max(1, offered)) | 0).toString()} us`);
       if (refused) line('  registrations refused (should be none)', String(refused));
     }
     await ledger.close();

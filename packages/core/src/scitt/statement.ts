@@ -128,11 +128,22 @@ export function unknownCrit(header: Map<CborValue, CborValue>, understood: Reado
 
 /** Keys of `alg` among the trusted ones, narrowed by the header's kid when both carry one. */
 export function candidateKeys(keys: readonly unknown[], alg: ScittAlg, kid: CborValue | undefined): ScittKey[] {
-  const headerKid = kid instanceof Uint8Array ? [toHex(kid), safeText(kid)] : typeof kid === 'string' ? [kid] : null;
-  return keys
-    .map(readScittKey)
-    .filter((k): k is ScittKey => k !== null && k.alg === alg)
-    .filter((k) => k.kid === undefined || headerKid === null || headerKid.includes(kidText(k.kid)));
+  // The header's kid is read only when a key names one: a registration checks every statement
+  // against the policy's keys, which mostly carry none, and a binary kid fails UTF-8 decoding.
+  let headerKid: (string | undefined)[] | null | undefined;
+  const named = () => {
+    if (headerKid === undefined)
+      headerKid = kid instanceof Uint8Array ? [toHex(kid), safeText(kid)] : typeof kid === 'string' ? [kid] : null;
+    return headerKid;
+  };
+  const out: ScittKey[] = [];
+  for (const raw of keys) {
+    const k = readScittKey(raw);
+    if (k === null || k.alg !== alg) continue;
+    if (k.kid !== undefined && named()?.includes(kidText(k.kid)) === false) continue;
+    out.push(k);
+  }
+  return out;
 }
 
 function safeText(b: Uint8Array): string | undefined {

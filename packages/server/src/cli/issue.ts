@@ -80,7 +80,7 @@ export async function issueCommand(args: string[]): Promise<number> {
       const scitt = scittService(cfg, names, ring, {
         append: (l) => ledger!.append(l),
         find: (d) => ledger!.find(d),
-        path: (d, size) => ledger!.path(d, size),
+        paths: (i, size) => ledger!.paths(i, size),
         checkpoint: published.checkpoint,
       });
       const transparent = await scitt.transparent(statement, published.timeoutMs);

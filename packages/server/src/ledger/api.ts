@@ -25,10 +25,11 @@ export interface LedgerQueries {
   /** The index of an entry (32 bytes) at the current size, or undefined: one lookup, no proof. */
   find(data: Uint8Array): Promise<number | undefined>;
   /**
-   * The inclusion path of an entry in the tree of `treeSize` (from 1 to the current size), without
-   * a root: for a caller that holds a signed root to check it against. Null when not in that tree.
+   * The inclusion paths of the entries at `indexes` in the tree of `treeSize` (from 1 to the current
+   * size), without roots, read together: for a caller that knows where its entries are and holds a
+   * signed root to check each path against. LedgerError('out_of_range') for an index or size outside.
    */
-  path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null>;
+  paths(indexes: readonly number[], treeSize: number): Promise<Uint8Array[][]>;
   /** The proof, or a ConsistencyBundle when `signed`. */
   consistency(first: number, second: number | undefined, signed: boolean): Promise<ConsistencyBody>;
   history(verifiable: boolean): Promise<HistoryBody>;

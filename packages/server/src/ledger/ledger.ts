@@ -79,8 +79,8 @@ export class Ledger implements LedgerApi {
   find(data: Uint8Array) {
     return this.reads.find(data);
   }
-  path(data: Uint8Array, treeSize: number) {
-    return this.reads.path(data, treeSize);
+  paths(indexes: readonly number[], treeSize: number) {
+    return this.reads.paths(indexes, treeSize);
   }
   consistency(first: number, second: number | undefined, signed: boolean) {
     return this.reads.consistency(first, second, signed);

@@ -8,7 +8,7 @@ import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';
 import { guard, type AuditGate } from './gate.js';
 import type { InclusionQuery } from './inclusion-request.js';
-import { holdsTree, readTile, rootAt } from './reads.js';
+import { holdsTree, readPaths, readTile, rootAt } from './reads.js';
 import type { HeadRow, LedgerStore } from './store.js';
 
 export const LEAF_HASHING =
@@ -105,12 +105,13 @@ export class LedgerReadModel implements LedgerQueries {
     return guard(() => this.o.store.findByData(data));
   }
 
-  path(data: Uint8Array, treeSize: number): Promise<{ index: number; path: Uint8Array[] } | null> {
+  paths(indexes: readonly number[], treeSize: number): Promise<Uint8Array[][]> {
     return guard(async () => {
-      const r = await this.o.store.proveInclusion({ data }, treeSize, false);
-      if (!holdsTree(treeSize, r.size)) throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${r.size}`);
-      if (r.index === undefined || r.index >= treeSize || !r.proof) return null;
-      return { index: r.index, path: r.proof };
+      const size = await this.o.store.size();
+      if (!holdsTree(treeSize, size)) throw new LedgerError('out_of_range', `tree_size must be an integer from 1 to ${size}`);
+      if (!indexes.every((i) => Number.isSafeInteger(i) && i >= 0 && i < treeSize))
+        throw new LedgerError('out_of_range', `every index must be an integer from 0 to ${treeSize - 1}`);
+      return indexes.length ? readPaths(this.o.store, indexes, treeSize) : [];
     });
   }
 

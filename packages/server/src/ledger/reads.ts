@@ -45,6 +45,15 @@ export async function readInclusion(
   return { size, index, proof: r.proof, ...(r.root ? { root: r.root } : {}) };
 }
 
+/**
+ * The inclusion paths of entries at known indexes of the tree of `treeSize`, from one read of the
+ * subtrees they need together (paths in one tree share most of their nodes). The caller has
+ * checked every index against the tree.
+ */
+export function readPaths(store: Pick<LedgerReads, 'nodes'>, indexes: readonly number[], treeSize: number): Promise<Uint8Array[][]> {
+  return readTree(store, (t) => indexes.map((i) => inclusionProof(t, i, treeSize)));
+}
+
 /** A consistency proof and both roots, or just the size when `first`/`second` are out of range. */
 export async function readConsistency(
   store: Pick<LedgerReads, 'size' | 'nodes'>,

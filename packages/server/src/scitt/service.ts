@@ -28,6 +28,9 @@ import { opensslClassical } from '../crypto/classical.js';
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
 export const MAX_STATEMENT_BYTES = 64 * 1024;
 
+/** Paths asked for together are read in groups of at most this many (a batch's registrations). */
+const PATHS_PER_READ = 1024;
+
 /** Receipt algorithms, by the log key that signs each. */
 export const RECEIPT_ALGS = { 'ML-DSA-44': 'log-mldsa44', Ed25519: 'log-ed25519' } as const satisfies Partial<Record<EnvelopeAlg, LogRole>>;
 export type ReceiptAlg = keyof typeof RECEIPT_ALGS;
@@ -107,7 +110,7 @@ export function scittService(
   cfg: Config,
   names: Names,
   ring: Keyring,
-  ledger: Pick<LedgerApi, 'append' | 'path' | 'find' | 'checkpoint'>,
+  ledger: Pick<LedgerApi, 'append' | 'paths' | 'find' | 'checkpoint'>,
   now: () => number = Date.now,
 ): ScittService {
   // Read once: every registration is checked against the same keys.
@@ -140,19 +143,56 @@ export function scittService(
     return head.cp;
   };
 
-  async function proofAtPublished(leaf: string): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
+  // Registrations covered by the same head ask for their paths together: one read of the subtrees
+  // they share (one store crossing), where each read its own.
+  let asked: { index: number; size: number; resolve: (p: Uint8Array[]) => void; reject: (e: unknown) => void }[] = [];
+  const readAsked = () => {
+    const bySize = new Map<number, typeof asked>();
+    for (const a of asked) {
+      const same = bySize.get(a.size);
+      if (same) same.push(a);
+      else bySize.set(a.size, [a]);
+    }
+    asked = [];
+    for (const [size, all] of bySize)
+      for (let k = 0; k < all.length; k += PATHS_PER_READ) {
+        const group = all.slice(k, k + PATHS_PER_READ);
+        ledger
+          .paths(
+            group.map((a) => a.index),
+            size,
+          )
+          .then(
+            (paths) => {
+              for (const [n, a] of group.entries()) a.resolve(paths[n]!);
+            },
+            (e: unknown) => {
+              for (const a of group) a.reject(e);
+            },
+          );
+      }
+  };
+  const pathAt = (index: number, size: number) =>
+    new Promise<Uint8Array[]>((resolve, reject) => {
+      if (asked.length === 0) setImmediate(readAsked);
+      asked.push({ index, size, resolve, reject });
+    });
+
+  /** The entry's proof at the published head when that head covers its index; else null. */
+  async function proofAt(
+    entry: Uint8Array,
+    index: number,
+  ): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
     const cp = await publishedHead();
-    if (cp.size === 0) return null;
-    const entry = fromHex(leaf, 32)!;
-    const p = await ledger.path(entry, cp.size);
-    if (!p) return null;
+    if (cp.size <= index) return null;
+    const path = await pathAt(index, cp.size);
     // The path is checked against the checkpoint's root: the one the receipt will sign.
-    const root = rootFromInclusionProof(p.index, cp.size, nativeHasher.leaf(entry), p.path, nativeHasher.node);
+    const root = rootFromInclusionProof(index, cp.size, nativeHasher.leaf(entry), path, nativeHasher.node);
     if (!root || toHex(root) !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
-    return { index: p.index, size: cp.size, path: p.path, root: cp.root };
+    return { index, size: cp.size, path, root: cp.root };
   }
 
-  type Proof = NonNullable<Awaited<ReturnType<typeof proofAtPublished>>>;
+  type Proof = NonNullable<Awaited<ReturnType<typeof proofAt>>>;
 
   /** The receipt of a proof at a published head, made once per entry, head and algorithm. */
   function receiptOf(id: string, alg: ReceiptAlg, p: Proof): Uint8Array {
@@ -170,23 +210,47 @@ export function scittService(
 
   async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
     if (!makers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
-    const p = await proofAtPublished(id);
-    if (p) return receiptOf(id, alg, p);
-    if ((await ledger.find(fromHex(id, 32)!)) === undefined) throw new LedgerError('not_found', 'no entry with this id');
-    return 'pending';
+    const entry = fromHex(id, 32)!;
+    const index = await ledger.find(entry);
+    if (index === undefined) throw new LedgerError('not_found', 'no entry with this id');
+    const p = await proofAt(entry, index);
+    return p ? receiptOf(id, alg, p) : 'pending';
   }
 
-  /**
-   * The entry's proof at the published head once one covers its index, polled until `waitMs`; else
-   * null. Only the shared head is read while waiting: the path is read once, when it can exist.
-   */
-  async function covered(id: string, index: number, waitMs: number): Promise<Proof | null> {
-    const deadline = now() + waitMs;
-    for (;;) {
-      if ((await publishedHead()).size > index) return proofAtPublished(id);
-      if (now() >= deadline) return null;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  // Registrations waiting for a published head to cover them share one read of the checkpoint every
+  // 100 ms while any waits, where each polled on a timer of its own.
+  const waiting = new Set<{ index: number; deadline: number; resolve: (covered: boolean) => void; reject: (e: unknown) => void }>();
+  let poll: ReturnType<typeof setTimeout> | null = null;
+  const pollHead = () => {
+    poll = null;
+    publishedHead()
+      .then(
+        (cp) => {
+          const t = now();
+          for (const w of waiting)
+            if (cp.size > w.index || t >= w.deadline) {
+              waiting.delete(w);
+              w.resolve(cp.size > w.index);
+            }
+        },
+        (e: unknown) => {
+          for (const w of waiting) w.reject(e);
+          waiting.clear();
+        },
+      )
+      .finally(() => {
+        if (waiting.size > 0 && !poll) poll = setTimeout(pollHead, 100);
+      });
+  };
+
+  /** Whether a published head covers `index`, waiting up to `waitMs` for one that does. */
+  async function covers(index: number, waitMs: number): Promise<boolean> {
+    if ((await publishedHead()).size > index) return true;
+    if (waitMs <= 0) return false;
+    return new Promise<boolean>((resolve, reject) => {
+      waiting.add({ index, deadline: now() + waitMs, resolve, reject });
+      if (!poll) poll = setTimeout(pollHead, 100);
+    });
   }
 
   /** Verify under the policy and append once; the entry id and, when covered in time, its proof. */
@@ -198,7 +262,7 @@ export function scittService(
     // A statement registered again is the same entry: repeats never grow the log.
     const entry = fromHex(id, 32)!;
     const index = (await ledger.find(entry)) ?? (await ledger.append([entry])).firstIndex;
-    return { id, proof: await covered(id, index, waitMs) };
+    return { id, proof: (await covers(index, waitMs)) ? await proofAt(entry, index) : null };
   }
 
   async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {

@@ -3,7 +3,8 @@
 // reason on every read; 2: nothing is signed while withheld).
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { MemoryTree, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
+import { MemoryTree, inclusionProof, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
+import fc from 'fast-check';
 import { testKeys } from '@svc/core/testing';
 import { Ledger, type LedgerStore } from '../../src/internal.js';
 import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
@@ -79,6 +80,33 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await ledger.close();
   });
 
+  it('paths read together are, for every index and tree size, the inclusion proof of the reference tree; outside the tree is out_of_range', async () => {
+    const { ledger } = await filled(backend, 5, 7);
+    const ref = new MemoryTree();
+    for (let b = 0; b < 5; b++) for (let i = 0; i < 7; i++) ref.appendData(h(`leaf-${b}-${i}`));
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .integer({ min: 1, max: 35 })
+          .chain((size) => fc.tuple(fc.constant(size), fc.array(fc.nat({ max: size - 1 }), { maxLength: 40 }))),
+        async ([size, indexes]) => {
+          const paths = await ledger.paths(indexes, size);
+          expect(paths.map((p) => p.map(toHex))).toEqual(indexes.map((i) => inclusionProof(ref, i, size).map(toHex)));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    for (const [indexes, size] of [
+      [[0], 36],
+      [[0], 0],
+      [[35], 35],
+      [[3, -1], 10],
+      [[1.5], 10],
+    ] as const)
+      await expect(ledger.paths(indexes, size)).rejects.toMatchObject({ code: 'out_of_range' });
+    await ledger.close();
+  });
+
   it('appends made together are integrated as one batch under one head, each with its own indices', async () => {
     const db = await testDb(backend);
     const { store, ledger } = await open(db, { batchMs: 50 });
@@ -95,16 +123,14 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     await other.close();
     const r = await ledger.inclusion({ data: h('y7') });
     expect(r).toMatchObject({ found: true, index: 15, tree_size: 40 });
-    // The path-only query: the same path as the proof, for any size that holds the entry; none beyond.
+    // The paths query: the same path as the proof, for any size that holds the entry; none beyond.
     expect(await ledger.find(h('y7'))).toBe(15);
     expect(await ledger.find(h('absent'))).toBeUndefined();
-    const p = await ledger.path(h('y7'), 40);
-    expect(p && { index: p.index, path: p.path.map(toHex) }).toEqual({ index: 15, path: r.proof });
+    expect((await ledger.paths([15], 40))[0]!.map(toHex)).toEqual(r.proof);
     const at20 = await ledger.inclusion({ data: h('y7'), treeSize: 20 });
-    expect((await ledger.path(h('y7'), 20))!.path.map(toHex)).toEqual(at20.proof);
-    expect(await ledger.path(h('y7'), 15)).toBeNull();
-    expect(await ledger.path(h('absent'), 40)).toBeNull();
-    for (const bad of [0, 41, 1.5, Number.NaN]) await expect(ledger.path(h('y7'), bad)).rejects.toMatchObject({ code: 'out_of_range' });
+    expect((await ledger.paths([15, 15], 20)).map((p) => p.map(toHex))).toEqual([at20.proof, at20.proof]);
+    await expect(ledger.paths([15], 15)).rejects.toMatchObject({ code: 'out_of_range' });
+    for (const bad of [0, 41, 1.5, Number.NaN]) await expect(ledger.paths([0], bad)).rejects.toMatchObject({ code: 'out_of_range' });
     await ledger.close();
   });
 

@@ -1,0 +1,109 @@
+// Registration as the service does it (#34's rate): registrations covered by the same head read
+// their inclusion paths together (one store read), and registrations waiting for a published head
+// share one poll of the checkpoint. Every receipt still verifies against the checkpoint's root.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fromHex, namesFor, sha256, toBase64Url, utf8 } from '@svc/core';
+import { ed25519Signer } from '@svc/core/envelope';
+import { signStatement, verifyReceipt } from '@svc/core/scitt';
+import { parseCheckpoint, parseNote } from '@svc/core/tlog';
+import { ensureKeys, loadConfig, openLedger, scittService, type LogApi } from '../../src/internal.js';
+
+const issuer = ed25519Signer(sha256(utf8('service test issuer')));
+const statement = (n: number) =>
+  signStatement(
+    { answerSha256: sha256(utf8(`answer ${n}`)), iss: 'test', sub: `urn:test:${n}`, iat: 1_767_225_600, typ: 'application/vnd.test+cose' },
+    issuer,
+  );
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function setUp(now: () => number = Date.now) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-scitt-service-'));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'issuers.json'), JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: toBase64Url(issuer.publicKey) }] }));
+  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0', SVC_SCITT_ISSUERS: join(dir, 'issuers.json') });
+  const names = namesFor('svc');
+  const ring = ensureKeys(cfg, () => {});
+  const ledger: LogApi = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 30 });
+  const reads = { paths: [] as number[][], checkpoints: 0 };
+  let stale: string | null = null;
+  const counted = {
+    append: (l: Uint8Array[]) => ledger.append(l),
+    find: (d: Uint8Array) => ledger.find(d),
+    paths: (i: readonly number[], size: number) => {
+      reads.paths.push([...i]);
+      return ledger.paths(i, size);
+    },
+    checkpoint: async () => {
+      reads.checkpoints++;
+      return stale ?? ledger.checkpoint();
+    },
+  };
+  const scitt = scittService(cfg, names, ring, counted, now);
+  const logKeys = scitt.algs().map((alg) => ({ alg, publicKey: ring.publicKeys(alg === 'Ed25519' ? 'log-ed25519' : 'log-mldsa44')[0]! }));
+  return {
+    scitt,
+    ledger,
+    reads,
+    logKeys,
+    /** Publish the checkpoint of now from here on (a published head that stops moving, as a stalled witness round). */
+    freeze: async () => {
+      stale = await ledger.checkpoint();
+    },
+    thaw: () => {
+      stale = null;
+    },
+  };
+}
+
+describe('SCITT registration as the service runs it', () => {
+  it('registrations covered by the same head read their paths in one store read, and every receipt verifies at that head', async () => {
+    const { scitt, ledger, reads, logKeys } = await setUp();
+    const results = await Promise.all(Array.from({ length: 60 }, (_, n) => scitt.register(statement(n), 5_000)));
+    const cp = parseCheckpoint(parseNote(await ledger.checkpoint()).text);
+    for (const r of results) {
+      expect('receipt' in r).toBe(true);
+      if (!('receipt' in r)) continue;
+      const v = verifyReceipt(r.receipt, fromHex(r.id, 32)!, { keys: logKeys, checkpoint: cp });
+      expect(v.ok, v.detail).toBe(true);
+    }
+    // One read per head that covered them (one or two batches), never one per registration.
+    expect(reads.paths.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(reads.paths.length).toBeLessThanOrEqual(3);
+    await ledger.close();
+  });
+
+  it('registrations waiting for a published head share one poll, each stops at its own deadline, and the rest get receipts when the head comes', async () => {
+    let t = 1_000_000;
+    const { scitt, ledger, freeze, thaw } = await setUp(() => t);
+    await freeze(); // the published head stays at the empty tree, as under a stalled witness round
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const settled = new Set<number>();
+    const waiting = Array.from({ length: 40 }, (_, n) => {
+      const r = scitt.register(statement(n), n < 20 ? 1_000 : 60_000);
+      r.then(() => settled.add(n));
+      return r;
+    });
+    // Their batch is committed, then they wait for the head.
+    while (((await ledger.head()).tree_size ?? 0) < 40) await new Promise((r) => setImmediate(r));
+    for (let k = 0; k < 5; k++) await new Promise((r) => setImmediate(r));
+    // One poll timer for all of them (and the batch's own), where each set a timer of its own.
+    expect(timers.mock.calls.length).toBeLessThan(10);
+    timers.mockRestore();
+    expect(settled.size).toBe(0);
+    t += 1_001;
+    expect((await Promise.all(waiting.slice(0, 20))).every((r) => 'pending' in r)).toBe(true);
+    expect([...settled].filter((n) => n >= 20)).toEqual([]);
+    thaw();
+    t += 1_000;
+    const late = await Promise.all(waiting.slice(20));
+    expect(late.every((r) => 'receipt' in r)).toBe(true);
+    await ledger.close();
+  });
+});
