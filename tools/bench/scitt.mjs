@@ -3,7 +3,7 @@
 // Ed25519 receipts; (2) registration through the service (verify the statement under the policy,
 // append once, one signed head a second on SQLite), measured like the appends bench: statements
 // acknowledged per second in the steady window, many registrations in flight. Fixed seeds.
-//   node tools/bench/scitt.mjs [--seconds N] [--registration [--rate R]]
+//   node tools/bench/scitt.mjs [--seconds N] [--registration [--rate R] [--workers N]]
 import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,16 @@ import { MemoryTree, inclusionProof, leafHash, namesFor, rootFromInclusionProof,
 import { coseKey, ed25519Signer, readCose1, sigStructure } from '@svc/core/envelope';
 import { logKeySigner, makeReceipt, signStatement, verifyReceipt } from '@svc/core/scitt';
 import { logKeygen } from '@svc/core/tlog';
-import { ensureKeys, loadConfig, openLedger, scittService } from '../../packages/server/dist/internal.js';
+import { cpus } from 'node:os';
+import {
+  WorkerPool,
+  ensureKeys,
+  loadConfig,
+  openLedger,
+  poolStatementChecker,
+  scittIssuerKeys,
+  scittService,
+} from '../../packages/server/dist/internal.js';
 import { compare, line, percentiles } from './util.mjs';
 
 export async function scittBench({ seconds = 10 } = {}) {
@@ -58,7 +67,7 @@ export async function scittBench({ seconds = 10 } = {}) {
 }
 
 /** Offer `rate` registrations a second for `seconds`; acknowledged per second in the steady window. */
-export async function registration({ seconds = 10, rate = 10_000, quiet = false } = {}) {
+export async function registration({ seconds = 10, rate = 10_000, quiet = false, workers = cpus().length } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-scitt-'));
   try {
     const seed = sha256(utf8('bench issuer'));
@@ -72,7 +81,10 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false 
     const names = namesFor('svc');
     const ring = ensureKeys(cfg, () => {});
     const ledger = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 1000 });
-    const scitt = scittService(cfg, names, ring, ledger);
+    // Statements are checked as svc serve checks them: in its verification pool (0: on this thread).
+    const pool =
+      workers > 0 ? WorkerPool.create(workers, { service: 'svc', trustedKeys: [], scittIssuers: scittIssuerKeys(cfg, ring) }) : null;
+    const scitt = scittService(cfg, names, ring, ledger, Date.now, pool ? poolStatementChecker(pool) : undefined);
     const total = Math.ceil(rate * seconds);
     const ready = Array.from({ length: total }, (_, n) =>
       signStatement(
@@ -121,12 +133,20 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false 
     const p = percentiles(latency);
     const perSecond = Math.round(acknowledged / window);
     if (!quiet) {
-      line(`registrations acknowledged per second, ${rate.toLocaleString('en')}/s offered (SQLite, 1 head/s)`, `${perSecond}`, '>= 10000');
+      line(
+        `registrations acknowledged per second, ${rate.toLocaleString('en')}/s offered (SQLite, 1 head/s, statements checked ${pool ? `by ${workers} pool thread(s)` : 'inline'})`,
+        `${perSecond}`,
+        '>= 10000',
+      );
       line('  acknowledgement latency p50 / p99', `${p.p50.toFixed(0)} / ${p.p99.toFixed(0)} ms`);
-      line('  CPU per registration offered (all threads of the process)', `${(((cpu.user + cpu.system) / Math.max(1, offered)) | 0).toString()} us`);
+      line(
+        '  CPU per registration offered (all threads of the process)',
+        `${(((cpu.user + cpu.system) / Math.max(1, offered)) | 0).toString()} us`,
+      );
       if (refused) line('  registrations refused (should be none)', String(refused));
     }
     await ledger.close();
+    await pool?.close();
     return { perSecond, p50: p.p50, p99: p.p99, refused };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -140,6 +160,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--seconds');
   const r = process.argv.indexOf('--rate');
   const seconds = i > 0 ? Number(process.argv[i + 1]) : 10;
-  if (process.argv.includes('--registration')) await registration({ seconds, rate: r > 0 ? Number(process.argv[r + 1]) : 10_000 });
+  const w = process.argv.indexOf('--workers');
+  if (process.argv.includes('--registration'))
+    await registration({
+      seconds,
+      rate: r > 0 ? Number(process.argv[r + 1]) : 10_000,
+      ...(w > 0 ? { workers: Number(process.argv[w + 1]) } : {}),
+    });
   else await scittBench({ seconds });
 }

@@ -53,4 +53,11 @@ export { createPipeline, mount, type Mounted } from './http/pipeline.js';
 export { errorResponse } from './http/errors.js';
 export { withRequestId } from './util/request-id.js';
 export { metricsListener } from './http/metrics-listener.js';
-export { scittService, answerStatement, type ScittService } from './scitt/service.js';
+export {
+  scittService,
+  answerStatement,
+  poolStatementChecker,
+  scittIssuerKeys,
+  type ScittService,
+  type StatementChecker,
+} from './scitt/service.js';

@@ -29,7 +29,7 @@ import { VERSION } from './version.js';
 import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
-import { scittLogKeys, scittService } from './scitt/service.js';
+import { poolStatementChecker, scittIssuerKeys, scittLogKeys, scittService } from './scitt/service.js';
 export { ensureKeys };
 
 export { VERSION };
@@ -122,6 +122,7 @@ export async function startServer(
   log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
   const trustedBridgeKeys = modelPlaneKeys(ring, names, cfg.bridge).keys;
   const logPolicy = ownLogPolicy(cfg, names, ring);
+  const ownPool = !opts.executor;
   const executor =
     opts.executor ??
     WorkerPool.create(
@@ -131,7 +132,7 @@ export async function startServer(
         trustedKeys,
         trustedBridgeKeys,
         ...(logPolicy ? { logPolicy } : {}),
-        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring) } : {}),
+        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittIssuers: scittIssuerKeys(cfg, ring) } : {}),
       },
       cfg.pool,
       log,
@@ -192,7 +193,9 @@ export async function startServer(
     executor,
     council,
     ledger,
-    scitt: ledger ? scittService(cfg, names, ring, ledger) : null,
+    // Statements are checked in the pool this server made (its settings carry the issuer keys); an
+    // executor handed in carries its caller's settings, so the service checks them itself.
+    scitt: ledger ? scittService(cfg, names, ring, ledger, Date.now, ownPool ? poolStatementChecker(executor) : undefined) : null,
     log,
     version: VERSION,
     // The page pins what the server publishes: its answer keys, its model-plane keys, and its log's

@@ -66,7 +66,10 @@ export { Tagged };
  * ```
  */
 export function cborEncode(value: unknown): Uint8Array {
-  return encode(value, rfc8949EncodeOptions);
+  const out = encode(value, rfc8949EncodeOptions);
+  // cborg hands back a Node Buffer where the runtime has one: callers get a plain Uint8Array on
+  // every runtime (a Buffer's slice() shares its memory, where a Uint8Array's copies).
+  return Object.getPrototypeOf(out) === Uint8Array.prototype ? out : new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
 const TOKEN_OPTIONS = { strict: true, allowIndefinite: false, allowUndefined: false, allowBigInt: false, retainStringBytes: true };

@@ -46,6 +46,14 @@ describe('strict CBOR', () => {
     expect(cborDecode(bytes(`${'81'.repeat(MAX_CBOR_DEPTH)}00`))).toBeDefined();
   });
 
+  it('encoding gives a plain Uint8Array on every runtime: a copy made with slice() never writes through', () => {
+    const out = cborEncode(new Map<number, unknown>([[1, new Uint8Array(40).fill(7)]]));
+    expect(Object.getPrototypeOf(out)).toBe(Uint8Array.prototype);
+    const copy = out.slice();
+    copy[copy.length - 1] = 0;
+    expect(out[out.length - 1]).toBe(7);
+  });
+
   it('deterministic encoding round-trips with integer keys in bytewise order', () => {
     const m = new Map<number, unknown>([
       [16, 't'],

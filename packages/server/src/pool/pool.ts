@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { CryptoBackend } from '@svc/core';
 import { nativeCrypto } from '../crypto/node.js';
 import { builtFile } from '../entries.js';
-import { estimateCost, runTask, type PoolSettings, type Task, type TaskResult } from './tasks.js';
+import { runTask, taskCost, type PoolSettings, type Task, type TaskResult } from './tasks.js';
 
 /**
  * Where verification and signing run: worker threads in the server, or inline in tests and embeddings.
@@ -247,8 +247,10 @@ export class WorkerPool implements Executor {
 
   run(task: Task): Promise<TaskResult> {
     if (this.closed) return Promise.resolve(unavailable('shutting down', 1));
-    const cost = estimateCost(task.body);
-    if (cost <= this.limits.inlineMaxCost) {
+    const cost = taskCost(task);
+    // A statement batch always goes to a worker: it is many checks for one hop, batched so that
+    // registrations never hold the event loop.
+    if (cost <= this.limits.inlineMaxCost && task.op !== 'statements') {
       this.inlined++;
       return runTask(task, this.settings, this.inlineCrypto).catch(crashedBy);
     }

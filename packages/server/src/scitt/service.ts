@@ -14,6 +14,7 @@ import {
   verifyStatement,
   withReceipts,
   type ScittErrorCode,
+  type ScittKey,
 } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import type { Config } from '../config.js';
@@ -24,6 +25,9 @@ import { logOrigin } from '../tlog/checkpoints.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { nativeHasher } from '../ledger/hasher.js';
 import { opensslClassical } from '../crypto/classical.js';
+import { coalesced } from '../util/coalesce.js';
+import type { Executor } from '../pool/pool.js';
+import type { StatementCheck } from '../pool/tasks.js';
 
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
 export const MAX_STATEMENT_BYTES = 64 * 1024;
@@ -65,6 +69,38 @@ export interface ScittService {
   key(kid: string): Uint8Array | null;
   configuration(): Uint8Array;
   algs(): ReceiptAlg[];
+}
+
+/** Checks statements under the registration policy, in the order given: inline, or in the verification pool. */
+export type StatementChecker = (statements: readonly Uint8Array[]) => Promise<StatementCheck[]>;
+
+/** Statements checked together go in groups of at most this many (one task of the pool each). */
+const STATEMENTS_PER_CHECK = 256;
+
+/**
+ * Statement checks in the server's verification pool: many statements a task, off the event loop
+ * that answers everyone else. A pool that is full refuses as the ledger does when busy (503).
+ */
+export function poolStatementChecker(executor: Pick<Executor, 'run'>): StatementChecker {
+  return async (statements) => {
+    const body = new Uint8Array(statements.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of statements) {
+      body.set(b, at);
+      at += b.length;
+    }
+    const r = await executor.run({ op: 'statements', body, lengths: statements.map((b) => b.length) });
+    if (r.ok) return JSON.parse(r.json) as StatementCheck[];
+    if (r.code === 'unavailable') throw new LedgerError('unavailable', `statements cannot be checked now: ${r.message}`);
+    throw new Error(r.message);
+  };
+}
+
+/** The registration policy's issuer keys, read: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
+export function scittIssuerKeys(cfg: Config, ring: Keyring): ScittKey[] {
+  return issuerKeys(cfg, ring)
+    .map(readScittKey)
+    .filter((k) => k !== null);
 }
 
 /** Issuer keys of the policy: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
@@ -112,14 +148,18 @@ export function scittService(
   ring: Keyring,
   ledger: Pick<LedgerApi, 'append' | 'paths' | 'find' | 'checkpoint'>,
   now: () => number = Date.now,
+  checker?: StatementChecker,
 ): ScittService {
-  // Read once: every registration is checked against the same keys.
-  const issuers = issuerKeys(cfg, ring)
-    .map(readScittKey)
-    .filter((k) => k !== null);
-  // ML-DSA-87 statements are checked by OpenSSL where Node has it (about 12x noble).
-  const native = nativeCrypto();
-  const compute = native?.sync ? syncVerifier(native) : undefined;
+  // Without a pool, statements are checked here, against keys read once; ML-DSA-87 statements by
+  // OpenSSL where Node has it (about 12x noble).
+  const check: StatementChecker =
+    checker ??
+    (() => {
+      const issuers = scittIssuerKeys(cfg, ring);
+      const native = nativeCrypto();
+      const compute = native?.sync ? syncVerifier(native) : undefined;
+      return async (statements) => statements.map((b) => verifyStatement(b, issuers, { compute, classical: opensslClassical }));
+    })();
   const origin = logOrigin(cfg, names);
   const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);
   // The header is encoded once per key and the signature made once per head (receiptMaker).
@@ -143,40 +183,27 @@ export function scittService(
     return head.cp;
   };
 
+  // Statements offered together are checked together: with the pool, one hop for many.
+  const checked = coalesced(check, STATEMENTS_PER_CHECK);
+
   // Registrations covered by the same head ask for their paths together: one read of the subtrees
   // they share (one store crossing), where each read its own.
-  let asked: { index: number; size: number; resolve: (p: Uint8Array[]) => void; reject: (e: unknown) => void }[] = [];
-  const readAsked = () => {
-    const bySize = new Map<number, typeof asked>();
-    for (const a of asked) {
-      const same = bySize.get(a.size);
-      if (same) same.push(a);
-      else bySize.set(a.size, [a]);
-    }
-    asked = [];
-    for (const [size, all] of bySize)
-      for (let k = 0; k < all.length; k += PATHS_PER_READ) {
-        const group = all.slice(k, k + PATHS_PER_READ);
-        ledger
-          .paths(
-            group.map((a) => a.index),
-            size,
-          )
-          .then(
-            (paths) => {
-              for (const [n, a] of group.entries()) a.resolve(paths[n]!);
-            },
-            (e: unknown) => {
-              for (const a of group) a.reject(e);
-            },
-          );
-      }
-  };
-  const pathAt = (index: number, size: number) =>
-    new Promise<Uint8Array[]>((resolve, reject) => {
-      if (asked.length === 0) setImmediate(readAsked);
-      asked.push({ index, size, resolve, reject });
+  const pathAt = coalesced(async (asked: { index: number; size: number }[]) => {
+    const sizes = [...new Set(asked.map((a) => a.size))];
+    const read = await Promise.all(
+      sizes.map((size) =>
+        ledger.paths(
+          asked.filter((a) => a.size === size).map((a) => a.index),
+          size,
+        ),
+      ),
+    );
+    const next = sizes.map(() => 0);
+    return asked.map((a) => {
+      const k = sizes.indexOf(a.size);
+      return read[k]![next[k]!++]!;
     });
+  }, PATHS_PER_READ);
 
   /** The entry's proof at the published head when that head covers its index; else null. */
   async function proofAt(
@@ -185,7 +212,7 @@ export function scittService(
   ): Promise<{ index: number; size: number; path: Uint8Array[]; root: Uint8Array } | null> {
     const cp = await publishedHead();
     if (cp.size <= index) return null;
-    const path = await pathAt(index, cp.size);
+    const path = await pathAt({ index, size: cp.size });
     // The path is checked against the checkpoint's root: the one the receipt will sign.
     const root = rootFromInclusionProof(index, cp.size, nativeHasher.leaf(entry), path, nativeHasher.node);
     if (!root || toHex(root) !== toHex(cp.root)) throw new LedgerError('unavailable', 'the published checkpoint and the tree disagree');
@@ -256,7 +283,7 @@ export function scittService(
   /** Verify under the policy and append once; the entry id and, when covered in time, its proof. */
   async function admit(statement: Uint8Array, waitMs: number): Promise<{ id: string; proof: Proof | null }> {
     if (statement.length > MAX_STATEMENT_BYTES) throw new RegistrationRefused('Rejected', `a statement over ${MAX_STATEMENT_BYTES} bytes`);
-    const v = verifyStatement(statement, issuers, { compute, classical: opensslClassical });
+    const v = await checked(statement);
     if (!v.ok) throw new RegistrationRefused(TITLES[v.error!] ?? 'Malformed request', `${v.error}: ${v.detail}`);
     const id = v.leaf;
     // A statement registered again is the same entry: repeats never grow the log.

@@ -9,7 +9,17 @@ import { fromHex, namesFor, sha256, toBase64Url, utf8 } from '@svc/core';
 import { ed25519Signer } from '@svc/core/envelope';
 import { signStatement, verifyReceipt } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
-import { ensureKeys, loadConfig, openLedger, scittService, type LogApi } from '../../src/internal.js';
+import {
+  WorkerPool,
+  ensureKeys,
+  loadConfig,
+  openLedger,
+  poolStatementChecker,
+  scittIssuerKeys,
+  scittService,
+  type LogApi,
+  type StatementChecker,
+} from '../../src/internal.js';
 
 const issuer = ed25519Signer(sha256(utf8('service test issuer')));
 const statement = (n: number) =>
@@ -23,7 +33,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function setUp(now: () => number = Date.now) {
+async function setUp(
+  now: () => number = Date.now,
+  checker?: (cfg: ReturnType<typeof loadConfig>, ring: ReturnType<typeof ensureKeys>) => StatementChecker,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-scitt-service-'));
   dirs.push(dir);
   writeFileSync(join(dir, 'issuers.json'), JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: toBase64Url(issuer.publicKey) }] }));
@@ -45,7 +58,7 @@ async function setUp(now: () => number = Date.now) {
       return stale ?? ledger.checkpoint();
     },
   };
-  const scitt = scittService(cfg, names, ring, counted, now);
+  const scitt = scittService(cfg, names, ring, counted, now, checker?.(cfg, ring));
   const logKeys = scitt.algs().map((alg) => ({ alg, publicKey: ring.publicKeys(alg === 'Ed25519' ? 'log-ed25519' : 'log-mldsa44')[0]! }));
   return {
     scitt,
@@ -77,6 +90,38 @@ describe('SCITT registration as the service runs it', () => {
     expect(reads.paths.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(reads.paths.length).toBeLessThanOrEqual(3);
     await ledger.close();
+  });
+
+  it('statements offered together are checked in the verification pool as one task, off this thread', async () => {
+    const tasks: number[] = [];
+    let pool: WorkerPool | null = null;
+    const { scitt, ledger, logKeys } = await setUp(Date.now, (cfg, ring) => {
+      pool = WorkerPool.create(1, { service: 'svc', trustedKeys: [], scittIssuers: scittIssuerKeys(cfg, ring) }) as WorkerPool;
+      const p = pool;
+      return poolStatementChecker({ run: (t) => (tasks.push(t.op === 'statements' ? t.lengths.length : 0), p.run(t)) });
+    });
+    const foreign = signStatement(
+      { answerSha256: sha256(utf8('x')), iss: 'x', sub: 'urn:x', iat: 1, typ: 'application/vnd.test+cose' },
+      ed25519Signer(sha256(utf8('not in the policy'))),
+    );
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 50 }, (_, n) => scitt.register(statement(n), 5_000)),
+      scitt.register(foreign, 0),
+    ]);
+    expect(tasks).toEqual([51]);
+    expect(pool!.stats().inlined).toBe(0);
+    const cp = parseCheckpoint(parseNote(await ledger.checkpoint()).text);
+    for (const r of results.slice(0, 50)) {
+      expect(r.status).toBe('fulfilled');
+      const v =
+        r.status === 'fulfilled' && 'receipt' in r.value
+          ? verifyReceipt(r.value.receipt, fromHex(r.value.id, 32)!, { keys: logKeys, checkpoint: cp })
+          : null;
+      expect(v?.ok).toBe(true);
+    }
+    expect(results[50]).toMatchObject({ status: 'rejected', reason: { title: 'Rejected' } });
+    await ledger.close();
+    await pool!.close();
   });
 
   it('registrations waiting for a published head share one poll, each stops at its own deadline, and the rest get receipts when the head comes', async () => {
