@@ -19,10 +19,14 @@ if (!postgresBinDir())
   });
 {
   const { spawnSync } = await import('node:child_process');
-  if (spawnSync('go', ['version']).status !== 0 || !existsSync('/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog'))
+  if (
+    spawnSync('go', ['version']).status !== 0 ||
+    !existsSync('/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog') ||
+    !existsSync('/usr/share/gocode/src/github.com/fxamacker/cbor')
+  )
     missing.push({
-      what: "Go with golang.org/x/mod's sumdb/tlog and sumdb/note (an independent reader of the tiled log and its notes)",
-      fix: 'apt-get update && apt-get install -y golang-go golang-golang-x-mod-dev',
+      what: "Go with golang.org/x/mod's sumdb/tlog and sumdb/note, and fxamacker/cbor (independent readers of the tiled log, its notes, and SCITT receipts)",
+      fix: 'apt-get update && apt-get install -y golang-go golang-golang-x-mod-dev golang-github-fxamacker-cbor-dev',
     });
 }
 if (process.getuid?.() === 0 && postgresBinDir()) {

@@ -1,5 +1,6 @@
-// The independent tiled-log reader (interop/go-tlog, on Go's sumdb/tlog and sumdb/note), built once
-// per source version into the temp folder and run against a URL prefix.
+// Independent readers written in Go on libraries this project did not write (interop/go-tlog: the
+// tiled log, on Go's sumdb/tlog and sumdb/note; interop/go-scitt: SCITT statements and receipts,
+// on fxamacker/cbor, crypto/ed25519 and x/mod), built once per source version into the temp folder.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
@@ -8,26 +9,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SRC = fileURLToPath(new URL('../interop/go-tlog/', import.meta.url));
-
-export function goTlogChecker(): string {
+/**
+ * A Go program of interop/<name>, built once per source version into the temp folder, offline:
+ * its libraries come from Debian's packages (see its go.mod's replace lines).
+ */
+export function goProgram(name: string): string {
+  const src = fileURLToPath(new URL(`../interop/${name}/`, import.meta.url));
   const hash = createHash('sha256')
-    .update(readFileSync(join(SRC, 'main.go')))
-    .update(readFileSync(join(SRC, 'go.mod')))
+    .update(readFileSync(join(src, 'main.go')))
+    .update(readFileSync(join(src, 'go.mod')))
     .digest('hex')
     .slice(0, 16);
-  const dir = join(tmpdir(), 'svc-go-tlog');
+  const dir = join(tmpdir(), `svc-${name}`);
   const bin = join(dir, `check-${hash}`);
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
-  // Offline: x/mod comes from Debian's golang-golang-x-mod-dev (see go.mod's replace line).
   execFileSync('go', ['build', '-o', bin, '.'], {
-    cwd: SRC,
+    cwd: src,
     env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'cache'), HOME: process.env.HOME ?? dir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return bin;
 }
+
+/** The tiled-log reader on Go's sumdb/tlog and sumdb/note (x/mod from golang-golang-x-mod-dev). */
+export const goTlogChecker = (): string => goProgram('go-tlog');
 
 export interface GoReport {
   origin: string;
