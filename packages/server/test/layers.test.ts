@@ -17,7 +17,9 @@ function importGraph(dir: string): Map<string, string[]> {
   for (const f of files) {
     const file = resolve(dir, f);
     const text = readFileSync(file, 'utf8');
-    const deps = [...text.matchAll(/^(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm)].map((m) =>
+    // Static imports and re-exports, bare imports (for their effects) and dynamic import(): a module
+    // loaded lazily is still a dependency, and its direction counts the same.
+    const deps = [...text.matchAll(/(?:^(?:import|export)\s[^'"]*?from\s+|^import\s+|\bimport\(\s*)'(\.[^']+)'/gm)].map((m) =>
       resolve(dirname(file), m[1]!.replace(/\.js$/, '.ts')),
     );
     graph.set(file, deps);
