@@ -3,7 +3,7 @@
 // Ed25519 receipts; (2) registration through the service (verify the statement under the policy,
 // append once, one signed head a second on SQLite), measured like the appends bench: statements
 // acknowledged per second in the steady window, many registrations in flight. Fixed seeds.
-//   node tools/bench/scitt.mjs [--seconds N] [--registration [--rate R] [--workers N]]
+//   node tools/bench/scitt.mjs [--seconds N] [--registration [--rate R] [--workers N] [--isolate]]
 import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,7 +67,7 @@ export async function scittBench({ seconds = 10 } = {}) {
 }
 
 /** Offer `rate` registrations a second for `seconds`; acknowledged per second in the steady window. */
-export async function registration({ seconds = 10, rate = 10_000, quiet = false, workers = cpus().length } = {}) {
+export async function registration({ seconds = 10, rate = 10_000, quiet = false, workers = cpus().length, isolate = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-scitt-'));
   try {
     const seed = sha256(utf8('bench issuer'));
@@ -80,7 +80,7 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false,
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0', SVC_SCITT_ISSUERS: join(dir, 'issuers.json') });
     const names = namesFor('svc');
     const ring = ensureKeys(cfg, () => {});
-    const ledger = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 1000 });
+    const ledger = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 1000, isolate });
     // Statements are checked as svc serve checks them: in its verification pool (0: on this thread).
     const pool =
       workers > 0 ? WorkerPool.create(workers, { service: 'svc', trustedKeys: [], scittIssuers: scittIssuerKeys(cfg, ring) }) : null;
@@ -134,7 +134,7 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false,
     const perSecond = Math.round(acknowledged / window);
     if (!quiet) {
       line(
-        `registrations acknowledged per second, ${rate.toLocaleString('en')}/s offered (SQLite, 1 head/s, statements checked ${pool ? `by ${workers} pool thread(s)` : 'inline'})`,
+        `registrations acknowledged per second, ${rate.toLocaleString('en')}/s offered (SQLite, 1 head/s, statements checked ${pool ? `by ${workers} pool thread(s)` : 'inline'}${isolate ? ', the store in its own process as svc serve keeps it' : ''})`,
         `${perSecond}`,
         '>= 10000',
       );
@@ -166,6 +166,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       seconds,
       rate: r > 0 ? Number(process.argv[r + 1]) : 10_000,
       ...(w > 0 ? { workers: Number(process.argv[w + 1]) } : {}),
+      isolate: process.argv.includes('--isolate'),
     });
   else await scittBench({ seconds });
 }

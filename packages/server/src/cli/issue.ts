@@ -79,7 +79,7 @@ export async function issueCommand(args: string[]): Promise<number> {
       const published = loggedSource(cfg, ledger, log);
       const scitt = scittService(cfg, names, ring, {
         append: (l) => ledger!.append(l),
-        find: (d) => ledger!.find(d),
+        findAll: (d) => ledger!.findAll(d),
         paths: (i, size) => ledger!.paths(i, size),
         checkpoint: published.checkpoint,
       });

@@ -24,6 +24,8 @@ export interface LedgerQueries {
   inclusion(query: InclusionQuery): Promise<InclusionBody>;
   /** The index of an entry (32 bytes) at the current size, or undefined: one lookup, no proof. */
   find(data: Uint8Array): Promise<number | undefined>;
+  /** find for many entries, in order, in one store read. */
+  findAll(data: readonly Uint8Array[]): Promise<(number | undefined)[]>;
   /**
    * The inclusion paths of the entries at `indexes` in the tree of `treeSize` (from 1 to the current
    * size), without roots, read together: for a caller that knows where its entries are and holds a

@@ -79,6 +79,10 @@ export class Ledger implements LedgerApi {
   find(data: Uint8Array) {
     return this.reads.find(data);
   }
+
+  findAll(data: readonly Uint8Array[]) {
+    return this.reads.findAll(data);
+  }
   paths(indexes: readonly number[], treeSize: number) {
     return this.reads.paths(indexes, treeSize);
   }

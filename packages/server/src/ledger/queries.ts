@@ -105,6 +105,11 @@ export class LedgerReadModel implements LedgerQueries {
     return guard(() => this.o.store.findByData(data));
   }
 
+  /** The index of each entry at the current size, or undefined: one round trip for many. */
+  findAll(data: readonly Uint8Array[]): Promise<(number | undefined)[]> {
+    return guard(() => this.o.store.findAllByData(data));
+  }
+
   paths(indexes: readonly number[], treeSize: number): Promise<Uint8Array[][]> {
     return guard(async () => {
       const size = await this.o.store.size();

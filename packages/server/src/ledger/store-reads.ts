@@ -20,6 +20,9 @@ export abstract class StoreReads implements LedgerReads {
   findByData(data: Uint8Array) {
     return this.reads.findByData(data);
   }
+  findAllByData(data: readonly Uint8Array[]) {
+    return this.reads.findAllByData(data);
+  }
   findByLeafHash(hash: Uint8Array) {
     return this.reads.findByLeafHash(hash);
   }

@@ -59,6 +59,8 @@ export interface LedgerReads {
   /** Leaves [start, end) in index order; throws if one is missing. */
   leaves(start: number, end: number): Promise<LeafRow[]>;
   findByData(data: Uint8Array): Promise<number | undefined>;
+  /** findByData for many entries in one round trip, in order. */
+  findAllByData(data: readonly Uint8Array[]): Promise<(number | undefined)[]>;
   findByLeafHash(hash: Uint8Array): Promise<number | undefined>;
   heads(afterId: number, limit: number): Promise<HeadRow[]>;
   latestHeads(limit: number): Promise<HeadRow[]>;

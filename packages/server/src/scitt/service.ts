@@ -32,8 +32,8 @@ import type { StatementCheck } from '../pool/tasks.js';
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
 export const MAX_STATEMENT_BYTES = 64 * 1024;
 
-/** Paths asked for together are read in groups of at most this many (a batch's registrations). */
-const PATHS_PER_READ = 1024;
+/** Lookups and paths asked for together are read in groups of at most this many (a batch's registrations). */
+const READ_TOGETHER = 1024;
 
 /** Receipt algorithms, by the log key that signs each. */
 export const RECEIPT_ALGS = { 'ML-DSA-44': 'log-mldsa44', Ed25519: 'log-ed25519' } as const satisfies Partial<Record<EnvelopeAlg, LogRole>>;
@@ -146,7 +146,7 @@ export function scittService(
   cfg: Config,
   names: Names,
   ring: Keyring,
-  ledger: Pick<LedgerApi, 'append' | 'paths' | 'find' | 'checkpoint'>,
+  ledger: Pick<LedgerApi, 'append' | 'paths' | 'findAll' | 'checkpoint'>,
   now: () => number = Date.now,
   checker?: StatementChecker,
 ): ScittService {
@@ -183,8 +183,10 @@ export function scittService(
     return head.cp;
   };
 
-  // Statements offered together are checked together: with the pool, one hop for many.
+  // Statements offered together are checked together: with the pool, one hop for many. Their
+  // entries are looked up together too: one store read (one crossing to the storage process).
   const checked = coalesced(check, STATEMENTS_PER_CHECK);
+  const find = coalesced((entries: Uint8Array[]) => ledger.findAll(entries), READ_TOGETHER);
 
   // Registrations covered by the same head ask for their paths together: one read of the subtrees
   // they share (one store crossing), where each read its own.
@@ -203,7 +205,7 @@ export function scittService(
       const k = sizes.indexOf(a.size);
       return read[k]![next[k]!++]!;
     });
-  }, PATHS_PER_READ);
+  }, READ_TOGETHER);
 
   /** The entry's proof at the published head when that head covers its index; else null. */
   async function proofAt(
@@ -238,8 +240,8 @@ export function scittService(
   async function receipt(id: string, alg: ReceiptAlg): Promise<Uint8Array | 'pending'> {
     if (!makers.has(alg)) throw new LedgerError('not_found', `this log signs no ${alg} receipts`);
     const entry = fromHex(id, 32)!;
-    const index = await ledger.find(entry);
-    if (index === undefined) throw new LedgerError('not_found', 'no entry with this id');
+    const index = await find(entry);
+    if (typeof index !== 'number') throw new LedgerError('not_found', 'no entry with this id');
     const p = await proofAt(entry, index);
     return p ? receiptOf(id, alg, p) : 'pending';
   }
@@ -288,7 +290,7 @@ export function scittService(
     const id = v.leaf;
     // A statement registered again is the same entry: repeats never grow the log.
     const entry = fromHex(id, 32)!;
-    const index = (await ledger.find(entry)) ?? (await ledger.append([entry])).firstIndex;
+    const index = (await find(entry)) ?? (await ledger.append([entry])).firstIndex;
     return { id, proof: (await covers(index, waitMs)) ? await proofAt(entry, index) : null };
   }
 

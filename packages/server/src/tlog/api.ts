@@ -15,6 +15,7 @@ export function witnessedLog(raw: LedgerApi, published: () => string | null, sta
     head: () => raw.head(),
     inclusion: (q) => raw.inclusion(q),
     find: (d) => raw.find(d),
+    findAll: (d) => raw.findAll(d),
     paths: (i, size) => raw.paths(i, size),
     consistency: (a, b, signed) => raw.consistency(a, b, signed),
     history: (v) => raw.history(v),

@@ -132,6 +132,7 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
     head: async () => (await get()).head(),
     inclusion: async (q) => (await get()).inclusion(q),
     find: async (d) => (await get()).find(d),
+    findAll: async (d) => (await get()).findAll(d),
     paths: async (i, size) => (await get()).paths(i, size),
     consistency: async (a, b, s) => (await get()).consistency(a, b, s),
     history: async (v) => (await get()).history(v),

@@ -82,6 +82,18 @@ describe('crossings per batch', () => {
     await ledger.append(big);
     expect(store.crossings.seals - seals).toBe(1);
     await expectSound(ledger, leaves);
+    // A lookup of many entries, and the paths of many, are one request each, whatever their number.
+    const asked = [...leaves.slice(0, 300), h('absent'), leaves[3]!];
+    const before = store.crossings.requests;
+    const found = await ledger.findAll(asked);
+    expect(store.crossings.requests - before).toBe(1);
+    expect(found).toEqual([...Array.from({ length: 300 }, (_, i) => i), undefined, 3]);
+    const paths = store.crossings.requests;
+    await ledger.paths(
+      Array.from({ length: 300 }, (_, i) => i),
+      leaves.length,
+    );
+    expect(store.crossings.requests - paths).toBe(2); // the size, then the subtrees
     await ledger.close();
   }, 60_000);
 });

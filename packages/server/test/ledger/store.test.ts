@@ -126,6 +126,9 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     // The paths query: the same path as the proof, for any size that holds the entry; none beyond.
     expect(await ledger.find(h('y7'))).toBe(15);
     expect(await ledger.find(h('absent'))).toBeUndefined();
+    // Many lookups in one read: each is what find answers, in order, repeats and absences kept.
+    expect(await ledger.findAll([h('absent'), h('y7'), h('y7'), h('x0')])).toEqual([undefined, 15, 15, 0]);
+    expect(await ledger.findAll([])).toEqual([]);
     expect((await ledger.paths([15], 40))[0]!.map(toHex)).toEqual(r.proof);
     const at20 = await ledger.inclusion({ data: h('y7'), treeSize: 20 });
     expect((await ledger.paths([15, 15], 20)).map((p) => p.map(toHex))).toEqual([at20.proof, at20.proof]);

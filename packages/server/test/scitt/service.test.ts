@@ -44,11 +44,14 @@ async function setUp(
   const names = namesFor('svc');
   const ring = ensureKeys(cfg, () => {});
   const ledger: LogApi = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 30 });
-  const reads = { paths: [] as number[][], checkpoints: 0 };
+  const reads = { paths: [] as number[][], finds: [] as number[], checkpoints: 0 };
   let stale: string | null = null;
   const counted = {
     append: (l: Uint8Array[]) => ledger.append(l),
-    find: (d: Uint8Array) => ledger.find(d),
+    findAll: (d: readonly Uint8Array[]) => {
+      reads.finds.push(d.length);
+      return ledger.findAll(d);
+    },
     paths: (i: readonly number[], size: number) => {
       reads.paths.push([...i]);
       return ledger.paths(i, size);
@@ -89,6 +92,8 @@ describe('SCITT registration as the service runs it', () => {
     // One read per head that covered them (one or two batches), never one per registration.
     expect(reads.paths.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(reads.paths.length).toBeLessThanOrEqual(3);
+    // Their entries were looked up together as well: one read for the 60.
+    expect(reads.finds).toEqual([60]);
     await ledger.close();
   });
 

@@ -52,6 +52,9 @@ const SQL = {
   leaves: 'SELECT idx, data, hash FROM svc_leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx',
   byData: 'SELECT idx FROM svc_leaves WHERE hash = $1 AND data = $2 ORDER BY idx LIMIT 1',
   byHash: 'SELECT idx FROM svc_leaves WHERE hash = $1 ORDER BY idx LIMIT 1',
+  allByData: `SELECT (SELECT l.idx FROM svc_leaves l WHERE l.hash = q.hash AND l.data = q.data ORDER BY l.idx LIMIT 1) AS idx
+                FROM unnest($1::bytea[], $2::bytea[]) WITH ORDINALITY AS q(hash, data, ord)
+               ORDER BY q.ord`,
   heads: 'SELECT * FROM svc_heads WHERE id > $1 ORDER BY id LIMIT $2',
   latest: 'SELECT * FROM svc_heads ORDER BY id DESC LIMIT $1',
   atSize: 'SELECT * FROM svc_heads WHERE tree_size = $1 ORDER BY id LIMIT 1',
@@ -84,6 +87,11 @@ function readsOn(c: Queryable): LedgerReads {
       return rows.map((r: { data: Buffer; hash: Buffer }) => ({ data: r.data, hash: r.hash }));
     },
     findByData: async (d) => (await one<{ idx: number }>(SQL.byData, [nativeHasher.leaf(d), buf(d)]))?.idx,
+    findAllByData: async (ds) => {
+      if (ds.length === 0) return [];
+      const { rows } = await c.query(q(SQL.allByData, [ds.map((d) => buf(nativeHasher.leaf(d))), ds.map(buf)]));
+      return rows.map((r: { idx: number | null }) => r.idx ?? undefined);
+    },
     findByLeafHash: async (h) => (await one<{ idx: number }>(SQL.byHash, [buf(h)]))?.idx,
     heads: async (afterId, limit) => (await c.query(q(SQL.heads, [afterId, limit]))).rows as HeadRow[],
     latestHeads: async (limit) => (await c.query(q(SQL.latest, [limit]))).rows as HeadRow[],

@@ -114,6 +114,7 @@ export class Reads {
     const h = nativeHasher.leaf(d);
     return this.q.byData().get(h, h, d) as number | undefined;
   };
+  findAllByData = (ds: readonly Uint8Array[]) => ds.map(this.findByData);
   findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h, h) as number | undefined;
   heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
   latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
@@ -133,6 +134,7 @@ export function asyncReads(r: Reads): LedgerReads {
     nodes: wrap(r.nodes),
     leaves: wrap(r.leaves),
     findByData: wrap(r.findByData),
+    findAllByData: wrap(r.findAllByData),
     findByLeafHash: wrap(r.findByLeafHash),
     heads: wrap(r.heads),
     latestHeads: wrap(r.latestHeads),

@@ -177,6 +177,11 @@ export class ProcessStore extends StoreReads implements LedgerStore {
     });
   }
 
+  // JSON, which messages cross as, has no undefined in an array: an entry not found comes back null.
+  override async findAllByData(data: readonly Uint8Array[]): Promise<(number | undefined)[]> {
+    return ((await this.reads.findAllByData(data)) as (number | null | undefined)[]).map((i) => i ?? undefined);
+  }
+
   // One round trip for a whole proof, where reading it piece by piece would cross two or three times.
   override proveInclusion(subject: EntrySubject, treeSize: number | undefined, withRoot: boolean): Promise<InclusionRead> {
     return this.call({

@@ -9,6 +9,7 @@ export const READS = [
   'nodes',
   'leaves',
   'findByData',
+  'findAllByData',
   'findByLeafHash',
   'heads',
   'latestHeads',
