@@ -56,8 +56,6 @@ export { metricsListener } from './http/metrics-listener.js';
 export {
   scittService,
   answerStatement,
-  poolStatementChecker,
-  scittIssuerKeys,
   type ScittService,
-  type StatementChecker,
 } from './scitt/service.js';
+export { poolStatementChecker, scittIssuerKeys, type StatementChecker } from './scitt/policy.js';

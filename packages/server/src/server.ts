@@ -29,7 +29,8 @@ import { VERSION } from './version.js';
 import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
-import { poolStatementChecker, scittIssuerKeys, scittLogKeys, scittService } from './scitt/service.js';
+import { scittLogKeys, scittService } from './scitt/service.js';
+import { poolStatementChecker, scittIssuerKeys } from './scitt/policy.js';
 export { ensureKeys };
 
 export { VERSION };

@@ -3,31 +3,18 @@
 // publishes: one history, never two. A statement's leaf entry is the SHA-256 of its registered
 // form, 32 bytes like an answer hash; it can never be an answer's (a statement starts 0xd2, which
 // no UTF-8 text does). The log stays hashes only: the statement itself is not kept.
-import { readFileSync } from 'node:fs';
-import { fromHex, rootFromInclusionProof, syncVerifier, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
-import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, readCoseKeySet, type EnvelopeAlg } from '@svc/core/envelope';
-import {
-  logKeySigner,
-  readScittKey,
-  receiptMaker,
-  signStatement,
-  verifyStatement,
-  withReceipts,
-  type ScittErrorCode,
-  type ScittKey,
-} from '@svc/core/scitt';
+import { fromHex, rootFromInclusionProof, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
+import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, type EnvelopeAlg } from '@svc/core/envelope';
+import { logKeySigner, receiptMaker, signStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import type { Config } from '../config.js';
 import type { Keyring, LogRole } from '../keys/keyring.js';
 import type { LedgerApi } from '../ledger/api.js';
 import { LedgerError } from '../ledger/errors.js';
 import { logOrigin } from '../tlog/checkpoints.js';
-import { nativeCrypto } from '../crypto/node.js';
 import { nativeHasher } from '../ledger/hasher.js';
-import { opensslClassical } from '../crypto/classical.js';
 import { coalesced } from '../util/coalesce.js';
-import type { Executor } from '../pool/pool.js';
-import type { StatementCheck } from '../pool/tasks.js';
+import { inlineStatementChecker, scittIssuerKeys, STATEMENTS_TOGETHER, type StatementChecker } from './policy.js';
 
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
 export const MAX_STATEMENT_BYTES = 64 * 1024;
@@ -71,51 +58,6 @@ export interface ScittService {
   algs(): ReceiptAlg[];
 }
 
-/** Checks statements under the registration policy, in the order given: inline, or in the verification pool. */
-export type StatementChecker = (statements: readonly Uint8Array[]) => Promise<StatementCheck[]>;
-
-/** Statements checked together go in groups of at most this many (one task of the pool each). */
-const STATEMENTS_PER_CHECK = 256;
-
-/**
- * Statement checks in the server's verification pool: many statements a task, off the event loop
- * that answers everyone else. A pool that is full refuses as the ledger does when busy (503).
- */
-export function poolStatementChecker(executor: Pick<Executor, 'run'>): StatementChecker {
-  return async (statements) => {
-    const body = new Uint8Array(statements.reduce((n, b) => n + b.length, 0));
-    let at = 0;
-    for (const b of statements) {
-      body.set(b, at);
-      at += b.length;
-    }
-    const r = await executor.run({ op: 'statements', body, lengths: statements.map((b) => b.length) });
-    if (r.ok) return JSON.parse(r.json) as StatementCheck[];
-    if (r.code === 'unavailable') throw new LedgerError('unavailable', `statements cannot be checked now: ${r.message}`);
-    throw new Error(r.message);
-  };
-}
-
-/** The registration policy's issuer keys, read: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
-export function scittIssuerKeys(cfg: Config, ring: Keyring): ScittKey[] {
-  return issuerKeys(cfg, ring)
-    .map(readScittKey)
-    .filter((k) => k !== null);
-}
-
-/** Issuer keys of the policy: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
-function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
-  const own = ring.publicKeys('answer').map((pk) => coseKey('ML-DSA-87', pk));
-  if (!cfg.scittIssuers) return own;
-  const raw = readFileSync(cfg.scittIssuers);
-  if (raw[0] === 0x7b) {
-    const jwks = JSON.parse(raw.toString('utf8')) as { keys?: unknown };
-    if (!Array.isArray(jwks.keys)) throw new Error(`${cfg.scittIssuers}: a JWK Set has a keys array`);
-    return [...own, ...jwks.keys];
-  }
-  return [...own, ...readCoseKeySet(new Uint8Array(raw))];
-}
-
 /** The log's receipt keys (current and retired) as the verification pool takes them. */
 export function scittLogKeys(cfg: Pick<Config, 'logEd25519'>, ring: Keyring): { alg: ReceiptAlg; publicKeyHex: string }[] {
   return (Object.keys(RECEIPT_ALGS) as ReceiptAlg[])
@@ -150,16 +92,8 @@ export function scittService(
   now: () => number = Date.now,
   checker?: StatementChecker,
 ): ScittService {
-  // Without a pool, statements are checked here, against keys read once; ML-DSA-87 statements by
-  // OpenSSL where Node has it (about 12x noble).
-  const check: StatementChecker =
-    checker ??
-    (() => {
-      const issuers = scittIssuerKeys(cfg, ring);
-      const native = nativeCrypto();
-      const compute = native?.sync ? syncVerifier(native) : undefined;
-      return async (statements) => statements.map((b) => verifyStatement(b, issuers, { compute, classical: opensslClassical }));
-    })();
+  // Without a pool, statements are checked on this thread.
+  const check = checker ?? inlineStatementChecker(scittIssuerKeys(cfg, ring));
   const origin = logOrigin(cfg, names);
   const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);
   // The header is encoded once per key and the signature made once per head (receiptMaker).
@@ -185,7 +119,7 @@ export function scittService(
 
   // Statements offered together are checked together: with the pool, one hop for many. Their
   // entries are looked up together too: one store read (one crossing to the storage process).
-  const checked = coalesced(check, STATEMENTS_PER_CHECK);
+  const checked = coalesced(check, STATEMENTS_TOGETHER);
   const find = coalesced((entries: Uint8Array[]) => ledger.findAll(entries), READ_TOGETHER);
 
   // Registrations covered by the same head ask for their paths together: one read of the subtrees

@@ -1,0 +1,69 @@
+// The registration policy (RFC 9943's, for this service): whose Signed Statements the log takes,
+// and where their signatures are checked: in the server's verification pool, many statements a
+// task, or on the calling thread where there is no pool (svc issue, tests).
+import { readFileSync } from 'node:fs';
+import { syncVerifier } from '@svc/core';
+import { coseKey, readCoseKeySet } from '@svc/core/envelope';
+import { readScittKey, verifyStatement, type ScittKey } from '@svc/core/scitt';
+import type { Config } from '../config.js';
+import { opensslClassical } from '../crypto/classical.js';
+import { nativeCrypto } from '../crypto/node.js';
+import type { Keyring } from '../keys/keyring.js';
+import { LedgerError } from '../ledger/errors.js';
+import type { Executor } from '../pool/pool.js';
+import type { StatementCheck } from '../pool/tasks.js';
+
+/** Statements checked together go in groups of at most this many (one task of the pool each). */
+export const STATEMENTS_TOGETHER = 256;
+
+/** Checks statements under the registration policy, in the order given: inline, or in the verification pool. */
+export type StatementChecker = (statements: readonly Uint8Array[]) => Promise<StatementCheck[]>;
+
+/**
+ * Statement checks in the server's verification pool: many statements a task, off the event loop
+ * that answers everyone else. A pool that is full refuses as the ledger does when busy (503).
+ */
+export function poolStatementChecker(executor: Pick<Executor, 'run'>): StatementChecker {
+  return async (statements) => {
+    const body = new Uint8Array(statements.reduce((n, b) => n + b.length, 0));
+    let at = 0;
+    for (const b of statements) {
+      body.set(b, at);
+      at += b.length;
+    }
+    const r = await executor.run({ op: 'statements', body, lengths: statements.map((b) => b.length) });
+    if (r.ok) return JSON.parse(r.json) as StatementCheck[];
+    if (r.code === 'unavailable') throw new LedgerError('unavailable', `statements cannot be checked now: ${r.message}`);
+    throw new Error(r.message);
+  };
+}
+
+/** The registration policy's issuer keys, read: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
+export function scittIssuerKeys(cfg: Config, ring: Keyring): ScittKey[] {
+  return issuerKeys(cfg, ring)
+    .map(readScittKey)
+    .filter((k) => k !== null);
+}
+
+/** Issuer keys of the policy: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
+function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
+  const own = ring.publicKeys('answer').map((pk) => coseKey('ML-DSA-87', pk));
+  if (!cfg.scittIssuers) return own;
+  const raw = readFileSync(cfg.scittIssuers);
+  if (raw[0] === 0x7b) {
+    const jwks = JSON.parse(raw.toString('utf8')) as { keys?: unknown };
+    if (!Array.isArray(jwks.keys)) throw new Error(`${cfg.scittIssuers}: a JWK Set has a keys array`);
+    return [...own, ...jwks.keys];
+  }
+  return [...own, ...readCoseKeySet(new Uint8Array(raw))];
+}
+
+/**
+ * Statement checks on the calling thread, against keys read once; ML-DSA-87 statements by OpenSSL
+ * where Node has it (about 12x noble).
+ */
+export function inlineStatementChecker(issuers: ScittKey[]): StatementChecker {
+  const native = nativeCrypto();
+  const compute = native?.sync ? syncVerifier(native) : undefined;
+  return async (statements) => statements.map((b) => verifyStatement(b, issuers, { compute, classical: opensslClassical }));
+}
