@@ -113,7 +113,8 @@ const LEDGER_STATUS: Record<LedgerErrorCode, HttpErrorCode> = {
 export function refusalOf(e: unknown): HttpError | undefined {
   if (e instanceof HttpError) return e;
   if (e instanceof SvcError) return new HttpError(e.code, e.message);
-  if (e instanceof LedgerError) return new HttpError(LEDGER_STATUS[e.code], e.message);
+  if (e instanceof LedgerError)
+    return new HttpError(LEDGER_STATUS[e.code], e.message, e.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {});
   return undefined;
 }
 

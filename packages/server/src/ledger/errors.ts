@@ -12,12 +12,17 @@
 export type LedgerErrorCode = 'withheld' | 'unavailable' | 'invalid_request' | 'out_of_range' | 'not_found';
 
 export class LedgerError extends Error {
+  /** Seconds after which the same request may succeed, where the refusal knows (a full queue). */
+  readonly retryAfter?: number;
+
   constructor(
     readonly code: LedgerErrorCode,
     message: string,
+    o: { retryAfter?: number } = {},
   ) {
     super(message);
     this.name = 'LedgerError';
+    if (o.retryAfter !== undefined) this.retryAfter = o.retryAfter;
   }
 }
 

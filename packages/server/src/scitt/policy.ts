@@ -33,7 +33,12 @@ export function poolStatementChecker(executor: Pick<Executor, 'run'>): Statement
     }
     const r = await executor.run({ op: 'statements', body, lengths: statements.map((b) => b.length) });
     if (r.ok) return JSON.parse(r.json) as StatementCheck[];
-    if (r.code === 'unavailable') throw new LedgerError('unavailable', `statements cannot be checked now: ${r.message}`);
+    if (r.code === 'unavailable')
+      throw new LedgerError(
+        'unavailable',
+        `statements cannot be checked now: ${r.message}`,
+        r.retryAfter !== undefined ? { retryAfter: r.retryAfter } : {},
+      );
     throw new Error(r.message);
   };
 }

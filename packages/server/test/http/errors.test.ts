@@ -57,6 +57,9 @@ describe('two closed error-code unions', () => {
       const r = refusalOf(new LedgerError(code as LedgerErrorCode, 'the log says no'));
       expect([r!.status, r!.message]).toEqual([status, 'the log says no']);
     }
+    // A refusal that knows when to come back (a full queue) says so: Retry-After at the edge.
+    expect(refusalOf(new LedgerError('unavailable', 'busy', { retryAfter: 7 }))!.retryAfter).toBe(7);
+    expect(refusalOf(new LedgerError('unavailable', 'busy'))!.retryAfter).toBeUndefined();
     const dir = fileURLToPath(new URL('../../src/ledger/', import.meta.url));
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(10);

@@ -93,6 +93,6 @@ describe('statement checks in the pool', () => {
     const p = pool();
     await p.close();
     await expect(poolStatementChecker(p)([statement(1)])).rejects.toBeInstanceOf(LedgerError);
-    await expect(poolStatementChecker(p)([statement(1)])).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(poolStatementChecker(p)([statement(1)])).rejects.toMatchObject({ code: 'unavailable', retryAfter: 1 });
   });
 });
