@@ -2,7 +2,7 @@
 // and where their signatures are checked: in the server's verification pool, many statements a
 // task, or on the calling thread where there is no pool (svc issue, tests).
 import { readFileSync } from 'node:fs';
-import { syncVerifier } from '@svc/core';
+import { concatBytes, syncVerifier } from '@svc/core';
 import { coseKey, readCoseKeySet } from '@svc/core/envelope';
 import { readScittKey, verifyStatement, type ScittKey } from '@svc/core/scitt';
 import type { Config } from '../config.js';
@@ -25,13 +25,7 @@ export type StatementChecker = (statements: readonly Uint8Array[]) => Promise<St
  */
 export function poolStatementChecker(executor: Pick<Executor, 'run'>): StatementChecker {
   return async (statements) => {
-    const body = new Uint8Array(statements.reduce((n, b) => n + b.length, 0));
-    let at = 0;
-    for (const b of statements) {
-      body.set(b, at);
-      at += b.length;
-    }
-    const r = await executor.run({ op: 'statements', body, lengths: statements.map((b) => b.length) });
+    const r = await executor.run({ op: 'statements', body: concatBytes(...statements), lengths: statements.map((b) => b.length) });
     if (r.ok) return JSON.parse(r.json) as StatementCheck[];
     if (r.code === 'unavailable')
       throw new LedgerError(

@@ -3,7 +3,7 @@
 // never runs on the event loop; a task whose lengths do not cut its body is the server's fault.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sha256, utf8 } from '@svc/core';
+import { concatBytes, sha256, utf8 } from '@svc/core';
 import { ed25519Signer } from '@svc/core/envelope';
 import { signStatement, verifyStatement } from '@svc/core/scitt';
 import { LedgerError, WorkerPool, poolStatementChecker, type Executor } from '../../src/internal.js';
@@ -28,16 +28,6 @@ function pool(): WorkerPool {
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
-
-const body = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
 
 describe('statement checks in the pool', () => {
   it("each statement's verdict is the core's own, in order; the batch runs on a worker, never inline", async () => {
@@ -85,8 +75,8 @@ describe('statement checks in the pool', () => {
     const p = pool();
     const s = statement(1);
     for (const lengths of [[s.length + 1], [s.length - 1], [-1, s.length + 1], [Number.NaN], [0.5, s.length - 0.5]])
-      expect(await p.run({ op: 'statements', body: body([s]), lengths })).toMatchObject({ ok: false, code: 'internal' });
-    expect(await p.run({ op: 'statements', body: body([s, s]), lengths: [s.length, s.length] })).toMatchObject({ ok: true });
+      expect(await p.run({ op: 'statements', body: concatBytes(s), lengths })).toMatchObject({ ok: false, code: 'internal' });
+    expect(await p.run({ op: 'statements', body: concatBytes(s, s), lengths: [s.length, s.length] })).toMatchObject({ ok: true });
   });
 
   it('a pool that cannot take the batch refuses it as the ledger does when busy (unavailable)', async () => {
