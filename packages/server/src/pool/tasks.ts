@@ -91,15 +91,22 @@ function checkStatements(
   const total = task.lengths.reduce((a, n) => (Number.isSafeInteger(n) && n >= 0 ? a + n : Number.NaN), 0);
   // Only this server sends the task: lengths that do not cut the body exactly are its own fault.
   if (total !== task.body.length) throw new TypeError('statement lengths do not add up to the body');
-  const compute = crypto.sync ? syncVerifier(crypto) : undefined;
-  const out: StatementCheck[] = [];
+  const check = statementChecks(issuers, crypto);
   let at = 0;
-  for (const n of task.lengths) {
-    const v = verifyStatement(task.body.subarray(at, at + n), issuers, { compute, classical: opensslClassical });
+  return task.lengths.map((n) => {
+    const statement = task.body.subarray(at, at + n);
     at += n;
-    out.push({ ok: v.ok, leaf: v.leaf, ...(v.error ? { error: v.error } : {}), ...(v.detail ? { detail: v.detail } : {}) });
-  }
-  return out;
+    return check(statement);
+  });
+}
+
+/** One statement's check under the policy, on this thread: the one definition the pool and the inline checker share. */
+export function statementChecks(issuers: ScittKey[], crypto: CryptoBackend): (statement: Uint8Array) => StatementCheck {
+  const compute = crypto.sync ? syncVerifier(crypto) : undefined;
+  return (statement) => {
+    const v = verifyStatement(statement, issuers, { compute, classical: opensslClassical });
+    return { ok: v.ok, leaf: v.leaf, ...(v.error ? { error: v.error } : {}), ...(v.detail ? { detail: v.detail } : {}) };
+  };
 }
 
 /**

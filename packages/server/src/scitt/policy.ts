@@ -2,16 +2,15 @@
 // and where their signatures are checked: in the server's verification pool, many statements a
 // task, or on the calling thread where there is no pool (svc issue, tests).
 import { readFileSync } from 'node:fs';
-import { concatBytes, syncVerifier } from '@svc/core';
+import { concatBytes, nobleBackend } from '@svc/core';
 import { coseKey, readCoseKeySet } from '@svc/core/envelope';
-import { readScittKey, verifyStatement, type ScittKey } from '@svc/core/scitt';
+import { readScittKey, type ScittKey } from '@svc/core/scitt';
 import type { Config } from '../config.js';
-import { opensslClassical } from '../crypto/classical.js';
 import { nativeCrypto } from '../crypto/node.js';
 import type { Keyring } from '../keys/keyring.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Executor } from '../pool/pool.js';
-import type { StatementCheck } from '../pool/tasks.js';
+import { statementChecks, type StatementCheck } from '../pool/tasks.js';
 
 /** Statements checked together go in groups of at most this many (one task of the pool each). */
 export const STATEMENTS_TOGETHER = 256;
@@ -57,12 +56,8 @@ function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
   return [...own, ...readCoseKeySet(new Uint8Array(raw))];
 }
 
-/**
- * Statement checks on the calling thread, against keys read once; ML-DSA-87 statements by OpenSSL
- * where Node has it (about 12x noble).
- */
+/** Statement checks on the calling thread; ML-DSA-87 statements by OpenSSL where Node has it (about 12x noble). */
 export function inlineStatementChecker(issuers: ScittKey[]): StatementChecker {
-  const native = nativeCrypto();
-  const compute = native?.sync ? syncVerifier(native) : undefined;
-  return async (statements) => statements.map((b) => verifyStatement(b, issuers, { compute, classical: opensslClassical }));
+  const check = statementChecks(issuers, nativeCrypto() ?? nobleBackend);
+  return async (statements) => statements.map(check);
 }
