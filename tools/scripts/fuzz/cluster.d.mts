@@ -15,7 +15,8 @@ export interface ClusterResult {
   findings: Array<Record<string, unknown>>;
 }
 export function clusterCampaign(o: {
-  until: number;
+  until?: number;
+  phases?: number;
   seed: number;
   phaseMs?: number;
   connections?: number;
