@@ -227,7 +227,10 @@ function drain(req: IncomingMessage, res: ServerResponse, maxBytes: number, maxM
   const timer = setTimeout(cut, maxMs);
   timer.unref();
   req.on('data', onData);
-  if (req.readableEnded) return cut();
+  if (req.readableEnded) {
+    cut();
+    return;
+  }
   req.once('end', cut);
   req.once('error', cut);
   req.resume();

@@ -37,7 +37,11 @@ afterAll(() => {
 
 const post = async (bytes: number): Promise<string | number> => {
   try {
-    const r = await fetch(`${url}/api/v1/verify`, { method: 'POST', body: new Uint8Array(bytes), headers: { 'content-type': 'application/json' } });
+    const r = await fetch(`${url}/api/v1/verify`, {
+      method: 'POST',
+      body: new Uint8Array(bytes),
+      headers: { 'content-type': 'application/json' },
+    });
     await r.text();
     return r.status;
   } catch (e) {
