@@ -4,6 +4,8 @@
 // `npm start`, then every command of its CLI block against that server (its port in place of 8080),
 // each exiting as the README says; then the usage errors the exit-code table promises, and Ctrl-C.
 // `npm install` must leave the clone's `git status` clean (a lock file stable on this platform).
+// The install is offered the workspace's compiled better-sqlite3 as a local prebuild, as a
+// stranger's install downloads one (tools/lib/sqlite-prebuild.mjs): SQLite is not compiled again.
 // Exits 1 with what differed; prints one line per command.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../lib/root.mjs';
+import { localSqlitePrebuild } from '../lib/sqlite-prebuild.mjs';
 
 const keep = process.argv.includes('--keep');
 const failures = [];
@@ -61,7 +64,10 @@ async function main() {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, dir]);
     if (existsSync(join(base, 'shared'))) fail('a shared folder beside the clone');
     const started = Date.now();
-    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...localSqlitePrebuild() },
+    });
     if (install.status !== 0) return fail(`npm install exited ${install.status}: ${install.stderr.slice(-2000)}`);
     console.log(`npm install: ${((Date.now() - started) / 1000).toFixed(0)} s`);
     const status = run('git', ['status', '--porcelain']).stdout.trim();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { testKeys } from '@svc/core/testing';
+import { localSqlitePrebuild } from '@svc/tools/sqlite-prebuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const testKeysOf = (seed: string) => testKeys(seed).trustedKeys;
@@ -86,7 +87,7 @@ describe('packages as published', () => {
     const install = spawnSync(
       'npm',
       ['install', '--no-audit', '--no-fund', '--prefer-offline', tarballs['@svc/core']!, tarballs['@svc/server']!],
-      { cwd: app, encoding: 'utf8' },
+      { cwd: app, encoding: 'utf8', env: { ...process.env, ...localSqlitePrebuild() } },
     );
     expect(install.status, install.stderr.slice(-3000)).toBe(0);
     expect(existsSync(join(app, 'node_modules', 'fast-check'))).toBe(false);
