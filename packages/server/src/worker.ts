@@ -15,3 +15,5 @@ parentPort!.on('message', async (msg: { id: number; task: Task }) => {
     parentPort!.postMessage({ id: msg.id, crash: e instanceof Error ? e.message : String(e) });
   }
 });
+// Loaded: the pool counts this worker as ready (a task sent earlier waited in the port meanwhile).
+parentPort!.postMessage({ ready: true });

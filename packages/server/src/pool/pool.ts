@@ -101,6 +101,8 @@ interface Pending {
 
 export interface PoolStats {
   workers: number;
+  /** Workers that have loaded and said so (a replacement takes a moment to load). */
+  ready: number;
   busy: number;
   queued: number;
   queuedBytes: number;
@@ -112,6 +114,7 @@ export interface PoolStats {
 export class WorkerPool implements Executor {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
+  private readonly loaded = new Set<Worker>();
   private readonly queue: Pending[] = [];
   private queuedBytes = 0;
   private queuedCost = 0;
@@ -147,6 +150,7 @@ export class WorkerPool implements Executor {
   stats(): PoolStats {
     return {
       workers: this.idle.length + this.busy.size,
+      ready: this.loaded.size,
       busy: this.busy.size,
       queued: this.queue.length,
       queuedBytes: this.queuedBytes,
@@ -157,7 +161,11 @@ export class WorkerPool implements Executor {
 
   private spawn(): void {
     const w = new Worker(this.script, { workerData: this.settings });
-    w.on('message', (m: { id: number; result?: TaskResult; crash?: string }) => {
+    w.on('message', (m: { id: number; result?: TaskResult; crash?: string; ready?: true }) => {
+      if (m?.ready === true) {
+        this.loaded.add(w);
+        return;
+      }
       const p = this.busy.get(w);
       if (!p || p.id !== m?.id) return;
       this.busy.delete(w);
@@ -179,6 +187,7 @@ export class WorkerPool implements Executor {
     // A worker that dies (out of memory, a native fault, or terminated past a deadline) fails
     // its task and is replaced, so the pool keeps its size.
     w.on('exit', () => {
+      this.loaded.delete(w);
       const i = this.idle.indexOf(w);
       if (i >= 0) this.idle.splice(i, 1);
       const p = this.busy.get(w);
