@@ -25,6 +25,9 @@ export function holdsTree(t: number, size: number): boolean {
   return Number.isSafeInteger(t) && t >= 1 && t <= size;
 }
 
+/** The log's size and the entry's lowest index (undefined when absent): a store may read both in one query. */
+export type Locate = (subject: EntrySubject) => Promise<[number, number | undefined]>;
+
 /**
  * An inclusion proof from the reads of one store, in one pass: a tree size out of range, or an
  * entry not in that tree, reads no path (the caller refuses or answers found:false).
@@ -34,11 +37,9 @@ export async function readInclusion(
   subject: EntrySubject,
   treeSize: number | undefined,
   withRoot: boolean,
+  locate: Locate = (s) => Promise.all([store.size(), s.data ? store.findByData(s.data) : store.findByLeafHash(s.leaf!)]),
 ): Promise<InclusionRead> {
-  const [size, index] = await Promise.all([
-    store.size(),
-    subject.data ? store.findByData(subject.data) : store.findByLeafHash(subject.leaf!),
-  ]);
+  const [size, index] = await locate(subject);
   const t = treeSize ?? size;
   if (!holdsTree(t, size) || index === undefined || index >= t) return { size, index };
   const r = await readTree(store, (tr) => ({ proof: inclusionProof(tr, index, t), root: withRoot ? treeRoot(tr, t) : undefined }));

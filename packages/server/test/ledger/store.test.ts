@@ -178,6 +178,11 @@ describe.each(BACKENDS)('%s: appends, heads and proofs', (backend) => {
     const r = await ledger.inclusion({ data: h('leaf-0-1') });
     expect(r.index).toBe(1);
     expect((await ledger.inclusion({ leaf: leafHash(h('leaf-0-1')) })).index).toBe(1);
+    // Not in the log, or not in the tree asked for: found false, by data and by leaf hash alike.
+    expect(await ledger.inclusion({ data: h('absent') })).toEqual({ found: false });
+    expect(await ledger.inclusion({ leaf: leafHash(h('absent')) })).toEqual({ found: false });
+    expect(await ledger.inclusion({ data: h('leaf-0-1'), treeSize: 1 })).toEqual({ found: false });
+    expect(await ledger.inclusion({ leaf: leafHash(h('leaf-0-1')), treeSize: 1 })).toEqual({ found: false });
     await ledger.close();
   });
 

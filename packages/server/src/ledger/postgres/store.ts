@@ -5,7 +5,18 @@ import pg from 'pg';
 import { frontier, integrate, type NodeId } from '@svc/core';
 import { nativeHasher } from '../hasher.js';
 import { redactUrl } from './url.js';
-import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads, type LedgerStore, type Seal, type Sequenced } from '../store.js';
+import { readInclusion } from '../reads.js';
+import {
+  StoreDamage,
+  type EntrySubject,
+  type HeadRow,
+  type InclusionRead,
+  type LeafRow,
+  type LedgerReads,
+  type LedgerStore,
+  type Seal,
+  type Sequenced,
+} from '../store.js';
 import { StoreReads } from '../store-reads.js';
 
 const LOCK_MIGRATE = 727_001; // pg_advisory_xact_lock key: instances starting together migrate once
@@ -42,16 +53,24 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
 
 const buf = (d: Uint8Array): Buffer => Buffer.from(d.buffer, d.byteOffset, d.byteLength);
 
+const SIZE = `SELECT LEAST(t.size, COALESCE((SELECT max(idx) + 1 FROM svc_leaves), 0)) AS n FROM svc_tree t WHERE t.id = 1`;
+const BY_DATA = 'SELECT idx FROM svc_leaves WHERE hash = $1 AND data = $2 ORDER BY idx LIMIT 1';
+const BY_HASH = 'SELECT idx FROM svc_leaves WHERE hash = $1 ORDER BY idx LIMIT 1';
+
 const SQL = {
-  size: `SELECT LEAST(t.size, COALESCE((SELECT max(idx) + 1 FROM svc_leaves), 0)) AS n FROM svc_tree t WHERE t.id = 1`,
+  size: SIZE,
+  // An inclusion proof's first step in one round trip: the size and the lookup, which it read on
+  // two pooled connections at once.
+  locateData: `SELECT (${SIZE}) AS n, (${BY_DATA}) AS idx`,
+  locateHash: `SELECT (${SIZE}) AS n, (${BY_HASH}) AS idx`,
   nodes: `SELECT q.ord, COALESCE(n.hash, l.hash) AS hash
             FROM unnest($1::int[], $2::bigint[]) WITH ORDINALITY AS q(level, idx, ord)
             LEFT JOIN svc_nodes n ON q.level > 0 AND n.level = q.level AND n.idx = q.idx
             LEFT JOIN svc_leaves l ON q.level = 0 AND l.idx = q.idx
            ORDER BY q.ord`,
   leaves: 'SELECT idx, data, hash FROM svc_leaves WHERE idx >= $1 AND idx < $2 ORDER BY idx',
-  byData: 'SELECT idx FROM svc_leaves WHERE hash = $1 AND data = $2 ORDER BY idx LIMIT 1',
-  byHash: 'SELECT idx FROM svc_leaves WHERE hash = $1 ORDER BY idx LIMIT 1',
+  byData: BY_DATA,
+  byHash: BY_HASH,
   allByData: `SELECT (SELECT l.idx FROM svc_leaves l WHERE l.hash = q.hash AND l.data = q.data ORDER BY l.idx LIMIT 1) AS idx
                 FROM unnest($1::bytea[], $2::bytea[]) WITH ORDINALITY AS q(hash, data, ord)
                ORDER BY q.ord`,
@@ -157,6 +176,16 @@ export class PgStore extends StoreReads implements LedgerStore {
       throw e;
     }
     return new PgStore(pool, url);
+  }
+
+  override proveInclusion(subject: EntrySubject, treeSize: number | undefined, withRoot: boolean): Promise<InclusionRead> {
+    return readInclusion(this, subject, treeSize, withRoot, async (s) => {
+      const { rows } = await this.pool.query(
+        s.data ? q(SQL.locateData, [nativeHasher.leaf(s.data), buf(s.data)]) : q(SQL.locateHash, [buf(s.leaf!)]),
+      );
+      const r = rows[0] as { n: number | null; idx: number | null } | undefined;
+      return [r?.n ?? 0, r?.idx ?? undefined];
+    });
   }
 
   async version(): Promise<string> {
