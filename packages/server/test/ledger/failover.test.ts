@@ -68,9 +68,10 @@ describe('failover on PostgreSQL', () => {
     );
     expect(takeovers).toHaveLength(30);
     // Measured on two shared cores: median 0.5-1.4 s, maxima 2.3-3.8 s (the survivors are often
-    // busy auditing each other's batches when the writer dies). The bound catches "never" and the
-    // 10 s timeouts with room for a slower machine.
-    expect(Math.max(...takeovers)).toBeLessThan(8_000);
+    // busy auditing each other's batches when the writer dies); inside a whole CI run on an AMD EPYC
+    // VM, medians 0.9-2.3 s and maxima 3.9, 6.5 and 7.9 s. The bound catches "never" and the 10 s
+    // timeouts (the idle-transaction and query timeouts), whichever machine runs it.
+    expect(Math.max(...takeovers)).toBeLessThan(9_500);
     // Each takeover is an acknowledgement, so at least 30; on a slow machine the next writer can be
     // killed right after its first one, so exactly 30 is a pass, not a stall.
     expect(acked.length).toBeGreaterThanOrEqual(30);
