@@ -3,6 +3,8 @@
 // (the baseline), through `ProcessStore` as `svc serve` reads them, and a proof split into its legs
 // by stamps taken on both sides: to the child, the proof inside it, and back. `--spin` keeps the
 // parent's event loop busy while it waits, to show what an idle CPU's wake-up costs.
+// The two processes' stamps (timeOrigin + now) can differ by a few hundredths of a millisecond, so a
+// leg's p50 near zero may print slightly negative; the round trip is timed on one clock.
 // Run: npm run build && node tools/bench/crossing.mjs [--leaves 1000000]
 import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
