@@ -2,37 +2,22 @@
 // connection is closed without a reset. In one process the client's writes and the server's close
 // take turns on one event loop, so hostile-http's in-process 413 tests never met the reset that
 // `svc serve` sent 35 times in 40 (node:http destroyed the socket with the body's rest unread).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../support/svc-cli.js';
+import { type Cluster, serveCluster } from '../support/cluster.js';
 
-let child: ChildProcess;
+let c: Cluster;
 let url: string;
 let port: number;
 
 beforeAll(async () => {
-  port = 23000 + Math.floor(Math.random() * 1000);
-  url = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [CLI, 'serve'], {
-    env: {
-      ...process.env,
-      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-413-')),
-      PORT: String(port),
-      SVC_PROCESSES: '1',
-      SVC_WORKERS: '1',
-      SVC_RATE_VERIFY: '0',
-    },
-  });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  for (let i = 0; i < 600 && !out.includes('"listening"'); i++) await new Promise((r) => setTimeout(r, 50));
+  c = await serveCluster({ SVC_RATE_VERIFY: '0' });
+  url = c.base;
+  port = c.port;
 }, 60_000);
-afterAll(() => {
-  child.kill('SIGTERM');
+afterAll(async () => {
+  c.child.kill('SIGTERM');
+  await c.exited;
 });
 
 const post = async (bytes: number): Promise<string | number> => {
