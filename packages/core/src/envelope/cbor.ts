@@ -74,14 +74,37 @@ export function cborEncode(value: unknown): Uint8Array {
 
 const TOKEN_OPTIONS = { strict: true, allowIndefinite: false, allowUndefined: false, allowBigInt: false, retainStringBytes: true };
 
-/** The pass over the tokens: structure, depth, declared lengths and the types allowed. */
+/** An open container: items still expected, and for a map its keys' order so far. */
+interface Frame {
+  left: number;
+  map: boolean;
+  /** Items of this container read so far: in a map, an even count means a key comes next. */
+  read: number;
+  keyStart: number;
+  lastKey: Uint8Array | null;
+}
+
+/** Bytewise lexicographic order of two encodings (RFC 8949 s.4.2.1): negative, zero, positive. */
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/**
+ * The pass over the tokens: structure, depth, declared lengths, the types allowed, and map keys
+ * in the deterministic order. Keys are compared as their encoded bytes, so a key repeated is
+ * refused whatever its type (two empty arrays as much as two equal integers), and a map has one
+ * spelling: `{"b":0,"a":1}` is refused where `{"a":1,"b":0}` is read.
+ */
 function prescan(bytes: Uint8Array, tags: readonly number[]): void {
   const t = new Tokenizer(bytes, TOKEN_OPTIONS);
-  // Items still expected by each open container, innermost last.
-  const open: number[] = [];
+  const open: Frame[] = [];
   let items = 0;
   do {
     if (t.done()) throw new CborError('malformed', 'the CBOR ends inside an item');
+    const top = open[open.length - 1];
+    if (top?.map && top.read % 2 === 0) top.keyStart = t.pos();
     const token = t.next();
     const left = bytes.length - t.pos();
     if (Type.equals(token.type, Type.float)) throw new CborError('unsupported', 'floating-point values are not used here');
@@ -97,29 +120,44 @@ function prescan(bytes: Uint8Array, tags: readonly number[]): void {
     // Every item takes at least one byte: a count past the bytes left is a lie, refused before
     // anything is allocated for it.
     if (Type.equals(token.type, Type.array) || Type.equals(token.type, Type.map)) {
-      const n = (token.value as number) * (Type.equals(token.type, Type.map) ? 2 : 1);
+      const map = Type.equals(token.type, Type.map);
+      const n = (token.value as number) * (map ? 2 : 1);
       if (n > left) throw new CborError('malformed', `a ${token.type.name} of ${token.value} items in ${left} bytes`);
       if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
       if (n > 0) {
-        open.push(n);
+        open.push({ left: n, map, read: 0, keyStart: 0, lastKey: null });
         continue;
       }
     } else if (Type.equals(token.type, Type.tag)) {
       if (!tags.includes(token.value as number)) throw new CborError('unsupported', `CBOR tag ${token.value} is not used here`);
       if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
-      open.push(1);
+      open.push({ left: 1, map: false, read: 0, keyStart: 0, lastKey: null });
       continue;
     }
     items++;
     // A complete item closes every container it was the last item of.
-    while (open.length > 0 && --open[open.length - 1]! === 0) open.pop();
+    for (;;) {
+      const f = open[open.length - 1];
+      if (!f) break;
+      if (f.map && f.read % 2 === 0) {
+        const key = bytes.subarray(f.keyStart, t.pos());
+        const order = f.lastKey ? compareBytes(f.lastKey, key) : -1;
+        if (order === 0) throw new CborError('malformed', 'a map key repeated');
+        if (order > 0) throw new CborError('not_deterministic', 'map keys out of the deterministic order (RFC 8949 s.4.2.1)');
+        f.lastKey = key;
+      }
+      f.read++;
+      if (--f.left > 0) break;
+      open.pop();
+    }
   } while (open.length > 0);
   if (!t.done()) throw new CborError('malformed', 'bytes after the CBOR item');
   if (items === 0) throw new CborError('malformed', 'no CBOR item');
 }
 
 /**
- * Read exactly one CBOR item strictly: shortest forms only, definite lengths, unique map keys,
+ * Read exactly one CBOR item strictly: shortest forms only, definite lengths, unique map keys in
+ * the deterministic (bytewise) order,
  * maps as `Map` (COSE keys are integers), no floats or undefined, only the `tags` named (kept as
  * `Tagged`). Throws CborError.
  *

@@ -28,6 +28,14 @@ describe('strict CBOR', () => {
     ['nothing', bytes(''), ['malformed']],
     ['a stray break', bytes('ff'), ['unsupported', 'malformed']],
     ['a reserved additional information', bytes('1c'), ['malformed']],
+    // Round five: keys compared as encoded bytes, whatever their type.
+    ['text keys out of order: {"b":0,"a":1}', bytes('a2 61 62 00 61 61 01'), ['not_deterministic']],
+    ['integer keys out of order: {-1:0, 1:0}', bytes('a2 20 00 01 00'), ['not_deterministic']],
+    ['a repeated empty-array key: {[]:0,[]:1}', bytes('a2 80 00 80 01'), ['malformed']],
+    ['a repeated array key: {[0]:0,[0]:1}', bytes('a2 81 00 00 81 00 01'), ['malformed']],
+    ['a repeated map key: {{}:0,{}:1}', bytes('a2 a0 00 a0 01'), ['malformed']],
+    ['a repeated key inside a nested map', bytes('81 a2 01 00 01 01'), ['malformed']],
+    ['nested map keys out of order', bytes('a1 01 a2 02 00 01 00'), ['not_deterministic']],
   ];
   for (const [name, input, codes] of cases)
     it(`${name}: refused (${codes.join(' or ')}), and as a COSE_Sign1: malformed`, () => {
@@ -41,6 +49,23 @@ describe('strict CBOR', () => {
       expect(codes).toContain((err as CborError).code);
       expect(verifyCose1(input, [])).toMatchObject({ ok: false, error: 'malformed' });
     });
+
+  it('property: a map reads only with its keys in bytewise order of their encodings, each once (RFC 8949 s.4.2.1)', () => {
+    const key = fc.oneof(fc.integer({ min: -300, max: 300 }), fc.string({ maxLength: 3 }), fc.uint8Array({ maxLength: 2 }));
+    fc.assert(
+      fc.property(fc.array(key, { minLength: 2, maxLength: 6 }), (keys) => {
+        // Written in the order given, one pair at a time: the encoder is not asked to sort.
+        const enc = keys.map((k) => cborEncode(k));
+        const pairs = enc.map((e) => [...e, 0x00]);
+        const body = new Uint8Array([0xa0 + keys.length, ...pairs.flat()]);
+        const hex = enc.map((e) => Array.from(e, (b) => b.toString(16).padStart(2, '0')).join(''));
+        const sortedUnique = hex.every((h, i) => i === 0 || hex[i - 1]! < h);
+        if (sortedUnique) expect(cborDecode(body)).toBeInstanceOf(Map);
+        else expect(() => cborDecode(body)).toThrow(CborError);
+      }),
+      { numRuns: 400, seed: 41 },
+    );
+  });
 
   it(`nesting of exactly ${MAX_CBOR_DEPTH} is read`, () => {
     expect(cborDecode(bytes(`${'81'.repeat(MAX_CBOR_DEPTH)}00`))).toBeDefined();
