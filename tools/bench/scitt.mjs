@@ -21,7 +21,7 @@ import {
   loadConfig,
   openLedger,
   poolStatementChecker,
-  scittIssuerKeys,
+  scittPolicy,
   scittService,
 } from '../../packages/server/dist/internal.js';
 import { compare, line, percentiles } from './util.mjs';
@@ -83,7 +83,7 @@ export async function registration({ seconds = 10, rate = 10_000, quiet = false,
     const ledger = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 1000, isolate });
     // Statements are checked as svc serve checks them: in its verification pool (0: on this thread).
     const pool =
-      workers > 0 ? WorkerPool.create(workers, { service: 'svc', trustedKeys: [], scittIssuers: scittIssuerKeys(cfg, ring) }) : null;
+      workers > 0 ? WorkerPool.create(workers, { service: 'svc', trustedKeys: [], scittPolicy: scittPolicy(cfg, ring, names) }) : null;
     const scitt = scittService(cfg, names, ring, ledger, Date.now, pool ? poolStatementChecker(pool) : undefined);
     const total = Math.ceil(rate * seconds);
     const ready = Array.from({ length: total }, (_, n) =>

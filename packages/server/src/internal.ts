@@ -58,4 +58,4 @@ export {
   answerStatement,
   type ScittService,
 } from './scitt/service.js';
-export { poolStatementChecker, scittIssuerKeys, type StatementChecker } from './scitt/policy.js';
+export { poolStatementChecker, scittPolicy, type StatementChecker } from './scitt/policy.js';

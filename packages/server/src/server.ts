@@ -30,7 +30,7 @@ import { ownLogPolicy } from './tlog/checkpoints.js';
 import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
 import { scittLogKeys, scittService } from './scitt/service.js';
-import { poolStatementChecker, scittIssuerKeys } from './scitt/policy.js';
+import { poolStatementChecker, scittPolicy } from './scitt/policy.js';
 export { ensureKeys };
 
 export { VERSION };
@@ -133,7 +133,7 @@ export async function startServer(
         trustedKeys,
         trustedBridgeKeys,
         ...(logPolicy ? { logPolicy } : {}),
-        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittIssuers: scittIssuerKeys(cfg, ring) } : {}),
+        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittPolicy: scittPolicy(cfg, ring, names) } : {}),
       },
       cfg.pool,
       log,

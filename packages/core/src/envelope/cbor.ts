@@ -5,7 +5,7 @@
 // hide meaning (indefinite lengths, non-shortest forms, floats, undefined, unknown tags, text
 // that is not UTF-8).
 import { decode, encode, rfc8949EncodeOptions, Tagged, Tokenizer, Type } from 'cborg';
-import { fromUtf8 } from '../encoding/bytes.js';
+import { fromUtf8, toHex } from '../encoding/bytes.js';
 
 /**
  * Nesting COSE structures never exceed: a tag, an array, a map of maps and the arrays in them.
@@ -82,6 +82,8 @@ interface Frame {
   read: number;
   keyStart: number;
   lastKey: Uint8Array | null;
+  /** Every key so far, as hex of its encoding, where the order is free. */
+  seen: Set<string> | null;
 }
 
 /** Bytewise lexicographic order of two encodings (RFC 8949 s.4.2.1): negative, zero, positive. */
@@ -92,12 +94,12 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
- * The pass over the tokens: structure, depth, declared lengths, the types allowed, and map keys
- * in the deterministic order. Keys are compared as their encoded bytes, so a key repeated is
- * refused whatever its type (two empty arrays as much as two equal integers), and a map has one
- * spelling: `{"b":0,"a":1}` is refused where `{"a":1,"b":0}` is read.
+ * The pass over the tokens: structure, depth, declared lengths, the types allowed, and map keys.
+ * Keys are compared as their encoded bytes, so a key repeated is refused whatever its type (two
+ * empty arrays as much as two equal integers). With `ordered`, a map has one spelling:
+ * `{"b":0,"a":1}` is refused where `{"a":1,"b":0}` is read.
  */
-function prescan(bytes: Uint8Array, tags: readonly number[]): void {
+function prescan(bytes: Uint8Array, tags: readonly number[], ordered: boolean): void {
   const t = new Tokenizer(bytes, TOKEN_OPTIONS);
   const open: Frame[] = [];
   let items = 0;
@@ -125,13 +127,13 @@ function prescan(bytes: Uint8Array, tags: readonly number[]): void {
       if (n > left) throw new CborError('malformed', `a ${token.type.name} of ${token.value} items in ${left} bytes`);
       if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
       if (n > 0) {
-        open.push({ left: n, map, read: 0, keyStart: 0, lastKey: null });
+        open.push({ left: n, map, read: 0, keyStart: 0, lastKey: null, seen: map && !ordered ? new Set() : null });
         continue;
       }
     } else if (Type.equals(token.type, Type.tag)) {
       if (!tags.includes(token.value as number)) throw new CborError('unsupported', `CBOR tag ${token.value} is not used here`);
       if (open.length >= MAX_CBOR_DEPTH) throw new CborError('too_deep', `nested deeper than ${MAX_CBOR_DEPTH}`);
-      open.push({ left: 1, map: false, read: 0, keyStart: 0, lastKey: null });
+      open.push({ left: 1, map: false, read: 0, keyStart: 0, lastKey: null, seen: null });
       continue;
     }
     items++;
@@ -141,10 +143,16 @@ function prescan(bytes: Uint8Array, tags: readonly number[]): void {
       if (!f) break;
       if (f.map && f.read % 2 === 0) {
         const key = bytes.subarray(f.keyStart, t.pos());
-        const order = f.lastKey ? compareBytes(f.lastKey, key) : -1;
-        if (order === 0) throw new CborError('malformed', 'a map key repeated');
-        if (order > 0) throw new CborError('not_deterministic', 'map keys out of the deterministic order (RFC 8949 s.4.2.1)');
-        f.lastKey = key;
+        if (f.seen) {
+          const hex = toHex(key);
+          if (f.seen.has(hex)) throw new CborError('malformed', 'a map key repeated');
+          f.seen.add(hex);
+        } else {
+          const order = f.lastKey ? compareBytes(f.lastKey, key) : -1;
+          if (order === 0) throw new CborError('malformed', 'a map key repeated');
+          if (order > 0) throw new CborError('not_deterministic', 'map keys out of the deterministic order (RFC 8949 s.4.2.1)');
+          f.lastKey = key;
+        }
       }
       f.read++;
       if (--f.left > 0) break;
@@ -156,20 +164,38 @@ function prescan(bytes: Uint8Array, tags: readonly number[]): void {
 }
 
 /**
- * Read exactly one CBOR item strictly: shortest forms only, definite lengths, unique map keys in
- * the deterministic (bytewise) order,
- * maps as `Map` (COSE keys are integers), no floats or undefined, only the `tags` named (kept as
- * `Tagged`). Throws CborError.
+ * Options of cborDecode.
+ *
+ * @example
+ * ```ts
+ * cborDecode(bytes, [], { ordered: true }); // dCBOR / RFC 8949 s.4.2.1: map keys in bytewise order
+ * ```
+ */
+export interface CborDecodeOptions {
+  /**
+   * Refuse map keys out of the bytewise order of their encodings (RFC 8949 s.4.2.1). Off by
+   * default: COSE signs its protected header as the bytes sent (RFC 9052 never asks for the
+   * order), and the IETF's own examples (RFC 9964, the SCITT vectors) write keys out of order.
+   * Nothing an entry or a verdict rests on depends on a map's order (wire-format s.13).
+   */
+  ordered?: boolean;
+}
+
+/**
+ * Read exactly one CBOR item strictly: shortest forms only, definite lengths, map keys unique by
+ * their encoded bytes whatever their type (in bytewise order too with `ordered`), maps as `Map`
+ * (COSE keys are integers), no floats or undefined, only the `tags` named (kept as `Tagged`).
+ * Throws CborError.
  *
  * @example
  * ```ts
  * const sign1 = cborDecode(bytes, [18]); // a Tagged(18, [protected, unprotected, payload, signature])
  * ```
  */
-export function cborDecode(bytes: Uint8Array, tags: readonly number[] = []): CborValue {
+export function cborDecode(bytes: Uint8Array, tags: readonly number[] = [], opts: CborDecodeOptions = {}): CborValue {
   if (!(bytes instanceof Uint8Array)) throw new CborError('malformed', 'CBOR is bytes');
   try {
-    prescan(bytes, tags);
+    prescan(bytes, tags, opts.ordered === true);
   } catch (e) {
     if (e instanceof CborError) throw e;
     throw new CborError(

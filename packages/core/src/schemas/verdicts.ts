@@ -121,9 +121,13 @@ export const ScittVerdict = Type.Object({
         index: Type.Optional(Type.Integer()),
         size: Type.Optional(Type.Integer()),
         root: Type.Optional(Type.String()),
+        /** index and size are unsigned: true only when a trusted checkpoint at that size signs the root. */
+        positionSigned: Type.Optional(Type.Boolean()),
       }),
     ),
   ),
+  /** False when every receipt comes from a log this verifier does not know: the statement was judged, its logs were not. */
+  logRecognized: Type.Optional(Type.Boolean()),
 });
 
 /**

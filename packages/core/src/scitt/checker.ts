@@ -37,13 +37,17 @@ export function scittChecker(opts: { logs: readonly ScittLog[]; classical?: Clas
       ...(r.error ? { error: r.error } : {}),
       ...(r.iss ? { iss: r.iss } : {}),
       ...(r.index !== undefined ? { index: r.index, size: r.size! } : {}),
-      ...(r.root ? { root: r.root } : {}),
+      ...(r.root ? { root: r.root, positionSigned: r.positionSigned === true } : {}),
     }));
     const base = { checked: true, leaf: v.statement.leaf, receipts };
-    if (!v.ok) return { ...base, ok: false, error: v.error ?? 'malformed', ...(v.detail ? { detail: v.detail } : {}) };
+    // Receipts only from logs this verifier does not know: the statement is judged, the logs are
+    // not, as tlogProof reports a log it does not know (logRecognized: false), never a failure.
+    // A record made where that log is known then verifies the same here (E4, E5).
+    const unknownLogs = !v.ok && v.error === 'no_receipt' && v.statement.ok;
+    if (!v.ok && !unknownLogs) return { ...base, ok: false, error: v.error ?? 'malformed', ...(v.detail ? { detail: v.detail } : {}) };
     // About exactly this answer: a SHA-256 hash envelope whose payload is the answer's hash.
     if (v.statement.payloadHashAlg !== -16 || !v.statement.payload || toHex(v.statement.payload) !== answerSha256)
       return { ...base, ok: false, error: 'payload_mismatch', detail: "the statement is not about this bundle's answer" };
-    return { ...base, ok: true };
+    return { ...base, ok: true, logRecognized: !unknownLogs };
   };
 }

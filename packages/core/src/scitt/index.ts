@@ -4,7 +4,8 @@
 export { SCITT_HEADER, signStatement, statementLeaf, verifyStatement, type AnswerStatement } from './statement.js';
 export { VDS, makeReceipt, receiptMaker, verifyReceipt, type ReceiptContent, type ScittLog } from './receipt.js';
 export { withReceipts, receiptsOf, verifyTransparentStatement, type TransparentOptions } from './transparent.js';
-export { readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
+export { checkRegistration, type RegistrationPolicy } from './registration.js';
+export { ecdsaLowS, readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
 export { logKeySigner } from './sign.js';
 export { ccfRoot } from './ccf.js';
 export type { ScittErrorCode, StatementVerdict, ReceiptVerdict, TransparentVerdict } from './verdict.js';

@@ -2,9 +2,11 @@
 // envelope algorithms (ML-DSA, Ed25519) SCITT tools sign with ECDSA today (ES256, ES384; the
 // scitt-cose vectors and CCF receipts), so these are read for verifying, never for signing here.
 import { p256, p384 } from '@noble/curves/nist.js';
-import { concatBytes, fromBase64Url, toHex } from '../encoding/bytes.js';
+import { concatBytes, fromBase64Url, toBase64Url, toHex, utf8 } from '../encoding/bytes.js';
+import { sha256 } from '../encoding/hash.js';
+import { cborEncode } from '../envelope/cbor.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
-import { algOfCose, ENVELOPE_ALGS, readCoseKey, readJwk, type EnvelopeAlg } from '../envelope/keys.js';
+import { algOfCose, coseKeyThumbprint, ENVELOPE_ALGS, jwkThumbprint, readCoseKey, readJwk, type EnvelopeAlg } from '../envelope/keys.js';
 import { envelopeVerify } from '../envelope/signers.js';
 
 /**
@@ -117,7 +119,9 @@ export function kidText(kid: Uint8Array | string | undefined): string | undefine
 
 /**
  * Check one signature; never throws. ECDSA signatures are COSE's fixed-width r||s (RFC 9053
- * s.2.1), hashed with SHA-256 / SHA-384, high-S accepted as ECDSA allows.
+ * s.2.1), hashed with SHA-256 / SHA-384, high S accepted as ECDSA allows (the IETF's own ES256
+ * example has one). (r, n - s) verifies as well as (r, s): a log that keys entries by bytes
+ * registers low S only (`ecdsaLowS`, the registration policy).
  *
  * @example
  * ```ts
@@ -144,4 +148,58 @@ export function scittVerify(
   } catch {
     return false;
   }
+}
+
+const isEc = (alg: ScittAlg): alg is 'ES256' | 'ES384' => alg === 'ES256' || alg === 'ES384';
+const ecCurve = (alg: 'ES256' | 'ES384') => (alg === 'ES256' ? EC_CURVES['P-256'] : EC_CURVES['P-384']);
+
+/**
+ * A key's RFC 9679 COSE_Key thumbprint: SHA-256 of its required members (EC2: kty, crv, x, y).
+ *
+ * @example
+ * ```ts
+ * toHex(scittCoseThumbprint(key)); // what a COSE header's kid names
+ * ```
+ */
+export function scittCoseThumbprint(k: ScittKey): Uint8Array {
+  if (!isEc(k.alg)) return coseKeyThumbprint(k.alg, k.publicKey);
+  const c = ecCurve(k.alg);
+  const x = k.publicKey.subarray(1, 1 + c.length);
+  const y = k.publicKey.subarray(1 + c.length);
+  return sha256(cborEncode(new Map<number, number | Uint8Array>([[1, 2], [-1, c.cose], [-2, x], [-3, y]])));
+}
+
+/**
+ * A key's RFC 7638 JWK thumbprint (SHA-256, base64url; EC: crv, kty, x, y).
+ *
+ * @example
+ * ```ts
+ * scittJwkThumbprint(key); // what a JWK Set's kid usually is
+ * ```
+ */
+export function scittJwkThumbprint(k: ScittKey): string {
+  if (!isEc(k.alg)) return jwkThumbprint(k.alg, k.publicKey);
+  const c = ecCurve(k.alg);
+  const x = toBase64Url(k.publicKey.subarray(1, 1 + c.length));
+  const y = toBase64Url(k.publicKey.subarray(1 + c.length));
+  const crv = k.alg === 'ES256' ? 'P-256' : 'P-384';
+  return toBase64Url(sha256(utf8(`{"crv":"${crv}","kty":"EC","x":"${x}","y":"${y}"}`)));
+}
+
+/**
+ * Whether an ECDSA r||s signature is in low-S form (0 < s <= n/2) at its width: the one of the
+ * two valid encodings a log registers.
+ *
+ * @example
+ * ```ts
+ * ecdsaLowS('ES256', signature); // false for (r, n - s) of a low-S signature
+ * ```
+ */
+export function ecdsaLowS(alg: 'ES256' | 'ES384', signature: Uint8Array): boolean {
+  const width = alg === 'ES256' ? 32 : 48;
+  if (signature.length !== 2 * width) return false;
+  const n = (alg === 'ES256' ? p256 : p384).Point.CURVE().n;
+  let s = 0n;
+  for (const b of signature.subarray(width)) s = (s << 8n) | BigInt(b);
+  return s > 0n && s <= n >> 1n;
 }

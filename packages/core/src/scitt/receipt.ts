@@ -218,5 +218,5 @@ export function verifyReceipt(
   const cp = log.checkpoint;
   if (cp && (cp.size !== v.size || toHex(cp.root) !== root))
     return refuse(v, 'checkpoint_mismatch', `the receipt's head (${v.size}) is not the trusted checkpoint (${cp.size}): another history`);
-  return { ...v, ok: true, root };
+  return { ...v, ok: true, root, positionSigned: cp !== undefined };
 }

@@ -11,7 +11,17 @@ import { cborEncode, CborError, Tagged, type CborValue } from '../envelope/cbor.
 import { COSE_HEADER, readCose1, sigStructure } from '../envelope/cose.js';
 import { coseKeyThumbprint, ENVELOPE_ALGS } from '../envelope/keys.js';
 import type { EnvelopeSigner } from '../envelope/signers.js';
-import { kidText, readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
+import {
+  kidText,
+  readScittKey,
+  scittAlgOfCose,
+  scittCoseThumbprint,
+  scittJwkThumbprint,
+  scittVerify,
+  type ClassicalVerify,
+  type ScittAlg,
+  type ScittKey,
+} from './keys.js';
 import type { ScittErrorCode, StatementVerdict } from './verdict.js';
 
 /**
@@ -126,24 +136,32 @@ export function unknownCrit(header: Map<CborValue, CborValue>, understood: Reado
   return unknown.length ? `crit names labels not processed here (${unknown.map(String).join(', ').slice(0, 80)})` : null;
 }
 
-/** Keys of `alg` among the trusted ones, narrowed by the header's kid when both carry one. */
+/**
+ * Keys of `alg` among the trusted ones, narrowed by the header's kid. A key is named by what
+ * identifies it in each form: the kid its key set gave it, its RFC 9679 COSE_Key thumbprint (what
+ * COSE headers and signStatement write) and its RFC 7638 JWK thumbprint (what a JWK Set's kid
+ * usually is). A JWK whose kid is its JWK thumbprint thus matches a header naming its COSE
+ * thumbprint: the same key, two spellings. A key given without kid is not narrowed (its key set
+ * named none), nor is any key when the header has no kid.
+ */
 export function candidateKeys(keys: readonly unknown[], alg: ScittAlg, kid: CborValue | undefined): ScittKey[] {
-  // The header's kid is read only when a key names one: a registration checks every statement
-  // against the policy's keys, which mostly carry none, and a binary kid fails UTF-8 decoding.
-  let headerKid: (string | undefined)[] | null | undefined;
-  const named = () => {
-    if (headerKid === undefined)
-      headerKid = kid instanceof Uint8Array ? [toHex(kid), safeText(kid)] : typeof kid === 'string' ? [kid] : null;
-    return headerKid;
-  };
+  // The header's kid is read only when it is there: a binary kid fails UTF-8 decoding.
+  const named = kid instanceof Uint8Array ? [toHex(kid), safeText(kid)] : typeof kid === 'string' ? [kid] : null;
   const out: ScittKey[] = [];
   for (const raw of keys) {
     const k = readScittKey(raw);
     if (k === null || k.alg !== alg) continue;
-    if (k.kid !== undefined && named()?.includes(kidText(k.kid)) === false) continue;
+    if (named && k.kid !== undefined && !keyNames(k).some((n) => named.includes(n))) continue;
     out.push(k);
   }
   return out;
+}
+
+/** Every name a key answers to: its given kid (hex for bytes), its COSE and JWK thumbprints. */
+export function keyNames(k: ScittKey): string[] {
+  const names = [toHex(scittCoseThumbprint(k)), scittJwkThumbprint(k)];
+  if (k.kid !== undefined) names.push(kidText(k.kid)!);
+  return names;
 }
 
 function safeText(b: Uint8Array): string | undefined {
@@ -152,6 +170,20 @@ function safeText(b: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why a COSE_Sign1 is not a Signed Statement (RFC 9943 s.6), or null: a statement names its issuer
+ * (CWT iss), and its typ, when present, is a COSE media type (`+cose`): an answer-receipt envelope
+ * (`application/vnd.svc.answer-receipt+json`) is a signature over a receipt, never a statement.
+ * The subject (CWT sub) is asked for at registration: the CCF ledger's statements carry none.
+ */
+function notAStatement(h: Map<CborValue, CborValue>, named: boolean): string | null {
+  if (!named) return 'a Signed Statement names its issuer (CWT claims iss, text)';
+  const typ = h.get(COSE_HEADER.typ);
+  if (typ === undefined) return null;
+  if (typeof typ !== 'string' || !/\+cose$/i.test(typ)) return `typ ${String(typ).slice(0, 60)} is not a statement's (+cose)`;
+  return null;
 }
 
 const refuse = (leaf: string, error: ScittErrorCode, detail: string): StatementVerdict => ({ ok: false, error, detail, leaf });
@@ -198,6 +230,8 @@ export function verifyStatement(
   if (!c.payload) return { ...refuse(leaf, 'payload_missing', 'a detached payload: the signature cannot be checked here'), ...about };
   const alg = scittAlgOfCose(h.get(COSE_HEADER.alg));
   if (!alg) return { ...refuse(leaf, 'unsupported_alg', `alg ${String(h.get(COSE_HEADER.alg)).slice(0, 20)} is not accepted`), ...about };
+  const shape = notAStatement(h, typeof iss === 'string');
+  if (shape) return { ...refuse(leaf, 'not_a_statement', shape), alg, ...about };
   const keys = candidateKeys(issuers, alg, h.get(COSE_HEADER.kid));
   if (keys.length === 0) return { ...refuse(leaf, 'unknown_key', `no trusted ${alg} issuer key`), alg, ...about };
   const tbs = sigStructure(c.protectedBytes, c.payload);

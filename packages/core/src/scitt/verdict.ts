@@ -11,6 +11,9 @@
  * | `crit`                    | a `crit` label this verifier does not process                        |
  * | `unsupported_alg`         | an algorithm outside ML-DSA-44/65/87, Ed25519, ES256, ES384          |
  * | `payload_missing`         | a statement with a detached payload (the signature cannot be checked) |
+ * | `not_a_statement`         | a COSE_Sign1 that is no Signed Statement: no CWT iss (at registration: and sub), or a typ that is not `+cose` (an answer-receipt envelope, say) |
+ * | `unprotected`             | registration: an unprotected member other than receipts (394); unsigned, it would make one statement many entries |
+ * | `not_allowed`             | registration: the key that signed may not make these claims (the service's iss, sub namespace or typ by a listed key) |
  * | `unknown_key`             | no trusted key of that algorithm (and kid)                           |
  * | `bad_statement_signature` | the issuer's signature does not verify                               |
  * | `unsupported_vds`         | the receipt's protected vds (395) is not the one this log uses       |
@@ -33,6 +36,9 @@ export type ScittErrorCode =
   | 'crit'
   | 'unsupported_alg'
   | 'payload_missing'
+  | 'not_a_statement'
+  | 'unprotected'
+  | 'not_allowed'
   | 'unknown_key'
   | 'bad_statement_signature'
   | 'unsupported_vds'
@@ -67,8 +73,11 @@ export interface StatementVerdict {
 }
 
 /**
- * The verdict on one Receipt. `index`, `size` and `path` are what the proof says (vds 1); `root` is
- * set only when the log's signature over it verified.
+ * The verdict on one Receipt. `root` is set only when the log's signature over it verified.
+ * `index`, `size` and `path` are what the proof says (vds 1): unsigned. The signature covers the
+ * root alone, and a path for leaf 5 of 8 also rebuilds that root as leaf 9 of 11, 17 of 19 ...;
+ * `positionSigned` is true only when a trusted checkpoint of that size signs the same root,
+ * which binds the size (and so the index).
  *
  * @example
  * ```ts
@@ -88,6 +97,8 @@ export interface ReceiptVerdict {
   size?: number;
   path?: string[];
   root?: string;
+  /** True only when a trusted checkpoint at `size` signs `root`: then index and size are signed too. */
+  positionSigned?: boolean;
 }
 
 /**

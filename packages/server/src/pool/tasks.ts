@@ -16,8 +16,8 @@ import {
   fromHex,
   syncVerifier,
 } from '@svc/core';
-import { scittChecker, verifyStatement, type ScittErrorCode, type ScittKey } from '@svc/core/scitt';
-import { envelopeChecker } from '@svc/core/envelope';
+import { checkRegistration, scittChecker, type RegistrationPolicy, type ScittErrorCode } from '@svc/core/scitt';
+import { coseKeyThumbprint, envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';
 import { opensslClassical } from '../crypto/classical.js';
 import { LedgerError } from '../ledger/errors.js';
@@ -36,8 +36,8 @@ export interface PoolSettings {
   logPolicy?: string;
   /** The log's receipt keys (hex): a proof's SCITT statement (`scitt`) is checked against them. */
   scittLogKeys?: { alg: 'ML-DSA-44' | 'Ed25519'; publicKeyHex: string }[];
-  /** The SCITT registration policy's issuer keys: statements (op 'statements') are checked against them. */
-  scittIssuers?: ScittKey[];
+  /** The SCITT registration policy: statements (op 'statements') are checked under it. */
+  scittPolicy?: RegistrationPolicy;
 }
 
 let scitt: { keys: string; checker: ScittBundleChecker } | null = null;
@@ -46,7 +46,12 @@ function scittOf(s: PoolSettings): { scitt?: ScittBundleChecker } {
   if (!s.scittLogKeys?.length) return {};
   const id = JSON.stringify(s.scittLogKeys);
   if (scitt?.keys !== id) {
-    const keys = s.scittLogKeys.map((k) => ({ alg: k.alg, publicKey: fromHex(k.publicKeyHex)! }));
+    // Each key carries its kid (its COSE thumbprint, what this log's receipts name): a receipt of
+    // another log is set aside as unknown, never checked against this log's key (root_not_signed).
+    const keys = s.scittLogKeys.map((k) => {
+      const publicKey = fromHex(k.publicKeyHex)!;
+      return { alg: k.alg, publicKey, kid: coseKeyThumbprint(k.alg, publicKey) };
+    });
     scitt = { keys: id, checker: scittChecker({ logs: [{ keys }] }) };
   }
   return { scitt: scitt.checker };
@@ -82,16 +87,16 @@ export interface StatementCheck {
   detail?: string;
 }
 
-/** Check each statement of a 'statements' task against the policy's issuer keys. */
+/** Check each statement of a 'statements' task under the registration policy. */
 function checkStatements(
   task: { body: Uint8Array; lengths: readonly number[] },
-  issuers: ScittKey[],
+  policy: RegistrationPolicy,
   crypto: CryptoBackend,
 ): StatementCheck[] {
   const total = task.lengths.reduce((a, n) => (Number.isSafeInteger(n) && n >= 0 ? a + n : Number.NaN), 0);
   // Only this server sends the task: lengths that do not cut the body exactly are its own fault.
   if (total !== task.body.length) throw new TypeError('statement lengths do not add up to the body');
-  const check = statementChecks(issuers, crypto);
+  const check = statementChecks(policy, crypto);
   let at = 0;
   return task.lengths.map((n) => {
     const statement = task.body.subarray(at, at + n);
@@ -100,11 +105,13 @@ function checkStatements(
   });
 }
 
+const NO_ISSUERS: RegistrationPolicy = { service: [], listed: [], reserved: { iss: '', subPrefix: '\u0000', typ: '' } };
+
 /** One statement's check under the policy, on this thread: the one definition the pool and the inline checker share. */
-export function statementChecks(issuers: ScittKey[], crypto: CryptoBackend): (statement: Uint8Array) => StatementCheck {
+export function statementChecks(policy: RegistrationPolicy, crypto: CryptoBackend): (statement: Uint8Array) => StatementCheck {
   const compute = crypto.sync ? syncVerifier(crypto) : undefined;
   return (statement) => {
-    const v = verifyStatement(statement, issuers, { compute, classical: opensslClassical });
+    const v = checkRegistration(statement, policy, { compute, classical: opensslClassical });
     return { ok: v.ok, leaf: v.leaf, ...(v.error ? { error: v.error } : {}), ...(v.detail ? { detail: v.detail } : {}) };
   };
 }
@@ -133,7 +140,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
         ...scittOf(s),
       });
     else if (task.op === 'inclusion') value = normalInclusionRequest(parseDocument(task.body));
-    else if (task.op === 'statements') value = checkStatements(task, s.scittIssuers ?? [], crypto);
+    else if (task.op === 'statements') value = checkStatements(task, s.scittPolicy ?? NO_ISSUERS, crypto);
     else
       value = buildRecord(parseDocument(task.body), {
         trustedKeys: s.trustedKeys,

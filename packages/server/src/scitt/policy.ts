@@ -2,9 +2,9 @@
 // and where their signatures are checked: in the server's verification pool, many statements a
 // task, or on the calling thread where there is no pool (svc issue, tests).
 import { readFileSync } from 'node:fs';
-import { concatBytes, nobleBackend } from '@svc/core';
+import { concatBytes, nobleBackend, type Names } from '@svc/core';
 import { coseKey, readCoseKeySet } from '@svc/core/envelope';
-import { readScittKey, type ScittKey } from '@svc/core/scitt';
+import { readScittKey, type RegistrationPolicy } from '@svc/core/scitt';
 import type { Config } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
 import type { Keyring } from '../keys/keyring.js';
@@ -36,28 +36,38 @@ export function poolStatementChecker(executor: Pick<Executor, 'run'>): Statement
   };
 }
 
-/** The registration policy's issuer keys, read: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
-export function scittIssuerKeys(cfg: Config, ring: Keyring): ScittKey[] {
-  return issuerKeys(cfg, ring)
-    .map(readScittKey)
-    .filter((k) => k !== null);
+/**
+ * The registration policy, read once: the answer keys (current and retired) are the service's own
+ * and alone may claim its identity (iss, the `urn:<service>:answer:` subjects, its statement typ);
+ * the keys of SVC_SCITT_ISSUERS may register any other claims.
+ */
+export function scittPolicy(cfg: Config, ring: Keyring, names: Names): RegistrationPolicy {
+  const read = (keys: unknown[]) => keys.map(readScittKey).filter((k) => k !== null);
+  return {
+    service: read(ring.publicKeys('answer').map((pk) => coseKey('ML-DSA-87', pk))),
+    listed: read(listedIssuers(cfg)),
+    reserved: {
+      iss: names.service,
+      subPrefix: `urn:${names.service}:answer:`,
+      typ: `application/vnd.${names.service}.answer-statement+cose`,
+    },
+  };
 }
 
-/** Issuer keys of the policy: the answer keys (current and retired), and SVC_SCITT_ISSUERS. */
-function issuerKeys(cfg: Config, ring: Keyring): unknown[] {
-  const own = ring.publicKeys('answer').map((pk) => coseKey('ML-DSA-87', pk));
-  if (!cfg.scittIssuers) return own;
+/** The keys of SVC_SCITT_ISSUERS: a JWK Set, or a COSE_KeySet. */
+function listedIssuers(cfg: Config): unknown[] {
+  if (!cfg.scittIssuers) return [];
   const raw = readFileSync(cfg.scittIssuers);
   if (raw[0] === 0x7b) {
     const jwks = JSON.parse(raw.toString('utf8')) as { keys?: unknown };
     if (!Array.isArray(jwks.keys)) throw new Error(`${cfg.scittIssuers}: a JWK Set has a keys array`);
-    return [...own, ...jwks.keys];
+    return jwks.keys;
   }
-  return [...own, ...readCoseKeySet(new Uint8Array(raw))];
+  return readCoseKeySet(new Uint8Array(raw));
 }
 
 /** Statement checks on the calling thread; ML-DSA-87 statements by OpenSSL where Node has it (about 12x noble). */
-export function inlineStatementChecker(issuers: ScittKey[]): StatementChecker {
-  const check = statementChecks(issuers, nativeCrypto() ?? nobleBackend);
+export function inlineStatementChecker(policy: RegistrationPolicy): StatementChecker {
+  const check = statementChecks(policy, nativeCrypto() ?? nobleBackend);
   return async (statements) => statements.map(check);
 }

@@ -14,7 +14,7 @@ import { LedgerError } from '../ledger/errors.js';
 import { logOrigin } from '../tlog/checkpoints.js';
 import { nativeHasher } from '../ledger/hasher.js';
 import { coalesced } from '../util/coalesce.js';
-import { inlineStatementChecker, scittIssuerKeys, STATEMENTS_TOGETHER, type StatementChecker } from './policy.js';
+import { inlineStatementChecker, scittPolicy, STATEMENTS_TOGETHER, type StatementChecker } from './policy.js';
 
 /** Statements are small (ours ~4.8 KB): a bound far below the body limit keeps the log from being storage. */
 export const MAX_STATEMENT_BYTES = 64 * 1024;
@@ -41,6 +41,7 @@ const TITLES: Partial<Record<ScittErrorCode, RegistrationRefused['title']>> = {
   payload_missing: 'Payload Missing',
   unknown_key: 'Rejected',
   bad_statement_signature: 'Rejected',
+  not_allowed: 'Rejected',
 };
 
 export type Registered = { id: string; receipt: Uint8Array } | { id: string; pending: true };
@@ -93,7 +94,7 @@ export function scittService(
   checker?: StatementChecker,
 ): ScittService {
   // Without a pool, statements are checked on this thread.
-  const check = checker ?? inlineStatementChecker(scittIssuerKeys(cfg, ring));
+  const check = checker ?? inlineStatementChecker(scittPolicy(cfg, ring, names));
   const origin = logOrigin(cfg, names);
   const algs = (Object.keys(RECEIPT_ALGS) as ReceiptAlg[]).filter((a) => a !== 'Ed25519' || cfg.logEd25519);
   // The header is encoded once per key and the signature made once per head (receiptMaker).

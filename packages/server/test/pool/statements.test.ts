@@ -5,12 +5,13 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concatBytes, sha256, utf8 } from '@svc/core';
 import { ed25519Signer } from '@svc/core/envelope';
-import { signStatement, verifyStatement } from '@svc/core/scitt';
+import { checkRegistration, signStatement } from '@svc/core/scitt';
 import { LedgerError, WorkerPool, poolStatementChecker, type Executor } from '../../src/internal.js';
 
 const issuer = ed25519Signer(sha256(utf8('pool statements issuer')));
 const stranger = ed25519Signer(sha256(utf8('pool statements stranger')));
 const keys = [{ alg: 'Ed25519' as const, publicKey: issuer.publicKey }];
+const policy = { service: [], listed: keys, reserved: { iss: 'svc', subPrefix: 'urn:svc:answer:', typ: 'application/vnd.svc.answer-statement+cose' } };
 const statement = (n: number, by = issuer) =>
   signStatement(
     { answerSha256: sha256(utf8(`answer ${n}`)), iss: 'test', sub: `urn:test:${n}`, iat: 1_767_225_600, typ: 'application/vnd.test+cose' },
@@ -20,7 +21,7 @@ const statement = (n: number, by = issuer) =>
 const pools: Executor[] = [];
 function pool(): WorkerPool {
   // Everything else this cheap would run inline; statement batches must not.
-  const p = WorkerPool.create(1, { service: 'svc', trustedKeys: [], scittIssuers: keys }, { inlineMaxCost: 1_000 });
+  const p = WorkerPool.create(1, { service: 'svc', trustedKeys: [], scittPolicy: policy }, { inlineMaxCost: 1_000 });
   pools.push(p);
   expect(p).toBeInstanceOf(WorkerPool);
   return p as WorkerPool;
@@ -45,7 +46,7 @@ describe('statement checks in the pool', () => {
       [false, 'malformed'],
       [true, undefined],
     ]);
-    for (const [n, b] of batch.entries()) expect(verdicts[n]!.leaf).toBe(verifyStatement(b, keys).leaf);
+    for (const [n, b] of batch.entries()) expect(verdicts[n]!.leaf).toBe(checkRegistration(b, policy).leaf);
     expect(p.stats().inlined).toBe(0);
   });
 
@@ -62,7 +63,7 @@ describe('statement checks in the pool', () => {
             if (at !== undefined) b[at % b.length]! ^= 0x40;
             return b;
           });
-          const inline = batch.map((b) => verifyStatement(b, keys));
+          const inline = batch.map((b) => checkRegistration(b, policy));
           const pooled = await check(batch);
           expect(pooled.map((v) => [v.ok, v.leaf, v.error])).toEqual(inline.map((v) => [v.ok, v.leaf, v.error]));
         },

@@ -15,7 +15,7 @@ import {
   loadConfig,
   openLedger,
   poolStatementChecker,
-  scittIssuerKeys,
+  scittPolicy,
   scittService,
   type LogApi,
   type StatementChecker,
@@ -101,7 +101,7 @@ describe('SCITT registration as the service runs it', () => {
     const tasks: number[] = [];
     let pool: WorkerPool | null = null;
     const { scitt, ledger, logKeys } = await setUp(Date.now, (cfg, ring) => {
-      pool = WorkerPool.create(1, { service: 'svc', trustedKeys: [], scittIssuers: scittIssuerKeys(cfg, ring) }) as WorkerPool;
+      pool = WorkerPool.create(1, { service: 'svc', trustedKeys: [], scittPolicy: scittPolicy(cfg, ring, namesFor('svc')) }) as WorkerPool;
       const p = pool;
       return poolStatementChecker({ run: (t) => (tasks.push(t.op === 'statements' ? t.lengths.length : 0), p.run(t)) });
     });
