@@ -2,7 +2,16 @@
 // verifier that never meets envelopes carries no JOSE, CBOR or Ed25519 code. Pass `envelopeChecker`
 // to verifyBundle to check the envelopes a receipt carries, and `envelopeMaker(...)` to an issuing
 // function to add them.
-export { cborEncode, cborDecode, CborError, MAX_CBOR_DEPTH, type CborDecodeOptions, type CborErrorCode, type CborValue } from './cbor.js';
+export {
+  cborEncode,
+  cborDecode,
+  CborError,
+  MAX_CBOR_DEPTH,
+  Tagged,
+  type CborDecodeOptions,
+  type CborErrorCode,
+  type CborValue,
+} from './cbor.js';
 export {
   ENVELOPE_ALGS,
   algOfCose,

@@ -166,7 +166,16 @@ export function scittCoseThumbprint(k: ScittKey): Uint8Array {
   const c = ecCurve(k.alg);
   const x = k.publicKey.subarray(1, 1 + c.length);
   const y = k.publicKey.subarray(1 + c.length);
-  return sha256(cborEncode(new Map<number, number | Uint8Array>([[1, 2], [-1, c.cose], [-2, x], [-3, y]])));
+  return sha256(
+    cborEncode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [-1, c.cose],
+        [-2, x],
+        [-3, y],
+      ]),
+    ),
+  );
 }
 
 /**

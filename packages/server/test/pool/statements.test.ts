@@ -11,7 +11,11 @@ import { LedgerError, WorkerPool, poolStatementChecker, type Executor } from '..
 const issuer = ed25519Signer(sha256(utf8('pool statements issuer')));
 const stranger = ed25519Signer(sha256(utf8('pool statements stranger')));
 const keys = [{ alg: 'Ed25519' as const, publicKey: issuer.publicKey }];
-const policy = { service: [], listed: keys, reserved: { iss: 'svc', subPrefix: 'urn:svc:answer:', typ: 'application/vnd.svc.answer-statement+cose' } };
+const policy = {
+  service: [],
+  listed: keys,
+  reserved: { iss: 'svc', subPrefix: 'urn:svc:answer:', typ: 'application/vnd.svc.answer-statement+cose' },
+};
 const statement = (n: number, by = issuer) =>
   signStatement(
     { answerSha256: sha256(utf8(`answer ${n}`)), iss: 'test', sub: `urn:test:${n}`, iat: 1_767_225_600, typ: 'application/vnd.test+cose' },
