@@ -66,7 +66,7 @@ async function vector(
   description,
   intent,
   input,
-  { trustedKeys = pinned, trustedBridgeKeys, service, inputText, logPolicy: policyText, checkEnvelopes } = {},
+  { trustedKeys = pinned, trustedBridgeKeys, trustedEnvelopeKeys, service, inputText, logPolicy: policyText, checkEnvelopes } = {},
 ) {
   const v = { description, intent };
   if (service) v.service = service;
@@ -74,6 +74,7 @@ async function vector(
   else v.input = input;
   v.trustedKeys = trustedKeys;
   if (trustedBridgeKeys) v.trustedBridgeKeys = trustedBridgeKeys;
+  if (trustedEnvelopeKeys) v.trustedEnvelopeKeys = trustedEnvelopeKeys;
   // A c2sp.org/tlog-policy text: replayers pass logPolicy(text) from @svc/core/tlog.
   if (policyText) v.logPolicy = policyText;
   // Replayers pass envelopes: envelopeChecker from @svc/core/envelope (wire-format s.12).
@@ -82,6 +83,7 @@ async function vector(
     const response = await verifyBundle(inputText ?? input, {
       trustedKeys,
       trustedBridgeKeys,
+      trustedEnvelopeKeys,
       service,
       ...(policyText ? { logPolicy: tlog.logPolicy(policyText) } : {}),
       ...(checkEnvelopes ? { envelopes: envelopeChecker } : {}),
@@ -107,9 +109,15 @@ function write(name, description, cases) {
 
 const base = { answer: 'The Eiffel Tower is in Paris. 🗼', model: 'council-v1', ts: 1_767_225_600, created: 1_767_225_601 };
 const plain = issueProof(base, { receipt: K.answer });
-const enveloped = issueProof(base, {
+const envelopeSeed = core.sha256(core.utf8('svc-vectors-2026 envelope-ed25519'));
+const enveloped = issueProof(base, { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: envelopeSeed }) });
+const envelopeKey = [
+  { algo: 'Ed25519', public_key_hex: core.toHex(envelopeMaker({ formats: ['jws'], ed25519: envelopeSeed }).ed25519PublicKey) },
+];
+// Round five, row 8: the same receipt, its Ed25519 envelopes by a stranger who names their own key.
+const strangerEnveloped = issueProof(base, {
   receipt: K.answer,
-  envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: core.sha256(core.utf8('svc-vectors-2026 envelope-ed25519')) }),
+  envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: core.sha256(core.utf8('a stranger envelope key')) }),
 });
 const bound = issueProof({ ...base, prompt: 'Where is the Eiffel Tower?' }, { receipt: K.answer });
 const framed = issueProof(
@@ -332,6 +340,16 @@ write(
     await vector('enveloped (JWS and COSE, ML-DSA-87 and Ed25519), checked: passes, each envelope reported', ok, enveloped, {
       checkEnvelopes: true,
     }),
+    await vector('enveloped, the Ed25519 envelope key pinned: every signature keyRecognized', ok, enveloped, {
+      checkEnvelopes: true,
+      trustedEnvelopeKeys: envelopeKey,
+    }),
+    await vector(
+      "enveloped by a stranger's Ed25519 key the bundle names: integrity holds, those signatures keyRecognized false",
+      ok,
+      strangerEnveloped,
+      { checkEnvelopes: true, trustedEnvelopeKeys: envelopeKey },
+    ),
     await vector('enveloped, no envelope checker: passes, envelopes reported not checked', ok, enveloped),
     await vector(
       "enveloped, the JWS's Ed25519 signature replaced by the ML-DSA-87 one: fails (V5)",

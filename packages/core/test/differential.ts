@@ -70,6 +70,7 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
       const options = {
         trustedKeys: c.trustedKeys,
         trustedBridgeKeys: c.trustedBridgeKeys,
+        trustedEnvelopeKeys: c.trustedEnvelopeKeys,
         ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
         ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
         service: c.service,

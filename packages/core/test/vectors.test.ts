@@ -21,6 +21,7 @@ interface Case {
     code?: string;
   };
   trustedBridgeKeys?: BridgeKey[];
+  trustedEnvelopeKeys?: { algo: string; public_key_hex: string }[];
   logPolicy?: string;
   /** Replayed with envelopes: envelopeChecker. */
   checkEnvelopes?: boolean;
@@ -90,6 +91,7 @@ describe('test-vectors/', () => {
               response: await verifyBundle(input, {
                 trustedKeys: c.trustedKeys,
                 trustedBridgeKeys: c.trustedBridgeKeys,
+                trustedEnvelopeKeys: c.trustedEnvelopeKeys,
                 ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
                 ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
                 service: c.service,

@@ -9,7 +9,7 @@ import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness-app.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { namesFor } from '@svc/core';
+import { namesFor, toHex } from '@svc/core';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
@@ -132,6 +132,7 @@ export async function startServer(
         service: cfg.service,
         trustedKeys,
         trustedBridgeKeys,
+        trustedEnvelopeKeys: ring.publicKeys('envelope-ed25519').map((pk) => ({ algo: 'Ed25519' as const, public_key_hex: toHex(pk) })),
         ...(logPolicy ? { logPolicy } : {}),
         ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittPolicy: scittPolicy(cfg, ring, names) } : {}),
       },

@@ -22,6 +22,8 @@ export type EnvelopeChecker = (
   names: Names,
   keys: { 'ML-DSA-87'?: Uint8Array; Ed25519?: Uint8Array },
   compute?: SyncVerify,
+  /** Which of `keys` the verifier pinned: each signature's `keyRecognized`. */
+  recognized?: { 'ML-DSA-87'?: boolean; Ed25519?: boolean },
 ) => Static<typeof S.EnvelopesVerdict>;
 
 /**

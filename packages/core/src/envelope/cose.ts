@@ -19,6 +19,9 @@ import type { EnvelopeErrorCode, EnvelopeVerdict, SignatureVerdict } from './ver
  * ```
  */
 export const COSE_HEADER = { alg: 1, crit: 2, kid: 4, cwtClaims: 15, typ: 16 } as const;
+// Headers that carry a key or point at one (RFC 9360: x5bag, x5chain, x5t, x5u): an envelope's
+// key comes from the verifier's set, never from the envelope, as the JWS reader refuses x5c / x5u.
+const KEY_CARRYING = [32, 33, 34, 35] as const;
 const CWT_ISS = 1;
 const CWT_IAT = 6;
 const COSE_SIGN1_TAG = 18;
@@ -113,7 +116,12 @@ export function readCose1(bytes: Uint8Array): {
  * ```
  */
 export interface CoseVerifyOptions {
-  typ?: string;
+  /**
+   * The protected `typ` expected. Required: the kind is checked by default, and a caller that
+   * accepts any kind says so with `null` (the verdict then carries the `typ` signed). Left out,
+   * the envelope fails `wrong_typ`.
+   */
+  typ: string | null;
   algorithms?: readonly EnvelopeAlg[];
   compute?: SyncVerify;
 }
@@ -135,7 +143,11 @@ const refuse = (error: EnvelopeErrorCode, detail: string, signatures: SignatureV
  * const v = verifyCose1(bytes, [coseKey('ML-DSA-87', pk)], { typ: 'application/vnd.svc.answer-receipt+json' });
  * ```
  */
-export function verifyCose1(bytes: unknown, keys: readonly unknown[], opts: CoseVerifyOptions = {}): EnvelopeVerdict {
+export function verifyCose1(
+  bytes: unknown,
+  keys: readonly unknown[],
+  opts: CoseVerifyOptions = { typ: undefined as unknown as null },
+): EnvelopeVerdict {
   if (!(bytes instanceof Uint8Array)) return refuse('malformed', 'a COSE_Sign1 is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse('too_large', 'a COSE_Sign1 over the body limit');
   let c: ReturnType<typeof readCose1>;
@@ -145,6 +157,8 @@ export function verifyCose1(bytes: unknown, keys: readonly unknown[], opts: Cose
     return refuse('malformed', e instanceof CborError || e instanceof TypeError ? e.message : 'not CBOR');
   }
   if (c.header.has(COSE_HEADER.crit)) return refuse('crit', 'a crit header parameter (no extension is understood here)');
+  const carried = KEY_CARRYING.find((l) => c.header.has(l));
+  if (carried !== undefined) return refuse('malformed', `a header carrying a key (label ${carried}); keys come from the verifier`);
   if (c.unprotected.size > 0) return refuse('malformed', 'an unprotected header (every parameter is protected here)');
   if (!c.payload) return refuse('malformed', 'a detached payload');
   const alg = algOfCose(c.header.get(COSE_HEADER.alg));
@@ -153,15 +167,23 @@ export function verifyCose1(bytes: unknown, keys: readonly unknown[], opts: Cose
     return refuse('unsupported_alg', `alg ${String(c.header.get(COSE_HEADER.alg)).slice(0, 20)} is not accepted`);
   const kidBytes = c.header.get(COSE_HEADER.kid);
   const kid = kidBytes instanceof Uint8Array ? toHex(kidBytes) : '';
-  if (opts.typ !== undefined && c.header.get(COSE_HEADER.typ) !== opts.typ)
-    return refuse('wrong_typ', 'typ is not the media type expected', [{ alg, kid, ok: false, error: 'wrong_typ' }]);
+  const signedTyp = c.header.get(COSE_HEADER.typ);
+  const typ = typeof signedTyp === 'string' ? { typ: signedTyp } : {};
+  if (opts.typ !== null && (opts.typ === undefined || signedTyp !== opts.typ))
+    return refuse(
+      'wrong_typ',
+      opts.typ === undefined
+        ? 'no typ expected was given (pass the kind, or typ: null to accept any)'
+        : 'typ is not the media type expected',
+      [{ alg, kid, ok: false, error: 'wrong_typ', ...typ }],
+    );
   const key = keys
     .map(readCoseKey)
     .find((k) => k !== null && k.alg === alg && toHex(k.kid ?? coseKeyThumbprint(k.alg, k.publicKey)) === kid);
-  if (!key) return refuse('unknown_key', 'no trusted key with that kid and alg', [{ alg, kid, ok: false, error: 'unknown_key' }]);
+  if (!key) return refuse('unknown_key', 'no trusted key with that kid and alg', [{ alg, kid, ok: false, error: 'unknown_key', ...typ }]);
   const ok = envelopeVerify(alg, key.publicKey, sigStructure(c.protectedBytes, c.payload), c.signature, opts.compute);
-  if (!ok) return refuse('bad_signature', `the ${alg} signature does not verify`, [{ alg, kid, ok, error: 'bad_signature' }]);
-  return { ok: true, payload: c.payload, signatures: [{ alg, kid, ok }] };
+  if (!ok) return refuse('bad_signature', `the ${alg} signature does not verify`, [{ alg, kid, ok, error: 'bad_signature', ...typ }]);
+  return { ok: true, payload: c.payload, signatures: [{ alg, kid, ok, ...typ }] };
 }
 
 /**

@@ -60,8 +60,12 @@ export function signJws(payload: Uint8Array, signers: readonly EnvelopeSigner[],
  * ```
  */
 export interface JwsVerifyOptions {
-  /** Every signature's protected `typ` must equal it. */
-  typ?: string;
+  /**
+   * Every signature's protected `typ` must equal it. Required: the kind is checked by default, and
+   * a caller that accepts any kind says so with `null` (each signature's verdict then carries the
+   * `typ` it signed). Left out, the envelope fails `wrong_typ`.
+   */
+  typ: string | null;
   /** Default: every envelope algorithm. */
   algorithms?: readonly EnvelopeAlg[];
   compute?: SyncVerify;
@@ -121,7 +125,7 @@ function readHeader(b64: unknown): Record<string, unknown> | [EnvelopeErrorCode,
  * if (v.ok) console.log(fromUtf8(v.payload!));
  * ```
  */
-export function verifyJws(jws: unknown, keys: Jwks, opts: JwsVerifyOptions = {}): EnvelopeVerdict {
+export function verifyJws(jws: unknown, keys: Jwks, opts: JwsVerifyOptions = { typ: undefined as unknown as null }): EnvelopeVerdict {
   if (!isObj(jws) || typeof jws.payload !== 'string' || !Array.isArray(jws.signatures))
     return fail('malformed', 'not a JWS in the general JSON serialization');
   const extra = Object.keys(jws).find((k) => k !== 'payload' && k !== 'signatures');
@@ -143,19 +147,20 @@ export function verifyJws(jws: unknown, keys: Jwks, opts: JwsVerifyOptions = {})
     const kid = typeof h.kid === 'string' ? h.kid : '';
     if (typeof alg !== 'string' || !(alg in ENVELOPE_ALGS) || !accepted.includes(alg as EnvelopeAlg))
       return fail('unsupported_alg', `alg ${JSON.stringify(String(alg).slice(0, 40))} is not accepted`, signatures);
-    if (opts.typ !== undefined && h.typ !== opts.typ) {
-      signatures.push({ alg, kid, ok: false, error: 'wrong_typ' });
+    const typ = typeof h.typ === 'string' ? { typ: h.typ } : {};
+    if (opts.typ !== null && (opts.typ === undefined || h.typ !== opts.typ)) {
+      signatures.push({ alg, kid, ok: false, error: 'wrong_typ', ...typ });
       continue;
     }
     const sig = fromBase64Url(s.signature);
     const key = trusted.find((k) => k.alg === alg && (k.kid ?? jwkThumbprint(k.alg, k.publicKey)) === kid);
     if (!key) {
-      signatures.push({ alg, kid, ok: false, error: 'unknown_key' });
+      signatures.push({ alg, kid, ok: false, error: 'unknown_key', ...typ });
       continue;
     }
     const ok =
       !!sig && envelopeVerify(alg as EnvelopeAlg, key.publicKey, utf8(`${s.protected as string}.${jws.payload}`), sig, opts.compute);
-    signatures.push(ok ? { alg, kid, ok } : { alg, kid, ok, error: 'bad_signature' });
+    signatures.push(ok ? { alg, kid, ok, ...typ } : { alg, kid, ok, error: 'bad_signature', ...typ });
   }
   const bad = signatures.find((s) => !s.ok);
   return bad

@@ -117,7 +117,12 @@ function coseKeyOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof coseKey>
   return k;
 }
 
-const asCheck = (v: EnvelopeVerdict): EnvelopeCheck => ({ ok: v.ok, ...(v.error ? { error: v.error } : {}), signatures: v.signatures });
+/** One envelope's result, each signature marked with whether the verifier pinned its key. */
+const checkOf = (v: EnvelopeVerdict, recognized: Partial<Record<EnvelopeAlg, boolean>>): EnvelopeCheck => ({
+  ok: v.ok,
+  ...(v.error ? { error: v.error } : {}),
+  signatures: v.signatures.map((s) => ({ ...s, keyRecognized: recognized[s.alg as EnvelopeAlg] === true })),
+});
 
 function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict {
   if (!v.ok || !v.payload) return v;
@@ -129,7 +134,9 @@ function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict 
 /**
  * Check a receipt's `envelopes` against the keys the bundle's receipt verified with (its ML-DSA-87
  * key, and an Ed25519 key the bundle's key object names): every envelope must sign exactly the
- * receipt core, under the kind's media type, with those keys. Never throws.
+ * receipt core, under the kind's media type, with those keys. A key the bundle brings proves
+ * integrity only: each signature says `keyRecognized`, true only for a key `recognized` names as
+ * pinned by the verifier. Never throws.
  *
  * @example
  * ```ts
@@ -142,6 +149,7 @@ export function checkEnvelopes(
   names: Names,
   keys: Partial<Record<EnvelopeAlg, Uint8Array>>,
   compute?: SyncVerify,
+  recognized: Partial<Record<EnvelopeAlg, boolean>> = {},
 ): EnvelopesVerdict {
   const e = receipt.envelopes;
   const broken: EnvelopesVerdict = { checked: true, ok: false };
@@ -153,7 +161,7 @@ export function checkEnvelopes(
   const out: EnvelopesVerdict = { checked: true, ok: true };
   if (e.jws !== undefined) {
     const jwks = { keys: algs.map((a) => jwkOf(a, keys[a]!)) };
-    out.jws = asCheck(samePayload(verifyJws(e.jws, jwks, { typ: t.jose, algorithms: algs, compute }), message));
+    out.jws = checkOf(samePayload(verifyJws(e.jws, jwks, { typ: t.jose, algorithms: algs, compute }), message), recognized);
   }
   if (e.cose !== undefined) {
     const set = algs.map((a) => coseKeyOf(a, keys[a]!));
@@ -164,8 +172,8 @@ export function checkEnvelopes(
       // The claims must be the receipt's own: its service and its time.
       const claims = v.ok ? coseClaims(bytes) : null;
       if (v.ok && (claims?.iss !== names.service || claims?.iat !== receipt.ts))
-        return { ok: false, error: 'payload_mismatch' as const, signatures: v.signatures };
-      return asCheck(v);
+        return checkOf({ ...v, ok: false, error: 'payload_mismatch' }, recognized);
+      return checkOf(v, recognized);
     });
   }
   out.ok = (out.jws?.ok ?? true) && (out.cose?.every((c) => c.ok) ?? true);
@@ -182,8 +190,8 @@ export function checkEnvelopes(
  * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.envelopes);
  * ```
  */
-export const envelopeChecker: EnvelopeChecker = (receipt, context, names, keys, compute) =>
-  checkEnvelopes(receipt, kindOfContext(names, context), names, keys, compute);
+export const envelopeChecker: EnvelopeChecker = (receipt, context, names, keys, compute, recognized) =>
+  checkEnvelopes(receipt, kindOfContext(names, context), names, keys, compute, recognized);
 
 /**
  * An envelope maker for the issuing functions (`IssuerKeys.envelopes`): the formats to add, and an

@@ -40,6 +40,10 @@ export interface SignatureVerdict {
   kid: string;
   ok: boolean;
   error?: EnvelopeErrorCode;
+  /** The `typ` its protected header names, as signed: the kind the signer meant. */
+  typ?: string;
+  /** Set by checkers that know which keys are pinned (a bundle's envelopes): false for a key nobody pinned. */
+  keyRecognized?: boolean;
 }
 
 /**
@@ -47,7 +51,7 @@ export interface SignatureVerdict {
  *
  * @example
  * ```ts
- * const v: EnvelopeVerdict = verifyJws(jws, jwks);
+ * const v: EnvelopeVerdict = verifyJws(jws, jwks, { typ: 'vnd.svc.answer-receipt+json' });
  * if (!v.ok) console.log(v.error, v.detail);
  * ```
  */

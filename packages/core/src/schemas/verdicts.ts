@@ -72,7 +72,18 @@ export const EnvelopeError = Type.Union([
 export const EnvelopeCheck = Type.Object({
   ok: Type.Boolean(),
   error: Type.Optional(EnvelopeError),
-  signatures: Type.Array(Type.Object({ alg: Type.String(), kid: Type.String(), ok: Type.Boolean(), error: Type.Optional(EnvelopeError) })),
+  signatures: Type.Array(
+    Type.Object({
+      alg: Type.String(),
+      kid: Type.String(),
+      ok: Type.Boolean(),
+      error: Type.Optional(EnvelopeError),
+      /** The media type the signature's protected header names (signed). */
+      typ: Type.Optional(Type.String()),
+      /** True only when the verifier pinned the key: an envelope by another key never counts as origin. */
+      keyRecognized: Type.Optional(Type.Boolean()),
+    }),
+  ),
 });
 
 /**

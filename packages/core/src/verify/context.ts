@@ -57,6 +57,12 @@ export interface VerifyOptions {
    */
   envelopes?: EnvelopeChecker;
   /**
+   * Pinned Ed25519 envelope keys: the `envelope_ed25519` of the service's `/api/provenance/pubkey`
+   * (`{ algo: 'Ed25519', public_key_hex }`). An envelope signature by the Ed25519 key a bundle
+   * names still verifies for integrity; it says `keyRecognized: true` only for a key here.
+   */
+  trustedEnvelopeKeys?: readonly { algo?: string; public_key_hex?: string }[];
+  /**
    * Checks the SCITT Transparent Statement a proof bundle carries (`scitt`): pass
    * `scittChecker({ logs })` from `@svc/core/scitt`. Without it the verdict says `{checked: false}`
    * and the statement counts neither way.
@@ -80,6 +86,8 @@ export interface VerifyContext {
   compute: SyncVerify;
   logPolicy: LogPolicyChecker | null;
   envelopes: EnvelopeChecker | null;
+  /** Pinned Ed25519 envelope keys, as bytes. */
+  pinnedEnvelope: Uint8Array[];
   scitt: ScittBundleChecker | null;
 }
 
@@ -112,6 +120,10 @@ export function makeContext(options: VerifyOptions = {}, compute?: SyncVerify): 
     compute: compute ?? syncVerifier(options.crypto),
     logPolicy: options.logPolicy ?? null,
     envelopes: options.envelopes ?? null,
+    pinnedEnvelope: (Array.isArray(options.trustedEnvelopeKeys) ? options.trustedEnvelopeKeys : [])
+      .filter((k) => isObj(k) && (k.algo === undefined || k.algo === 'Ed25519'))
+      .map((k) => decodeKeyHex(k.public_key_hex)?.bytes)
+      .filter((b): b is Uint8Array => b instanceof Uint8Array && b.length === 32),
     scitt: options.scitt ?? null,
   };
 }

@@ -182,13 +182,17 @@ export function checkReceipt(
   // Envelopes sign the same core again with the same key (and an Ed25519 key the bundle names):
   // carried, they are a layer of their own, and one that fails fails the receipt (V5).
   let envelopesOk = true;
+  const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   if (has(r, 'envelopes')) {
+    // The Ed25519 key is the bundle's own word: it proves integrity, and origin only when pinned.
     const ed = isObj(key) && isHex(key.ed25519_public_key_hex, 32) ? fromHex(key.ed25519_public_key_hex, 32) : null;
     const keys = { ...(sigOk && pk ? { 'ML-DSA-87': pk } : {}), ...(ed ? { Ed25519: ed } : {}) };
-    verdict.envelopes = vc.envelopes ? vc.envelopes(r, context, vc.names, keys, vc.compute) : { checked: false };
+    const pinnedEd = !!ed && vc.pinnedEnvelope.some((p) => bytesEqual(p, ed));
+    verdict.envelopes = vc.envelopes
+      ? vc.envelopes(r, context, vc.names, keys, vc.compute, { 'ML-DSA-87': recognized, Ed25519: pinnedEd })
+      : { checked: false };
     envelopesOk = verdict.envelopes.checked ? verdict.envelopes.ok === true : true;
   }
-  const recognized = sigOk && !!pk && vc.pinned.some((p) => p.algo === ML_DSA_87 && p.context === context && bytesEqual(p.publicKey, pk!));
   return {
     verdict,
     recognized,

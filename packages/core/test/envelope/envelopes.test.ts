@@ -57,8 +57,22 @@ describe('issuing envelopes', () => {
       jws: {
         ok: true,
         signatures: [
-          { alg: 'ML-DSA-87', kid: publicJwk('ML-DSA-87', K.answer.publicKey).kid, ok: true },
-          { alg: 'Ed25519', kid: publicJwk('Ed25519', ed25519Signer(ED_SEED).publicKey).kid, ok: true },
+          // The signed typ is reported; the receipt key is pinned, the Ed25519 key only named by
+          // the bundle (no trustedEnvelopeKeys here): integrity, not origin.
+          {
+            alg: 'ML-DSA-87',
+            kid: publicJwk('ML-DSA-87', K.answer.publicKey).kid,
+            ok: true,
+            typ: 'vnd.svc.answer-receipt+json',
+            keyRecognized: true,
+          },
+          {
+            alg: 'Ed25519',
+            kid: publicJwk('Ed25519', ed25519Signer(ED_SEED).publicKey).kid,
+            ok: true,
+            typ: 'vnd.svc.answer-receipt+json',
+            keyRecognized: false,
+          },
         ],
       },
       cose: [

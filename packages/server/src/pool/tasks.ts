@@ -28,6 +28,8 @@ export interface PoolSettings {
   trustedKeys: ReceiptKey[];
   /** The model-plane keys this server publishes: attestations by others are not counted as its own. */
   trustedBridgeKeys?: BridgeKey[];
+  /** The Ed25519 envelope keys this server signs with: another key's envelope is keyRecognized false. */
+  trustedEnvelopeKeys?: { algo: 'Ed25519'; public_key_hex: string }[];
   /**
    * A c2sp.org/tlog-policy text judging a proof's `tlogProof` checkpoint: the server's own log keys
    * (and its witness policy, when it has one). A checkpoint naming this log with a line that fails
@@ -133,6 +135,7 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
       value = await verifyBundle(task.body, {
         trustedKeys: s.trustedKeys,
         trustedBridgeKeys: s.trustedBridgeKeys,
+        trustedEnvelopeKeys: s.trustedEnvelopeKeys,
         service: s.service,
         crypto,
         envelopes: envelopeChecker,

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { p256 } from '@noble/curves/nist.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromHex, issueProof, sha256, toBase64Url, toHex, utf8 } from '@svc/core';
-import { cborEncode, ed25519Signer, mlDsa87Signer, publicJwk, readCose1, signCose1, sigStructure, Tagged } from '@svc/core/envelope';
+import {
+  cborEncode,
+  ed25519Signer,
+  envelopeMaker,
+  mlDsa87Signer,
+  publicJwk,
+  readCose1,
+  signCose1,
+  sigStructure,
+  Tagged,
+} from '@svc/core/envelope';
 import { signStatement, withReceipts } from '@svc/core/scitt';
 import { Keyring } from '../../src/internal.js';
 import { boot, call, type Booted } from '../support/harness.js';
@@ -119,6 +129,35 @@ describe('registration under the policy', () => {
     const size = await treeSize(b);
     expect((await register(b, sign1(high))).status).toBe(400);
     expect(await treeSize(b)).toBe(size);
+  });
+});
+
+describe('row 8: envelope signatures by keys the server never pinned', () => {
+  it("the server's own Ed25519 envelope key is keyRecognized; a stranger's, named by the bundle, is not", async () => {
+    const ring = Keyring.load(`${a.dir}/keys`).ring;
+    const seed = ring.envelopeSeed();
+    expect(seed).toBeInstanceOf(Uint8Array);
+    const input = { answer: 'enveloped', model: 'm', ts: 1_767_225_600 };
+    const own = issueProof(input, { receipt: ring.get('answer'), envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: seed! }) });
+    const stranger = issueProof(input, {
+      receipt: ring.get('answer'),
+      envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: sha256(utf8('a stranger')) }),
+    });
+    const eds = (r: { body: any }) =>
+      [...r.body.verdict.receipt.envelopes.jws.signatures, ...r.body.verdict.receipt.envelopes.cose.flatMap((c: any) => c.signatures)]
+        .filter((x: { alg: string }) => x.alg === 'Ed25519')
+        .map((x: { ok: boolean; keyRecognized: boolean }) => [x.ok, x.keyRecognized]);
+    const ours = await call(a.url, '/api/v1/verify', { json: own });
+    expect(ours.body.verdict.signerRecognized).toBe(true);
+    expect(eds(ours)).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    const theirs = await call(a.url, '/api/v1/verify', { json: stranger });
+    expect(eds(theirs)).toEqual([
+      [true, false],
+      [true, false],
+    ]);
   });
 });
 
