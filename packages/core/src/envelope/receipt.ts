@@ -117,6 +117,7 @@ function coseKeyOf(alg: EnvelopeAlg, pk: Uint8Array): ReturnType<typeof coseKey>
   return k;
 }
 
+// WF-ENVELOPE-KEYS: the verifier's pinning, never the envelope's or the bundle's word.
 /** One envelope's result, each signature marked with whether the verifier pinned its key. */
 const checkOf = (v: EnvelopeVerdict, recognized: Partial<Record<EnvelopeAlg, boolean>>): EnvelopeCheck => ({
   ok: v.ok,

@@ -32,6 +32,7 @@ export interface RegistrationPolicy {
 /** The unprotected labels a statement may carry when registered: receipts (394), which its leaf leaves out. */
 const REGISTERED_UNPROTECTED = new Set<CborValue>([SCITT_HEADER.receipts]);
 
+// WF-SCITT-POLICY
 /**
  * Check a Signed Statement for registration under `policy`: the statement verifies (as
  * verifyStatement), names its issuer and subject, carries nothing unsigned but receipts, is in

@@ -225,3 +225,40 @@ describe('row 6: a receipt does not present its unsigned position as verified', 
     expect(verifyReceipt(receipt, leaf, { keys, checkpoint: { size: 8, root } })).toMatchObject({ ok: true, positionSigned: true });
   });
 });
+
+describe("row 13: a statement's entry can never be an answer's", () => {
+  const isUtf8 = (b: Uint8Array) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('the old argument was wrong: 0xd2 0x84, how every statement starts, is valid UTF-8 (U+0484)', () => {
+    expect(isUtf8(new Uint8Array([0xd2, 0x84]))).toBe(true);
+  });
+
+  it('property: 0x0f followed by any map header (0xa0-0xbb) is in no UTF-8 text, wherever it stands', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.integer({ min: 0xa0, max: 0xbb }), fc.uint8Array({ maxLength: 40 }), (a, m, b) => {
+        expect(isUtf8(new Uint8Array([...a, 0x0f, m, ...b]))).toBe(false);
+      }),
+      { numRuns: 500, seed: 13 },
+    );
+  });
+
+  it('property: every statement that verifies holds that pair (its CWT claims) and is not UTF-8 text', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 30 }), fc.string({ maxLength: 30 }), fc.nat(), (iss, sub, iat) => {
+        const st = theirs({ iss, sub, iat });
+        expect(verifyStatement(st, policy.listed).ok).toBe(true);
+        const at = st.findIndex((x, i) => x === 0x0f && (st[i + 1] ?? 0) >= 0xa0 && (st[i + 1] ?? 0) <= 0xbb);
+        expect(at).toBeGreaterThan(0);
+        expect(isUtf8(st)).toBe(false);
+      }),
+      { numRuns: 100, seed: 130 },
+    );
+  });
+});

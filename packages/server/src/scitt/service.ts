@@ -1,8 +1,9 @@
 // The ledger as a SCITT Transparency Service (RFC 9943): registration under a policy, and RFC 9942
 // receipts for the same signed (and, with a witness policy, witnessed) heads the C2SP checkpoint
 // publishes: one history, never two. A statement's leaf entry is the SHA-256 of its registered
-// form, 32 bytes like an answer hash; it can never be an answer's (a statement starts 0xd2, which
-// no UTF-8 text does). The log stays hashes only: the statement itself is not kept.
+// form, 32 bytes like an answer hash; it can never be an answer's: a statement's bytes are never
+// UTF-8 text (its CWT claims key 15, the byte 0x0f, is followed by a map header, 0xa0-0xbb, which
+// only continues a UTF-8 sequence; wire-format s.13). The log stays hashes only.
 import { fromHex, rootFromInclusionProof, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
 import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, type EnvelopeAlg } from '@svc/core/envelope';
 import { logKeySigner, receiptMaker, signStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
