@@ -262,6 +262,17 @@ if (c) {
     for (const [key, v] of Object.entries(x.refusals ?? {})) a[key] = (a[key] ?? 0) + v;
     return a;
   }, {});
+  const unsigned = c.reduce((a, x) => {
+    for (const [key, v] of Object.entries(x.unsigned ?? {})) a[key] = (a[key] ?? 0) + v;
+    return a;
+  }, {});
+  notes.push(
+    `Unsigned-parts fuzzer (a third of each core process's time; within the documents above): ${Object.entries(unsigned)
+      .map(([f, v]) => `${f} ${n(v)}`)
+      .join(
+        ', ',
+      )} inputs. It changes, adds and removes every unsigned part of the signed formats (a statement's unprotected header, receipts' proof arrays, bundle layers), offers a document's own keys as if pinned, and one kind's signed object as another; a finding is anything reported as verified that moved.`,
+  );
   notes.push(
     `Core outcomes: ${n(c.reduce((a, x) => a + x.verdicts, 0))} verdicts (${n(c.reduce((a, x) => a + x.passed, 0))} passing: unchanged documents or changes to display-only members), refusals ${JSON.stringify(refusals)}; slowest call ${f1(Math.max(...c.map((x) => x.maxMs ?? 0)))} ms.`,
   );

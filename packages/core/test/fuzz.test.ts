@@ -2,7 +2,7 @@
 // `npm run fuzz`). What must hold for every input: a verdict or the typed refusal, never another
 // throw; no call over a second; no change to signed content that still verifies.
 import { describe, expect, it } from 'vitest';
-import { fuzzCorpus, fuzzTlog, fuzzVerify, mutate, prng } from '../src/testing/arbitraries-entry.js';
+import { fuzzCorpus, fuzzTlog, fuzzUnsigned, fuzzVerify, mutate, prng } from '../src/testing/arbitraries-entry.js';
 import { envelopeChecker } from '../src/envelope/receipt.js';
 import { fuzzLog } from '../src/testing/fuzz.js';
 import { verifyBundle } from '../src/dispatch.js';
@@ -11,6 +11,15 @@ import { logPolicy } from '../src/tlog/index.js';
 
 // The browser run has no process object; the default applies there.
 const INPUTS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.FUZZ_CORE_INPUTS ?? 400);
+
+describe('unsigned-parts fuzzer (bounded slice, #41)', () => {
+  it('unsigned parts changed, own keys offered, kinds crossed: nothing reported as verified moves', async () => {
+    const stats = await fuzzUnsigned({ seed: 20261127, inputs: 150, now: () => performance.now() });
+    expect(stats.findings).toEqual([]);
+    expect(stats.inputs).toBe(150);
+    for (const f of ['unsigned', 'own-key', 'cross-kind'] as const) expect(stats.families[f]).toBeGreaterThan(10);
+  }, 300_000);
+});
 
 describe('core fuzzer (bounded slice)', () => {
   it(`${INPUTS} mutated documents of every kind: no untyped throw, no slow call, no forgery`, async () => {

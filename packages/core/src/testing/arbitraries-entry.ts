@@ -24,3 +24,4 @@ export {
 } from './arbitraries.js';
 export { fuzzVerify, fuzzCorpus, mutate, prng, type FuzzFinding, type FuzzStats, type FuzzOptions, type Mutant } from './fuzz.js';
 export { fuzzTlog, type TlogFuzzStats } from './fuzz-tlog.js';
+export { fuzzUnsigned, type UnsignedFuzzStats } from './fuzz-unsigned.js';
