@@ -14,6 +14,7 @@ export default defineConfig({
       '@noble/post-quantum/falcon.js',
       '@noble/hashes/sha2.js',
       '@noble/curves/ed25519.js',
+      '@noble/curves/nist.js',
       'typebox',
     ],
   },

@@ -40,3 +40,13 @@ export { default as scittCose } from '../../../test-vectors/external/scitt-cose.
 
 /** Our SCITT vectors (test-vectors/scitt, wire-format s.13). */
 export { default as scittVectors } from '../../../test-vectors/scitt/scitt.json';
+
+/**
+ * Wycheproof (C2SP/wycheproof, Apache-2.0): ML-DSA-44/65/87 verify, Ed25519, ECDSA P-256 with
+ * SHA-256 in IEEE P1363 form (r||s, as COSE writes it).
+ */
+export { default as wycheproofMlDsa44 } from '../../../test-vectors/external/wycheproof/mldsa_44_verify_test.json';
+export { default as wycheproofMlDsa65 } from '../../../test-vectors/external/wycheproof/mldsa_65_verify_test.json';
+export { default as wycheproofMlDsa87 } from '../../../test-vectors/external/wycheproof/mldsa_87_verify_test.json';
+export { default as wycheproofEd25519 } from '../../../test-vectors/external/wycheproof/ed25519_test.json';
+export { default as wycheproofP256 } from '../../../test-vectors/external/wycheproof/ecdsa_secp256r1_sha256_p1363_test.json';
