@@ -50,3 +50,27 @@ export { default as wycheproofMlDsa65 } from '../../../test-vectors/external/wyc
 export { default as wycheproofMlDsa87 } from '../../../test-vectors/external/wycheproof/mldsa_87_verify_test.json';
 export { default as wycheproofEd25519 } from '../../../test-vectors/external/wycheproof/ed25519_test.json';
 export { default as wycheproofP256 } from '../../../test-vectors/external/wycheproof/ecdsa_secp256r1_sha256_p1363_test.json';
+
+/** cose-wg/Examples (public domain): COSE_Sign1 examples and the sign1 pass/fail tests, by file name. */
+export const coseWg = Object.fromEntries(
+  Object.entries(
+    import.meta.glob('../../../test-vectors/external/cose-wg/*.json', { import: 'default', eager: true }) as Record<string, unknown>,
+  ).map(([path, v]) => [
+    path
+      .split('/')
+      .pop()!
+      .replace(/\.json$/, ''),
+    v as CoseWgExample,
+  ]),
+);
+export interface CoseWgExample {
+  title: string;
+  fail?: boolean;
+  input: { plaintext: string; sign0: { key: Record<string, string>; alg: string; external?: string }; failures?: Record<string, unknown> };
+  intermediates?: { ToBeSign_hex?: string };
+  output: { cbor: string };
+}
+
+/** RFC 8949 Appendix A (cbor/test-vectors) and Appendix F.1's not-well-formed items. */
+export { default as cborAppendixA } from '../../../test-vectors/external/cbor/appendix_a.json';
+export { default as cborNotWellFormed } from '../../../test-vectors/external/cbor/rfc8949-f1.json';
