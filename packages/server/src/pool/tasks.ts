@@ -167,7 +167,17 @@ export async function runTask(task: Task, s: PoolSettings, crypto: CryptoBackend
   return { ok: true, json: JSON.stringify(value) };
 }
 
-const SIG = [0x22, 0x73, 0x69, 0x67, 0x22]; // "sig"
+// Members that stand for signatures, and how many each can hold: a native "sig"; a JWS
+// "signature"; a receipt's "cose" array (at most 4 COSE_Sign1s); a "scitt" Transparent Statement
+// (the statement and the receipts of the log's two keys). Envelopes and SCITT layers hold most of
+// a turn's signatures without a "sig" member, and counting "sig" alone priced such a transcript at
+// about a third of its checks.
+const SIGNATURE_MEMBERS: readonly (readonly [Uint8Array, number])[] = [
+  [new TextEncoder().encode('"sig"'), 1],
+  [new TextEncoder().encode('"signature"'), 1],
+  [new TextEncoder().encode('"cose"'), 4],
+  [new TextEncoder().encode('"scitt"'), 3],
+];
 
 // Bytes a signed layer takes at least on the wire (an ML-DSA-87 signature alone is 9,254 hex
 // characters and its key 5,184): the floor of the estimate for bodies that hide their members.
@@ -187,14 +197,18 @@ const STATEMENT_BYTES_PER_COST = 4096;
 
 /**
  * What a task will cost, in signatures to check, read from the raw body without parsing it: every
- * signature the wire format defines sits in a member named "sig". A body that spells that name
- * with escapes still pays by its size, so its true cost is at most a few times the estimate.
+ * signature the wire format defines sits in a member named "sig", "signature", "cose" or "scitt"
+ * (weighted by the signatures each can hold). A body that spells those names with escapes still
+ * pays by its size, so its true cost is at most a few times the estimate.
  */
 export function estimateCost(body: Uint8Array): number {
   let n = 1;
-  outer: for (let i = body.indexOf(0x22); i >= 0 && i + SIG.length <= body.length; i = body.indexOf(0x22, i + 1)) {
-    for (let k = 1; k < SIG.length; k++) if (body[i + k] !== SIG[k]) continue outer;
-    n++;
-  }
+  for (let i = body.indexOf(0x22); i >= 0; i = body.indexOf(0x22, i + 1))
+    for (const [name, weight] of SIGNATURE_MEMBERS) {
+      if (i + name.length > body.length) continue;
+      let k = 1;
+      while (k < name.length && body[i + k] === name[k]) k++;
+      if (k === name.length) n += weight;
+    }
   return Math.max(n, Math.ceil(body.length / BYTES_PER_LAYER));
 }

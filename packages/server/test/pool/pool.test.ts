@@ -2,6 +2,12 @@
 // result or a typed refusal, broken workers are replaced, and the queue stays within its bounds.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { issueProof, issueTranscript, sha256, toBase64Url, toHex, utf8 } from '@svc/core';
+import { envelopeMaker, mlDsa87Signer } from '@svc/core/envelope';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
+import { logKeySigner, makeReceipt, signStatement, statementLeaf, withReceipts } from '@svc/core/scitt';
+import { testKeys } from '@svc/core/testing';
+import { logKeygen } from '@svc/core/tlog';
 import { WorkerPool, estimateCost } from '../../src/internal.js';
 
 const script = new URL('../fixtures/hostile-worker.mjs', import.meta.url);
@@ -96,6 +102,36 @@ describe('worker pool', () => {
     expect(estimateCost(enc('{}'))).toBe(1);
     expect(estimateCost(enc('{"sig":"a","b":{"sig":"c"}}'))).toBe(3);
     expect(estimateCost(enc(`{"\\u0073ig":"${'0'.repeat(200_000)}"}`))).toBeGreaterThanOrEqual(12);
+  });
+
+  it('estimateCost counts the signatures envelopes and SCITT layers carry: a transcript of such turns is not priced at a third (#41)', () => {
+    const K = testKeys('pool-cost');
+    const log = logKeygen('subtree/v1', sha256(utf8('pool cost log')));
+    const logEd = logKeygen('ed25519', sha256(utf8('pool cost log ed')));
+    const turn = (i: number) => {
+      const answer = `turn ${i}`;
+      const h = sha256(utf8(answer));
+      const st = signStatement(
+        { answerSha256: h, iss: 'svc', sub: `urn:svc:answer:${toHex(h)}`, iat: 1, typ: 'application/vnd.svc.answer-statement+cose' },
+        mlDsa87Signer(K.answer),
+      );
+      const tree = new MemoryTree();
+      tree.appendData(statementLeaf(st));
+      const content = { index: 0, size: 1, path: [], root: treeRoot(tree, 1), iss: 'o' };
+      const scitt = toBase64Url(withReceipts(st, [makeReceipt(content, logKeySigner(log)), makeReceipt(content, logKeySigner(logEd))]));
+      const b = issueProof(
+        { answer, model: 'm', ts: 1 },
+        { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: sha256(utf8('pool cost ed')) }) },
+      );
+      return { ...b, scitt };
+    };
+    const body = new TextEncoder().encode(JSON.stringify(issueTranscript([turn(0), turn(1), turn(2)])));
+    // Each turn: its receipt, the JWS's two signatures, two COSE_Sign1s, the statement and two receipts.
+    const checks = 3 * (1 + 2 + 2 + 1 + 2);
+    expect(estimateCost(body)).toBeGreaterThanOrEqual(checks);
+    // Counting "sig" alone (and the size floor), the estimate was under half of that.
+    const sigOnly = Math.max(1 + 3, Math.ceil(body.length / 16_384));
+    expect(sigOnly).toBeLessThan(checks / 2);
   });
 
   it('property: whatever the workers do, every task settles exactly once and the pool recovers its size', async () => {
