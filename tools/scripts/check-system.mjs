@@ -1,43 +1,72 @@
 #!/usr/bin/env node
-// First step of `npm test`: the system components the suite needs, checked before minutes of other
-// tests run. Missing ones stop the run at once with the exact command that installs them.
+// First step of `npm test`: the system components the suite needs. On a machine where this command
+// may install them (root, with apt-get: a fresh Debian machine, CI), the missing ones are installed
+// from Debian's packages, once; elsewhere the run stops at once naming the exact command. Set
+// SVC_NO_INSTALL=1 to be told instead of installed for. Set CHROMIUM_PATH or PG_BINDIR to use
+// another Chromium or other PostgreSQL binaries.
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { CHROMIUM_PATH } from '../lib/chromium.mjs';
 import { postgresBinDir } from '../lib/postgres.mjs';
 
-const missing = [];
-const chromium = CHROMIUM_PATH;
-if (!existsSync(chromium))
-  missing.push({
-    what: `Chromium at ${chromium} (core tests in a browser, the verifier page)`,
-    fix: 'apt-get update && apt-get install -y chromium',
-  });
-if (!postgresBinDir())
-  missing.push({
+/** What the suite needs, each with the Debian packages that provide it and how to tell it is here. */
+const NEEDS = [
+  {
+    what: `Chromium at ${CHROMIUM_PATH} (core tests in a browser, the verifier page)`,
+    packages: ['chromium'],
+    here: () => existsSync(CHROMIUM_PATH),
+  },
+  {
     what: 'PostgreSQL server binaries, initdb and pg_ctl (the ledger suite runs against a real PostgreSQL it starts itself)',
-    fix: 'apt-get update && apt-get install -y postgresql   (or set PG_BINDIR to the folder holding initdb)',
-  });
-{
-  const { spawnSync } = await import('node:child_process');
-  if (
-    spawnSync('go', ['version']).status !== 0 ||
-    !existsSync('/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog') ||
-    !existsSync('/usr/share/gocode/src/github.com/fxamacker/cbor')
-  )
-    missing.push({
-      what: "Go with golang.org/x/mod's sumdb/tlog and sumdb/note, and fxamacker/cbor (independent readers of the tiled log, its notes, and SCITT receipts)",
-      fix: 'apt-get update && apt-get install -y golang-go golang-golang-x-mod-dev golang-github-fxamacker-cbor-dev',
-    });
+    packages: ['postgresql'],
+    here: () => postgresBinDir() !== null,
+  },
+  {
+    what: "Go with golang.org/x/mod's sumdb/tlog and sumdb/note, and fxamacker/cbor (independent readers of the tiled log, its notes, and SCITT receipts)",
+    packages: ['golang-go', 'golang-golang-x-mod-dev', 'golang-github-fxamacker-cbor-dev'],
+    here: () =>
+      spawnSync('go', ['version']).status === 0 &&
+      existsSync('/usr/share/gocode/src/golang.org/x/mod/sumdb/tlog') &&
+      existsSync('/usr/share/gocode/src/github.com/fxamacker/cbor'),
+  },
+  {
+    // As root the PostgreSQL binaries run as the postgres user, which Debian's package creates.
+    what: 'a postgres system user to run PostgreSQL as (root may not)',
+    packages: ['postgresql'],
+    here: () => process.getuid?.() !== 0 || postgresBinDir() === null || spawnSync('id', ['-u', 'postgres']).status === 0,
+  },
+];
+
+const missing = () => NEEDS.filter((n) => !n.here());
+const command = (pkgs) => `apt-get update && apt-get install -y ${[...new Set(pkgs)].join(' ')}`;
+
+let gaps = missing();
+const mayInstall =
+  gaps.length > 0 && process.getuid?.() === 0 && !process.env.SVC_NO_INSTALL && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0;
+if (mayInstall) {
+  const pkgs = [...new Set(gaps.flatMap((g) => g.packages))];
+  console.log(`npm test: installing what the suite needs from Debian's packages: ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', ...pkgs],
+  ]) {
+    const r = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+    if (r.status !== 0) {
+      console.error(`npm test: apt-get ${args[0]} failed (exit ${r.status ?? r.signal}); run it yourself: ${command(pkgs)}`);
+      process.exit(1);
+    }
+  }
+  gaps = missing();
 }
-if (process.getuid?.() === 0 && postgresBinDir()) {
-  // As root the binaries run as the postgres user, which the Debian package creates.
-  const { spawnSync } = await import('node:child_process');
-  if (spawnSync('id', ['-u', 'postgres']).status !== 0)
-    missing.push({ what: 'a postgres system user to run PostgreSQL as (root may not)', fix: 'useradd --system postgres' });
-}
-if (missing.length > 0) {
+if (gaps.length > 0) {
   console.error('npm test needs system components that are missing:');
-  for (const m of missing) console.error(`  - ${m.what}\n    install: ${m.fix}`);
-  console.error('(.ci/run installs them; or set CHROMIUM_PATH to another Chromium build, PG_BINDIR to other PostgreSQL binaries.)');
+  for (const g of gaps) console.error(`  - ${g.what}`);
+  console.error(`install them with: ${command(gaps.flatMap((g) => g.packages))}`);
+  console.error(
+    process.getuid?.() === 0
+      ? '(SVC_NO_INSTALL is set, or there is no apt-get here.)'
+      : '(as root, npm test installs them itself; or set CHROMIUM_PATH to another Chromium build, PG_BINDIR to other PostgreSQL binaries.)',
+  );
   process.exit(1);
 }
