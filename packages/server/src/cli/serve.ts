@@ -3,6 +3,8 @@
 import cluster from 'node:cluster';
 import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
+import { EXIT_ADDRESS_IN_USE } from '../http/listen.js';
+import { CliError } from './common.js';
 import { parseFor, portFlag } from './io.js';
 
 // Each role loads only its own modules: the primary never serves, so it does not map the server's
@@ -38,13 +40,20 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.on('SIGTERM', () => {});
     process.on('SIGINT', () => {});
     const { startServer } = await import('../server.js');
-    const running = await startServer(cfg, { cluster: link });
+    // A taken port fails every process alike: each exits quietly with its own code, and the
+    // primary says it once.
+    const running = await startServer(cfg, { cluster: link }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'EADDRINUSE') process.exit(EXIT_ADDRESS_IN_USE);
+      throw e;
+    });
     link.onShutdown(() => void running.close().then(() => process.exit(0)));
     link.ready(running.url);
     return new Promise<number>(() => {});
   }
   const { startServer } = await import('../server.js');
-  const running = await startServer(cfg);
+  const running = await startServer(cfg).catch((e: NodeJS.ErrnoException) => {
+    throw e.code === 'EADDRINUSE' ? new CliError(e.message, 1) : e;
+  });
   // Idempotent, and still listening after the first: Ctrl-C under npm start delivers SIGINT twice
   // (from the terminal and from the launcher), and the second must not cut the graceful shutdown.
   const stop = () => void running.close().then(() => process.exit(0));

@@ -11,6 +11,7 @@ import { namesFor } from '@svc/core';
 import { AggregatorRegistry, Counter, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { CouncilProbe, loadCouncilConfig } from '../council/probe.js';
+import { addressInUse, EXIT_ADDRESS_IN_USE } from '../http/listen.js';
 import { metricsListener } from '../http/metrics-listener.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import type { Logger } from '../log.js';
@@ -134,6 +135,10 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
         // succeed (the port is taken, the data folder unreadable). Restarting would loop forever.
         // A process stopped by a signal from outside (an operator's kill, the OOM killer, Ctrl-C
         // reaching one process) has not shown that, and is restarted as any other.
+        if (code === EXIT_ADDRESS_IN_USE && !told) {
+          told = true;
+          process.stderr.write(`svc: ${addressInUse(cfg.host, cfg.port)}\n`);
+        }
         log('cluster_start_failed', {
           process: index,
           code,
@@ -159,6 +164,8 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
 
   let deadline: ReturnType<typeof setTimeout> | undefined;
   let exitCode = 0;
+  // A taken port is said once, however many processes found it taken.
+  let told = false;
   // Holds the event loop while the primary supervises: it exits only through finish().
   const supervising = setInterval(() => undefined, 60_000);
   const finish = (code: number) => {

@@ -21,10 +21,20 @@ export function serverOptions(cfg: Pick<Config, 'bodyMs'>): ServerOptions {
   };
 }
 
+/** Exit code of a server process whose port is taken: its primary says so once, for all of them. */
+export const EXIT_ADDRESS_IN_USE = 3;
+
+/** What to tell someone whose port is taken: the port, and how to choose another. */
+export function addressInUse(host: string, port: number): string {
+  return `port ${port} on ${host} is already in use (another server, or svc serve already running): stop it, or start on another port with PORT=<n> (or --port <n>)`;
+}
+
 /** Listen on host:port (0: any free port) and resolve with the server's base URL. */
 export async function listen(server: Server, host: string, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(addressInUse(host, port)), { code: 'EADDRINUSE' }) : e),
+    );
     server.listen(port, host, () => resolve());
   });
   const addr = server.address();
