@@ -64,6 +64,7 @@ describe('the test suite', () => {
       'rules.test.ts': 'docs/rules.md against the code and tests it names',
       'spec-copy.test.ts': "the specification's copy in docs/spec",
       'start.test.ts': 'npm start on embedded defaults',
+      'system-setup.test.ts': "npm test's first step: the system components it installs, or names",
     },
   };
   const HELPERS = new Set(['fixtures/', 'support/', 'generated/']);
