@@ -24,6 +24,11 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(values.host ? { host: values.host as string } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
   });
+  if (cluster.isPrimary && cfg.ledger && !cfg.databaseUrl) {
+    const { sqliteDriverMissing } = await import('../ledger/sqlite/db.js');
+    const missing = sqliteDriverMissing();
+    if (missing) throw new CliError(missing, 2);
+  }
   if (cfg.processes > 1 && cluster.isPrimary) {
     const { startPrimary } = await import('../cluster/primary.js');
     const primary = startPrimary(cfg, jsonLogger(cfg.log && cfg.logLevel));

@@ -14,10 +14,29 @@ import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../st
  * names another package directory in their place.
  */
 export function sqliteDriver(): typeof Database {
-  const require = createRequire(import.meta.url);
-  const name =
-    process.env.SVC_SQLITE_MODULE || (Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3');
-  return require(name) as typeof Database;
+  return createRequire(import.meta.url)(driverName()) as typeof Database;
+}
+
+function driverName(): string {
+  return process.env.SVC_SQLITE_MODULE || (Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3');
+}
+
+/**
+ * Why the SQLite driver cannot be had here, with the fix, or null when it can: checked before a
+ * server starts, so a missing driver is a refusal to start that says what to do, never a server
+ * that listens with its ledger unavailable.
+ */
+export function sqliteDriverMissing(): string | null {
+  const name = driverName();
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return null;
+  } catch {
+    const node = process.versions.node;
+    return process.env.SVC_SQLITE_MODULE
+      ? `the SQLite driver SVC_SQLITE_MODULE names (${name}) cannot be found: point it at an installed better-sqlite3, or unset it`
+      : `the SQLite driver for Node ${node} (${name}, an optional dependency of @svc/server) is not installed: run \`npm install better-sqlite3@12.9.0\` (Node 20), use Node >= 22 (its driver is always installed), name another with SVC_SQLITE_MODULE, or keep the ledger in PostgreSQL with SVC_DATABASE_URL`;
+  }
 }
 
 export const SCHEMA = `

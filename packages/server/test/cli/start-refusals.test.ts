@@ -1,6 +1,8 @@
-// #44 row 4: `svc serve` (and so `npm start`) on a port another program holds says so in one line,
-// naming the port and how to choose another, and exits 1: once for a cluster of processes (each
-// finds the port taken; the primary speaks for them), once for a single process.
+// Starts that cannot succeed say why in one line and what to do (#44 rows 4 and 5). A port another
+// program holds: the port and how to choose another, exit 1, once for a cluster of processes (each
+// finds the port taken; the primary speaks for them) as for one. A SQLite driver that cannot be
+// loaded: a refusal to start naming the fix (exit 2), where the server used to listen with its
+// ledger 503 "temporarily unavailable".
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -53,4 +55,24 @@ describe('a port already taken', () => {
     },
     60_000,
   );
+});
+
+describe('a SQLite driver that cannot be loaded', () => {
+  it('svc serve refuses to start, naming the fix; nothing listens', async () => {
+    const r = await serve({ SVC_SQLITE_MODULE: join(tmpdir(), 'no-such-driver'), PORT: '0' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the SQLite driver SVC_SQLITE_MODULE names');
+    expect(r.stderr).not.toContain('temporarily');
+  }, 60_000);
+
+  it('sqliteDriverMissing: null where the driver resolves, the reason and the fix where it does not', async () => {
+    const { sqliteDriverMissing } = await import('../../src/ledger/sqlite/db.js');
+    expect(sqliteDriverMissing()).toBeNull();
+    process.env.SVC_SQLITE_MODULE = join(tmpdir(), 'no-such-driver');
+    try {
+      expect(sqliteDriverMissing()).toMatch(/cannot be found/);
+    } finally {
+      delete process.env.SVC_SQLITE_MODULE;
+    }
+  });
 });
