@@ -969,6 +969,8 @@ export interface components {
                             kid: string;
                             ok: boolean;
                             error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                            typ?: string;
+                            keyRecognized?: boolean;
                         }[];
                     };
                     cose?: {
@@ -979,6 +981,8 @@ export interface components {
                             kid: string;
                             ok: boolean;
                             error?: "malformed" | "too_large" | "unsupported_alg" | "crit" | "wrong_typ" | "unknown_key" | "bad_signature" | "payload_mismatch";
+                            typ?: string;
+                            keyRecognized?: boolean;
                         }[];
                     }[];
                 };
