@@ -21,17 +21,21 @@ const tlogVectors = import.meta.glob('../../../test-vectors/tlog/*.json', { impo
 
 export { rfc6962, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };
 
+/** A glob's files by name, without folder or `.json`. */
+const byName = <T>(files: Record<string, unknown>): Record<string, T> =>
+  Object.fromEntries(
+    Object.entries(files).map(([path, v]) => [
+      path
+        .split('/')
+        .pop()!
+        .replace(/\.json$/, ''),
+      v as T,
+    ]),
+  );
+
 /** RFC 9964's examples: name (e.g. `ML_DSA_87.jose`) -> the example object. */
-const rfc9964 = Object.fromEntries(
-  Object.entries(
-    import.meta.glob('../../../test-vectors/external/rfc9964/*.json', { import: 'default', eager: true }) as Record<string, unknown>,
-  ).map(([path, v]) => [
-    path
-      .split('/')
-      .pop()!
-      .replace(/\.json$/, ''),
-    v as Record<string, unknown>,
-  ]),
+const rfc9964 = byName<Record<string, unknown>>(
+  import.meta.glob('../../../test-vectors/external/rfc9964/*.json', { import: 'default', eager: true }),
 );
 export { rfc9964 };
 
@@ -52,16 +56,8 @@ export { default as wycheproofEd25519 } from '../../../test-vectors/external/wyc
 export { default as wycheproofP256 } from '../../../test-vectors/external/wycheproof/ecdsa_secp256r1_sha256_p1363_test.json';
 
 /** cose-wg/Examples (public domain): COSE_Sign1 examples and the sign1 pass/fail tests, by file name. */
-export const coseWg = Object.fromEntries(
-  Object.entries(
-    import.meta.glob('../../../test-vectors/external/cose-wg/*.json', { import: 'default', eager: true }) as Record<string, unknown>,
-  ).map(([path, v]) => [
-    path
-      .split('/')
-      .pop()!
-      .replace(/\.json$/, ''),
-    v as CoseWgExample,
-  ]),
+export const coseWg = byName<CoseWgExample>(
+  import.meta.glob('../../../test-vectors/external/cose-wg/*.json', { import: 'default', eager: true }),
 );
 export interface CoseWgExample {
   title: string;
