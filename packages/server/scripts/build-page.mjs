@@ -17,6 +17,9 @@ const out = await build({
   minify: true,
   write: false,
   legalComments: 'none',
+  // @svc/core's chunks import one another bare, and the package says truly that none has side
+  // effects: esbuild dropping those imports is what is wanted, and its warning is noise to a user.
+  logOverride: { 'ignored-bare-import': 'silent' },
 });
 const js = out.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
 

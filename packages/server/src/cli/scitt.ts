@@ -58,7 +58,7 @@ export async function verifyScitt(
         `  statement ${s.ok ? 'ok' : `FAILED (${s.error})`}, leaf ${s.leaf}`,
         ...v.receipts.map((r) =>
           r.ok
-            ? `  receipt ${r.alg} ok: leaf ${r.index} of ${r.size}, root ${r.root}, log ${r.iss ?? '?'}`
+            ? `  receipt ${r.alg} ok: root ${r.root} signed by log ${r.iss ?? '?'}; its proof says leaf ${r.index} of ${r.size}${r.positionSigned ? ' (signed: a trusted checkpoint of that size)' : ' (unsigned: only the root is)'}`
             : `  receipt ${r.alg ?? '?'} FAILED (${r.error}) ${r.detail ?? ''}`.trimEnd(),
         ),
         'A receipt proves inclusion in the head it names; `svc ledger audit` checks that head is the one everyone sees.',

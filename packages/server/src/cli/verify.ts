@@ -1,8 +1,10 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
 import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, type ReceiptKey, type VerifyResponse } from '@svc/core';
 import { envelopeChecker } from '@svc/core/envelope';
-import { CliError, fetchBridgeKeys, fetchKeys, loadKeysFile, readInput } from './common.js';
-import { asEnvelope, readBytes, verifyEnvelope } from './envelope.js';
+import { scittChecker } from '@svc/core/scitt';
+import { opensslClassical } from '../crypto/classical.js';
+import { CliError, baseUrl, fetchBridgeKeys, fetchJson, fetchKeys, loadKeysFile, readInput } from './common.js';
+import { asEnvelope, fetchCoseKeys, readBytes, verifyEnvelope } from './envelope.js';
 import { isScittStatement, verifyScitt } from './scitt.js';
 import { jsonForTerminal } from './io.js';
 
@@ -49,6 +51,12 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
       );
     }
   }
+  if (receipt?.envelopes) lines.push(...envelopeLines(receipt.envelopes));
+  if (v.scitt) lines.push(scittLine(v.scitt));
+  if (v.log)
+    lines.push(
+      `  transparency log (tlogProof): inclusion ${mark(v.log.ok)}${v.log.logRecognized === undefined ? '' : v.log.logRecognized ? ', log recognised' : ', log not judged (no policy names it)'}`,
+    );
   if (v.excerpt) lines.push(`  excerpt: ${v.excerpt.ok ? 'exact slice of the signed answer' : 'NOT an exact slice of the answer'}`);
   if (v.bridge)
     lines.push(
@@ -68,6 +76,62 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
     );
   lines.push('A passing verdict attests origin and integrity only, never that the content is accurate.');
   return lines.join('\n');
+}
+
+type Sig = { alg: string; ok: boolean; error?: string; keyRecognized?: boolean };
+const sigText = (x: Sig) =>
+  `${x.alg} ${x.ok ? 'ok' : `FAILED (${x.error ?? 'bad'})`}${x.ok && x.keyRecognized === false ? ' (key not pinned here: integrity, not origin)' : ''}`;
+
+/** Each envelope the receipt carries, each signature named: which one failed, and whose keys. */
+function envelopeLines(e: {
+  checked: boolean;
+  ok?: boolean;
+  jws?: { ok: boolean; signatures: Sig[] };
+  cose?: { ok: boolean; signatures: Sig[] }[];
+}): string[] {
+  if (!e.checked) return ['  envelopes: not checked'];
+  return [
+    `  envelopes: ${mark(e.ok)}`,
+    ...(e.jws ? [`    JWS: ${e.jws.signatures.length ? e.jws.signatures.map(sigText).join(', ') : mark(false)}`] : []),
+    ...(e.cose ?? []).map((c, i) => `    COSE #${i + 1}: ${c.signatures.length ? c.signatures.map(sigText).join(', ') : mark(c.ok)}`),
+  ];
+}
+
+/** The SCITT layer: judged, with what its receipts say, or why not. */
+function scittLine(sc: {
+  checked: boolean;
+  ok?: boolean;
+  error?: string;
+  logRecognized?: boolean;
+  receipts?: { ok: boolean; alg?: string; error?: string }[];
+}): string {
+  if (!sc.checked) return '  SCITT statement: not checked (no log keys: use --keys-url BASE of a server with a ledger)';
+  if (!sc.ok)
+    return `  SCITT statement: FAILED (${sc.error ?? 'malformed'})${(sc.receipts ?? []).map((r) => `; receipt ${r.alg ?? '?'} ${r.ok ? 'ok' : `FAILED (${r.error})`}`).join('')}`;
+  return sc.logRecognized === false
+    ? '  SCITT statement: ok, its receipts from a log this server does not know (not judged)'
+    : `  SCITT statement: ok, receipts ${(sc.receipts ?? []).map((r) => `${r.alg ?? '?'} ${r.ok ? 'ok' : `set aside (${r.error})`}`).join(', ')}`;
+}
+
+/**
+ * With --keys-url, what the server itself checks with: its log's receipt keys (SCITT layers) and
+ * its Ed25519 envelope key, from the same base. A server without a ledger publishes no log keys:
+ * the SCITT layer is then reported unchecked, never passed.
+ */
+async function serverLayers(opts: { 'keys-url'?: string }) {
+  if (!opts['keys-url']) return {};
+  const base = baseUrl(opts['keys-url']);
+  const pub = await fetchJson(`${base}/api/provenance/pubkey`);
+  const ed = (pub.body as { envelope_ed25519?: { public_key_hex?: string } } | undefined)?.envelope_ed25519;
+  const keys = await fetchCoseKeys(`${base}/.well-known/scitt-keys`).catch((e: unknown) => {
+    // A server without a ledger has no SCITT keys (404): its layer is then unchecked, and said so.
+    if (e instanceof CliError && e.message.endsWith('answered 404')) return null;
+    throw e;
+  });
+  return {
+    ...(ed?.public_key_hex ? { trustedEnvelopeKeys: [{ algo: 'Ed25519', public_key_hex: ed.public_key_hex }] } : {}),
+    ...(keys ? { scitt: scittChecker({ logs: [{ keys }], classical: opensslClassical }) } : {}),
+  };
 }
 
 async function pinned(opts: { keys?: string; 'keys-url'?: string }): Promise<ReceiptKey[]> {
@@ -96,11 +160,13 @@ export async function verifyCommand(
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
   const trustedBridgeKeys = await pinnedBridge(opts);
+  const layers = await serverLayers(opts);
   let r: VerifyResponse;
   try {
     r = await verifyBundle(text, {
       trustedKeys,
       trustedBridgeKeys,
+      ...layers,
       envelopes: envelopeChecker,
       ...(opts.service ? { service: opts.service } : {}),
     });
@@ -122,6 +188,7 @@ export async function recordCommand(
   const text = readInput(file);
   const trustedKeys = await pinned(opts);
   const trustedBridgeKeys = await pinnedBridge(opts);
+  const layers = await serverLayers(opts);
   // Where trust comes from, said every time: a record made with no keys pinned cannot recognise anyone.
   note(
     trustedKeys.length === 0
@@ -133,6 +200,7 @@ export async function recordCommand(
     const rec = buildRecord(doc, {
       trustedBridgeKeys,
       trustedKeys,
+      ...layers,
       envelopes: envelopeChecker,
       generated: Math.floor(Date.now() / 1000),
       ...(opts.org !== undefined ? { org: opts.org } : {}),

@@ -102,6 +102,62 @@ describe('svc issue --scitt', () => {
     }
   });
 
+  it("svc verify of a bundle checks every layer the server checks, with the server's keys, and names each (#44 rows 1, 2)", async () => {
+    const s = await boot();
+    try {
+      const r = await runSvc([
+        'issue',
+        '--answer',
+        'Layered.',
+        '--scitt',
+        join(dir, 'layered.cose'),
+        '--envelopes',
+        'jws,cose',
+        '--data-dir',
+        s.dir,
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const bundle = JSON.parse(r.out);
+      const server = async (b: unknown) =>
+        (
+          await fetch(`${s.url}/api/v1/verify`, {
+            method: 'POST',
+            body: JSON.stringify(b),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).json();
+      const cli = (b: unknown, ...flags: string[]) =>
+        runSvc(['verify', writeTo(`b${Math.random()}.json`, utf8(JSON.stringify(b))), '--keys-url', s.url, ...flags]);
+      // A good bundle: the same verdict, and the text names the SCITT layer and the envelopes.
+      const good = await cli(bundle);
+      expect(good.code, good.err + good.out).toBe(0);
+      expect(good.out).toMatch(/SCITT statement: ok/);
+      expect(good.out).toMatch(/envelopes: ok/);
+      expect((await server(bundle)).verdict.overallOk).toBe(true);
+      // One bit of the scitt member: the server fails it; so must the CLI (it printed PASS before).
+      const damaged = fromBase64Url(bundle.scitt)!;
+      damaged[damaged.length - 20]! ^= 1;
+      const bad = { ...bundle, scitt: toBase64Url(damaged) };
+      expect((await server(bad)).verdict.overallOk).toBe(false);
+      const badCli = await cli(bad);
+      expect(badCli.code).toBe(1);
+      expect(badCli.out).toMatch(/Integrity: FAIL/);
+      expect(badCli.out).toMatch(/SCITT statement: FAILED/);
+      const json = JSON.parse((await cli(bad, '--json')).out);
+      expect(json.verdict.scitt).toEqual((await server(bad)).verdict.scitt);
+      // A tampered Ed25519 JWS signature: the line that failed is named, not only "FAIL".
+      const jws = structuredClone(bundle);
+      const sig = jws.receipt.envelopes.jws.signatures[1];
+      sig.signature = `${sig.signature.startsWith('A') ? 'B' : 'A'}${sig.signature.slice(1)}`;
+      const tampered = await cli(jws);
+      expect(tampered.code).toBe(1);
+      expect(tampered.out).toMatch(/envelopes: FAILED[\s\S]*JWS: ML-DSA-87 ok, Ed25519 FAILED/);
+      expect((await server(jws)).verdict.overallOk).toBe(false);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('a usage error without the ledger: exit 2, nothing written', async () => {
     const r = await runSvc(['issue', '--answer', 'x', '--scitt', join(dir, 'none.cose'), '--data-dir', dir], {
       env: { SVC_LEDGER: 'off' },
