@@ -7,7 +7,6 @@ export {
   cborDecode,
   CborError,
   MAX_CBOR_DEPTH,
-  Tagged,
   type CborDecodeOptions,
   type CborErrorCode,
   type CborValue,

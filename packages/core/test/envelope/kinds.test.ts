@@ -15,11 +15,11 @@ import {
   readCose1,
   signCose1,
   sigStructure,
-  Tagged,
   verifyCose1,
   verifyJws,
   type GeneralJws,
 } from '@svc/core/envelope';
+import { Tagged } from '../../src/envelope/cbor.js';
 import { K, trusted, verdictOf } from '../helpers.js';
 
 const names = namesFor('svc');
