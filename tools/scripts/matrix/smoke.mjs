@@ -73,6 +73,7 @@ export async function smoke(now = () => performance.now()) {
         response: await verifyBundle(c.inputText ?? c.input, {
           trustedKeys: c.trustedKeys,
           trustedBridgeKeys: c.trustedBridgeKeys,
+          trustedEnvelopeKeys: c.trustedEnvelopeKeys,
           ...(c.logPolicy ? { logPolicy: logPolicy(c.logPolicy) } : {}),
           ...(c.checkEnvelopes ? { envelopes: envelopeChecker } : {}),
           service: c.service,
