@@ -151,7 +151,8 @@ export function candidateKeys(keys: readonly unknown[], alg: ScittAlg, kid: Cbor
   for (const raw of keys) {
     const k = readScittKey(raw);
     if (k === null || k.alg !== alg) continue;
-    if (named && k.kid !== undefined && !keyNames(k).some((n) => named.includes(n))) continue;
+    // The given kid first: the thumbprints (two hashes of a key of up to 2.6 KB) only when it differs.
+    if (named && k.kid !== undefined && !named.includes(kidText(k.kid)) && !keyNames(k).some((n) => named.includes(n))) continue;
     out.push(k);
   }
   return out;
@@ -159,10 +160,15 @@ export function candidateKeys(keys: readonly unknown[], alg: ScittAlg, kid: Cbor
 
 /** Every name a key answers to: its given kid (hex for bytes), its COSE and JWK thumbprints. */
 export function keyNames(k: ScittKey): string[] {
-  const names = [toHex(scittCoseThumbprint(k)), scittJwkThumbprint(k)];
-  if (k.kid !== undefined) names.push(kidText(k.kid)!);
-  return names;
+  let known = thumbprintsOf.get(k.publicKey);
+  if (known?.alg !== k.alg) {
+    known = { alg: k.alg, names: [toHex(scittCoseThumbprint(k)), scittJwkThumbprint(k)] };
+    thumbprintsOf.set(k.publicKey, known);
+  }
+  return k.kid !== undefined ? [...known.names, kidText(k.kid)!] : known.names;
 }
+// A policy's or a log's keys are the same bytes for every statement: their thumbprints are made once.
+const thumbprintsOf = new WeakMap<Uint8Array, { alg: ScittAlg; names: string[] }>();
 
 function safeText(b: Uint8Array): string | undefined {
   try {
