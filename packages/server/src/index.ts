@@ -9,3 +9,5 @@ export { openApiDocument } from './openapi.js';
 export { inlineExecutor, type Executor } from './pool/pool.js';
 export { jsonLogger, levelOf, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';
+export { openIssuer, type IssuerSettings, type SvcIssuer } from './issuing/open.js';
+export type { IssueInput } from './issuer.js';

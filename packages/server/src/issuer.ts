@@ -1,10 +1,14 @@
 // Issuing signed answers with the keyring and appending their hashes to the ledger. Safe while the
 // server runs, and from any number of processes: the store sequences one writer at a time.
+// Answers issued together (one issueMany, or issue() calls within the ledger's batch interval) are
+// appended in one batch sealed by one signed head; a bundle is returned only once its leaf is
+// committed, so what a caller holds is always in the log.
 import { randomBytes } from 'node:crypto';
 import {
   fromHex,
   issueProof,
   textSha256,
+  toBase64Url,
   type CryptoBackend,
   type EnvelopeFormat,
   type EnvelopeMaker,
@@ -16,16 +20,36 @@ import { envelopeMaker } from '@svc/core/envelope';
 import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { LedgerError } from './ledger/errors.js';
 import type { Keyring } from './keys/keyring.js';
-import type { Ledger } from './ledger/ledger.js';
+import type { LedgerApi } from './ledger/api.js';
+import { answerStatement, type ScittService } from './scitt/service.js';
 
+/**
+ * One answer to sign: its text, and what `svc issue` takes beside it.
+ *
+ * @example
+ * ```ts
+ * const input: IssueInput = { answer: 'Paris.', prompt: 'Capital of France?', model: 'gpt-x', envelopes: ['jws'] };
+ * ```
+ */
 export interface IssueInput {
   answer: string;
+  /** The question; bound by the receipt's prompt hash (entire-input, or current-message with framing). */
   prompt?: string;
   model?: string;
+  /** How the question was put (system prompt, voice, attachment, earlier turns): binds it as current-message. */
   framing?: FramingFlags;
   governance_flag?: string;
   council_grounded?: boolean;
+  /** JWS and/or COSE envelopes beside the receipt; the issuer's default when absent. */
+  envelopes?: readonly EnvelopeFormat[];
+  /** Wait for a published checkpoint covering the answer and embed its c2sp.org/tlog-proof (`tlogProof`). */
+  logged?: boolean;
+  /** Register the service's SCITT Signed Statement about the answer and embed the Transparent Statement (`scitt`). */
+  scitt?: boolean;
 }
+
+/** What an issuer needs of the ledger: appending, and the reads that prove an answer was logged. */
+export type IssuerLedger = Pick<LedgerApi, 'append' | 'inclusion'>;
 
 export interface IssuerOptions {
   slhDiversity?: boolean;
@@ -34,39 +58,59 @@ export interface IssuerOptions {
   /** Signs ML-DSA-87 and SLH-DSA natively where present (see crypto/node.ts). */
   crypto?: CryptoBackend;
   /**
-   * Wait until each answer's leaf is in a published checkpoint (witnessed, with a witness policy)
-   * and embed a c2sp.org/tlog-proof of it as `tlogProof`. `checkpoint` gives the published one.
+   * Where `logged` answers find the published checkpoint (witnessed, with a witness policy), and
+   * how long they wait for one that covers them. Without it `logged` is refused.
    */
   logged?: { checkpoint: () => Promise<string>; timeoutMs: number };
-  /** JWS and/or COSE envelopes beside each receipt (ML-DSA-87, and Ed25519 with the envelope key). */
+  /** The default envelopes of each receipt (ML-DSA-87, and Ed25519 with the envelope key). */
   envelopes?: readonly EnvelopeFormat[];
+  /** The log's SCITT service, for answers asking for `scitt`; without it `scitt` is refused. */
+  scitt?: { service: ScittService; timeoutMs: number };
 }
 
 export class Issuer {
   constructor(
     private readonly ring: Keyring,
     private readonly names: Names,
-    private readonly ledger: Ledger | null,
+    private readonly ledger: IssuerLedger | null,
     private readonly opts: IssuerOptions = {},
-  ) {
-    const seed = ring.envelopeSeed();
-    this.envelopes = opts.envelopes?.length ? envelopeMaker({ formats: opts.envelopes, ...(seed ? { ed25519: seed } : {}) }) : null;
+  ) {}
+
+  // One maker per set of formats asked for, made once (the Ed25519 key is expanded once).
+  private readonly makers = new Map<string, EnvelopeMaker>();
+
+  private envelopesFor(formats: readonly EnvelopeFormat[] | undefined): EnvelopeMaker | null {
+    const f = formats ?? this.opts.envelopes ?? [];
+    if (f.length === 0) return null;
+    const key = [...f].sort().join(',');
+    let m = this.makers.get(key);
+    if (!m) {
+      const seed = this.ring.envelopeSeed();
+      m = envelopeMaker({ formats: f, ...(seed ? { ed25519: seed } : {}) });
+      this.makers.set(key, m);
+    }
+    return m;
   }
 
-  private readonly envelopes: EnvelopeMaker | null;
-
-  /** Sign one answer; when a ledger is attached its hash is appended under a new signed head first. */
+  /** Sign one answer; when a ledger is attached its hash is appended under a signed head first. */
   async issue(input: IssueInput): Promise<ProofBundle> {
     return (await this.issueMany([input]))[0]!;
   }
 
   /** Sign a batch; the whole batch is one append sealed by one signed head. */
-  async issueMany(inputs: IssueInput[]): Promise<ProofBundle[]> {
+  async issueMany(inputs: readonly IssueInput[]): Promise<ProofBundle[]> {
+    // Refused before anything is signed: a caller never holds a signature the log does not.
+    if (!this.ledger && inputs.some((i) => i.logged || i.scitt))
+      throw new LedgerError('invalid_request', 'logged and scitt need the ledger (SVC_LEDGER is off)');
+    if (inputs.some((i) => i.logged) && !this.opts.logged)
+      throw new LedgerError('invalid_request', 'this issuer cannot wait for published checkpoints');
+    if (inputs.some((i) => i.scitt) && !this.opts.scitt) throw new LedgerError('invalid_request', 'this issuer has no SCITT service');
     const now = (this.opts.now ?? Date.now)();
     const ts = Math.floor(now / 1000);
     const random = (n: number) => new Uint8Array(randomBytes(n));
-    const bundles = inputs.map((i) =>
-      issueProof(
+    const bundles = inputs.map((i) => {
+      const envelopes = this.envelopesFor(i.envelopes);
+      return issueProof(
         {
           answer: i.answer,
           model: i.model ?? `${this.names.service}-council`,
@@ -85,15 +129,35 @@ export class Issuer {
             : {}),
           random,
           ...(this.opts.crypto ? { crypto: this.opts.crypto } : {}),
-          ...(this.envelopes ? { envelopes: this.envelopes } : {}),
+          ...(envelopes ? { envelopes } : {}),
         },
         { service: this.names.service },
-      ),
-    );
+      );
+    });
     // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
     const hashes = inputs.map((i) => textSha256(i.answer)!);
-    const appended = await this.ledger?.append(hashes);
-    if (this.opts.logged && this.ledger && appended) await this.embedLogging(bundles, hashes, appended.firstIndex + hashes.length);
+    if (!this.ledger) return bundles;
+    const appended = await this.ledger.append(hashes);
+    const logged = inputs.flatMap((i, k) => (i.logged ? [k] : []));
+    if (logged.length)
+      await this.embedLogging(
+        logged.map((k) => bundles[k]!),
+        logged.map((k) => hashes[k]!),
+        appended.firstIndex + hashes.length,
+      );
+    const scitt = this.opts.scitt;
+    if (scitt)
+      await Promise.all(
+        inputs.map(async (i, k) => {
+          if (!i.scitt) return;
+          // The Transparent Statement: our Signed Statement about this answer, registered in the same
+          // log, with a receipt per log key for the published (witnessed) checkpoint that covers it.
+          const statement = answerStatement(this.ring, this.names, i.answer, ts);
+          const transparent = await scitt.service.transparent(statement, scitt.timeoutMs);
+          // Unsigned like tlogProof: verifyBundle checks it with scittChecker.
+          (bundles[k] as ProofBundle & { scitt?: string }).scitt = toBase64Url(transparent);
+        }),
+      );
     return bundles;
   }
 

@@ -1,25 +1,29 @@
-// `svc issue`: sign an answer with the keyring, append it to the ledger, print the ProofBundle.
-import { namesFor, toBase64Url, type ProofBundle } from '@svc/core';
-import type { EnvelopeFormat } from '@svc/core';
-import { loadConfig } from '../config.js';
-import { nativeCrypto } from '../crypto/node.js';
-import { Issuer } from '../issuer.js';
+// `svc issue`: sign answers with the keyring, append them to the ledger, print the ProofBundles.
+// One answer from flags, or (--jsonl) one answer object per line of standard input and one bundle
+// per line of output, in batches, each batch one append under one signed head.
+import { createInterface } from 'node:readline';
+import { writeFileSync } from 'node:fs';
+import { namesFor, type EnvelopeFormat } from '@svc/core';
+import { loadConfig, type Config } from '../config.js';
+import type { Issuer } from '../issuer.js';
+import { issuerOf } from '../issuing/open.js';
+import { parseIssueInput, MAX_BATCH } from '../issuing/input.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { openLedger } from '../tlog/open.js';
+import { publishedCheckpoints } from '../tlog/witnessing.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
-import { loggedSource } from './tlog.js';
-import { answerStatement, scittService } from '../scitt/service.js';
-import { writeFileSync } from 'node:fs';
+import { fromBase64Url } from '@svc/core';
 
 export async function issueCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('issue', args, options);
   const { values } = parse({
     answer: { type: 'string' },
     'answer-file': { type: 'string' },
+    jsonl: { type: 'boolean' },
     prompt: { type: 'string' },
     model: { type: 'string' },
     logged: { type: 'boolean' },
@@ -28,24 +32,29 @@ export async function issueCommand(args: string[]): Promise<number> {
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
   });
-  if ((values.answer === undefined) === (values['answer-file'] === undefined))
-    throw new CliError('give exactly one of --answer or --answer-file', 2);
-  const answer = (values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file');
+  const given = [values.answer, values['answer-file'], values.jsonl].filter((v) => v !== undefined).length;
+  if (given !== 1) throw new CliError('give exactly one of --answer, --answer-file or --jsonl', 2);
+  if (values.jsonl && values.scitt !== undefined)
+    throw new CliError('--scitt FILE writes one statement; with --jsonl ask for "scitt": true per line (the bundle carries it)', 2);
   const envelopes = parseEnvelopes(values.envelopes as string | undefined);
   const cfg = loadConfig(process.env, {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
     ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
     log: false,
   });
+  if (!cfg.ledger && (values.logged || values.scitt !== undefined))
+    throw new CliError(`${values.logged ? '--logged' : '--scitt'} needs the ledger (SVC_LEDGER is off)`, 2);
+  const answer = values.jsonl
+    ? null
+    : ((values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file'));
   const log: Logger = () => {};
-  const names = namesFor(cfg.service);
   requireKeyring(cfg.dataDir);
   const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
   // Appending runs the full check first: a log that fails it is refused here (exit 3), and
   // so is a ledger file that cannot be opened at all.
   let ledger: Ledger | null = null;
   try {
-    ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: false, batchMs: 0 }) : null;
+    ledger = cfg.ledger ? await openLedger(cfg, namesFor(cfg.service), ring, log, { background: false, batchMs: 0 }) : null;
   } catch (e) {
     throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
@@ -58,36 +67,21 @@ export async function issueCommand(args: string[]): Promise<number> {
       }, 250)
     : undefined;
   if (audit) progress('checking the whole log before signing');
+  const issuer = issuerOf(cfg, ring, ledger, ledger ? publishedCheckpoints(cfg, ledger, log) : null, envelopes.length ? { envelopes } : {});
   try {
-    if (values.logged && !ledger) throw new CliError('--logged needs the ledger (SVC_LEDGER is off)', 2);
-    if (values.scitt !== undefined && !ledger) throw new CliError('--scitt needs the ledger (SVC_LEDGER is off)', 2);
-    const bundle = await new Issuer(ring, names, ledger, {
-      slhDiversity: cfg.slhDiversity,
-      bridge: cfg.bridge,
-      ...(values.logged && ledger ? { logged: loggedSource(cfg, ledger, log) } : {}),
-      ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
-      ...(envelopes.length ? { envelopes } : {}),
-    }).issue({
+    if (answer === null)
+      return await issueLines(issuer, cfg, () => {
+        clearInterval(ticker);
+        clearProgress();
+      });
+    const bundle = await issuer.issue({
       answer,
       ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
       ...(values.model !== undefined ? { model: values.model as string } : {}),
+      ...(values.logged ? { logged: true } : {}),
+      ...(values.scitt !== undefined ? { scitt: true } : {}),
     });
-    if (values.scitt !== undefined && ledger) {
-      // The Transparent Statement: our Signed Statement about this answer, registered in the same
-      // log, with a receipt per log key for the published (witnessed) checkpoint that covers it.
-      const statement = answerStatement(ring, names, answer, bundle.receipt.ts);
-      const published = loggedSource(cfg, ledger, log);
-      const scitt = scittService(cfg, names, ring, {
-        append: (l) => ledger!.append(l),
-        findAll: (d) => ledger!.findAll(d),
-        paths: (i, size) => ledger!.paths(i, size),
-        checkpoint: published.checkpoint,
-      });
-      const transparent = await scitt.transparent(statement, published.timeoutMs);
-      writeFileSync(values.scitt as string, transparent);
-      // The bundle carries it too, unsigned like tlogProof: verifyBundle checks it with scittChecker.
-      (bundle as ProofBundle & { scitt?: string }).scitt = toBase64Url(transparent);
-    }
+    if (values.scitt !== undefined) writeFileSync(values.scitt as string, fromBase64Url((bundle as { scitt?: string }).scitt!)!);
     clearInterval(ticker);
     clearProgress();
     out(jsonForTerminal(bundle));
@@ -100,6 +94,65 @@ export async function issueCommand(args: string[]): Promise<number> {
     clearProgress();
     await ledger?.close();
   }
+  return 0;
+}
+
+/**
+ * --jsonl: each line an answer object (the issuing API's), each output line its bundle, in input
+ * order. Lines read while a batch is signed make the next batch (at most MAX_BATCH), so a file goes
+ * in batches and a writer that waits gets each answer back at once. A bad line stops the run with
+ * exit 2 naming it; every bundle printed before it is in the log.
+ */
+async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Promise<number> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const pending: { line: number; text: string }[] = [];
+  const sign = async (batch: { line: number; text: string }[]) => {
+    const inputs = batch.map(({ line, text }) => {
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch (e) {
+        throw new CliError(`line ${line} is not JSON: ${(e as Error).message}`, 2);
+      }
+      const r = parseIssueInput(v, cfg);
+      if (typeof r === 'string') throw new CliError(`line ${line}: ${r}`, 2);
+      return r;
+    });
+    const bundles = await issuer.issueMany(inputs);
+    started();
+    process.stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''));
+  };
+  let busy = false;
+  let pump: Promise<void> = Promise.resolve();
+  let failed: unknown = null;
+  const kick = () => {
+    if (busy || failed) return;
+    busy = true;
+    pump = (async () => {
+      while (pending.length > 0 && !failed) await sign(pending.splice(0, MAX_BATCH));
+    })()
+      .catch((e) => {
+        failed ??= e;
+      })
+      .finally(() => {
+        busy = false;
+      });
+  };
+  let lineNo = 0;
+  for await (const text of rl) {
+    lineNo++;
+    if (failed) break;
+    if (text.trim() === '') continue;
+    pending.push({ line: lineNo, text });
+    // Reading stays at most one batch ahead of signing: a huge file is not held in memory.
+    if (pending.length >= MAX_BATCH) await pump;
+    kick();
+  }
+  rl.close();
+  await pump;
+  kick();
+  await pump;
+  if (failed) throw failed;
   return 0;
 }
 

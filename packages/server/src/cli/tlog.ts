@@ -20,7 +20,6 @@ import { LedgerError } from '../ledger/errors.js';
 import type { Config } from '../config.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { Logger } from '../log.js';
-import { Witnessing } from '../tlog/witnessing.js';
 import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
@@ -196,23 +195,4 @@ export async function tlogProofCommand(
   }
   process.stdout.write(text);
   return 0;
-}
-
-/**
- * Where `svc issue --logged` gets a published checkpoint: with SVC_WITNESS_POLICY, from a
- * witnessing round of its own (only a checkpoint that met the quorum); else the log's checkpoint.
- */
-export function loggedSource(cfg: Config, ledger: Ledger, log: Logger): { checkpoint: () => Promise<string>; timeoutMs: number } {
-  if (!cfg.witnessPolicy) return { checkpoint: () => ledger.checkpoint(), timeoutMs: 10_000 };
-  const w = new Witnessing(ledger, parsePolicy(readInput(cfg.witnessPolicy, 'SVC_WITNESS_POLICY')), {
-    log,
-    timeoutMs: cfg.witnessTimeoutMs,
-  });
-  return {
-    checkpoint: async () => {
-      await w.round();
-      return w.checkpoint();
-    },
-    timeoutMs: cfg.witnessTimeoutMs * 3,
-  };
 }

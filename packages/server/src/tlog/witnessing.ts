@@ -3,13 +3,16 @@
 // from its answers; a 409 says it, and the request is made once more from there). Cosignatures that
 // verify under the policy's witness keys are gathered; a checkpoint that meets the quorum is
 // published with them, and the last one that did stays published until a newer one does.
+import { readFileSync } from 'node:fs';
 import { fromHex } from '@svc/core';
+import type { Config } from '../config.js';
 import {
   checkSignature,
   MAX_NOTE_SIGNATURES,
   formatAddCheckpoint,
   parseCheckpoint,
   parseNote,
+  parsePolicy,
   quorumMet,
   signatureLine,
   type Policy,
@@ -227,4 +230,31 @@ export class Witnessing {
     }
     return [];
   }
+}
+
+/**
+ * Where an issuer finds the published checkpoint its `logged` answers wait for: with
+ * SVC_WITNESS_POLICY, from witnessing rounds of its own (only a checkpoint that met the quorum);
+ * else the log's own checkpoint. A server passes its served log instead (already witnessed).
+ */
+export function publishedCheckpoints(
+  cfg: Pick<Config, 'witnessPolicy' | 'witnessTimeoutMs'>,
+  ledger: WitnessingLedger,
+  log: Logger,
+): { checkpoint: () => Promise<string>; timeoutMs: number } {
+  if (!cfg.witnessPolicy) return { checkpoint: () => ledger.checkpoint(), timeoutMs: 10_000 };
+  let policy: Policy;
+  try {
+    policy = parsePolicy(readFileSync(cfg.witnessPolicy, 'utf8'));
+  } catch (e) {
+    throw new Error(`SVC_WITNESS_POLICY ${cfg.witnessPolicy}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const w = new Witnessing(ledger, policy, { log, timeoutMs: cfg.witnessTimeoutMs });
+  return {
+    checkpoint: async () => {
+      await w.round();
+      return w.checkpoint();
+    },
+    timeoutMs: cfg.witnessTimeoutMs * 3,
+  };
 }

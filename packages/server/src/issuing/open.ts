@@ -1,0 +1,139 @@
+// The issuing library: an issuer opened once and kept (keys, the ledger as `svc serve` opens it, the
+// log checked when it opens and then as a running server checks it), so signing an answer costs its
+// signatures and a share of one signed head, not a process. `svc issue`, the private issuing API and
+// the OpenAI-compatible front are all built on it.
+import { namesFor, type EnvelopeFormat, type ProofBundle } from '@svc/core';
+import { loadConfig, type Config } from '../config.js';
+import { nativeCrypto } from '../crypto/node.js';
+import { Issuer, type IssueInput } from '../issuer.js';
+import { ensureKeys } from '../keys/ensure.js';
+import type { Keyring } from '../keys/keyring.js';
+import type { LedgerApi } from '../ledger/api.js';
+import type { Logger } from '../log.js';
+import { scittService } from '../scitt/service.js';
+import { openLedger } from '../tlog/open.js';
+import { publishedCheckpoints } from '../tlog/witnessing.js';
+
+/**
+ * Where and how to issue. Every setting defaults as `svc serve` does (SVC_* variables in `env`).
+ *
+ * @example
+ * ```ts
+ * const opts: IssuerSettings = { dataDir: './data', batchSeconds: 1, envelopes: ['jws'] };
+ * ```
+ */
+export interface IssuerSettings {
+  /** The data folder of the keys (and of the SQLite ledger); default SVC_DATA_DIR or ./data. */
+  dataDir?: string;
+  /** A PostgreSQL ledger shared with the servers; default SVC_DATABASE_URL, else SQLite in dataDir. */
+  databaseUrl?: string;
+  /** How long answers gather before one signed head seals them (default SVC_LEDGER_BATCH_SECONDS, 1). */
+  batchSeconds?: number;
+  /** The default envelopes of every receipt (an answer may ask for its own). */
+  envelopes?: readonly EnvelopeFormat[];
+  /** Environment the other settings are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Structured events (ledger opened, full check done); default none. */
+  log?: Logger;
+}
+
+/**
+ * An open issuer. Keep one per process and share it: answers issued within one batch interval are
+ * appended together, under one signed head.
+ *
+ * @example
+ * ```ts
+ * const issuer: SvcIssuer = await openIssuer({ dataDir: './data' });
+ * const bundle = await issuer.issue({ answer: 'Paris.', prompt: 'Capital of France?' });
+ * await issuer.close();
+ * ```
+ */
+export interface SvcIssuer {
+  /** Sign one answer; resolves once its leaf is committed under a signed head. */
+  issue(input: IssueInput): Promise<ProofBundle>;
+  /** Sign many answers as one append; resolves with the bundles in order. */
+  issueMany(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  /** Whether answers are logged (SVC_LEDGER is on). */
+  readonly logging: boolean;
+  /** Seal what is pending under a signed head and close the ledger. */
+  close(): Promise<void>;
+}
+
+/** What an issuer appends to and proves from: a ledger, or the log a server serves. */
+export type IssuingLedger = Pick<LedgerApi, 'append' | 'inclusion' | 'paths' | 'findAll' | 'checkpoint'>;
+
+/**
+ * The issuer of a caller that already holds the pieces (the server, `svc issue`). `published` is
+ * where logged answers and SCITT receipts find the published checkpoint.
+ */
+export function issuerOf(
+  cfg: Config,
+  ring: Keyring,
+  ledger: IssuingLedger | null,
+  published: { checkpoint: () => Promise<string>; timeoutMs: number } | null,
+  defaults: { envelopes?: readonly EnvelopeFormat[] } = {},
+): Issuer {
+  const names = namesFor(cfg.service);
+  return new Issuer(ring, names, ledger, {
+    slhDiversity: cfg.slhDiversity,
+    bridge: cfg.bridge,
+    ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
+    ...(defaults.envelopes?.length ? { envelopes: defaults.envelopes } : {}),
+    ...(published && ledger
+      ? {
+          logged: published,
+          scitt: {
+            service: scittService(cfg, names, ring, {
+              append: (l) => ledger.append(l),
+              findAll: (d) => ledger.findAll(d),
+              paths: (i, s) => ledger.paths(i, s),
+              checkpoint: published.checkpoint,
+            }),
+            timeoutMs: published.timeoutMs,
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * Open an issuer on a data folder (and its SQLite ledger) or a PostgreSQL ledger: safe beside
+ * `svc serve`, other issuers and `svc issue` on the same folder or database.
+ *
+ * @example
+ * ```ts
+ * import { openIssuer } from '@svc/server';
+ *
+ * const issuer = await openIssuer({ dataDir: './data' });
+ * const [a, b] = await issuer.issueMany([{ answer: 'Yes.' }, { answer: 'No.' }]);
+ * await issuer.close();
+ * ```
+ */
+export async function openIssuer(settings: IssuerSettings = {}): Promise<SvcIssuer> {
+  const env = settings.env ?? process.env;
+  const cfg = loadConfig(env, {
+    ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
+    ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),
+    ...(settings.batchSeconds !== undefined ? { ledgerBatchMs: Math.round(settings.batchSeconds * 1000) } : {}),
+  });
+  const log: Logger = settings.log ?? (() => {});
+  const names = namesFor(cfg.service);
+  const ring = ensureKeys(cfg, log);
+  // The full check starts now and runs in slices (the first append waits for it), then again every
+  // SVC_LEDGER_AUDIT_SECONDS, as in a running server: never once per answer.
+  const ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: true }) : null;
+  const issuer = issuerOf(
+    cfg,
+    ring,
+    ledger,
+    ledger ? publishedCheckpoints(cfg, ledger, log) : null,
+    settings.envelopes ? { envelopes: settings.envelopes } : {},
+  );
+  let closed: Promise<void> | null = null;
+  return {
+    issue: (input) => issuer.issue(input),
+    issueMany: (inputs) => issuer.issueMany(inputs),
+    logging: ledger !== null,
+    close: () => (closed ??= ledger ? ledger.close() : Promise.resolve()),
+  };
+}
