@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   record: async () => (await import('./cli/read.js')).recordCli,
   ledger: async () => (await import('./cli/ledger-command.js')).ledgerCommand,
   witness: async () => (await import('./cli/witness.js')).witnessCommand,
+  token: async () => (await import('./cli/token.js')).tokenCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,5 +1,6 @@
 // Configuration from the environment (and CLI flags layered on top by the CLI). Every value has an
 // embedded default so `npm start` works on a fresh clone with no external service.
+import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
@@ -25,6 +26,32 @@ export function isLogOrigin(s: string): boolean {
  * const cfg = loadConfig(process.env, { rate });
  * ```
  */
+/**
+ * The private issuing listener's settings.
+ *
+ * @example
+ * ```ts
+ * const issue: IssueListenerConfig = { host: '127.0.0.1', port: 8443, tokens: './data/issue-tokens', perMinute: 600, upstreamMs: 120_000 };
+ * ```
+ */
+export interface IssueListenerConfig {
+  host: string;
+  port: number;
+  /** The file of named, hashed bearer tokens (SVC_ISSUE_TOKENS; default `<dataDir>/issue-tokens`). */
+  tokens: string;
+  /** PEM files of the listener's certificate chain and key; required beyond loopback. */
+  tls?: { cert: string; key: string };
+  /** Requests per minute per token (SVC_RATE_ISSUE; 0: no limit). */
+  perMinute: number;
+  /** How long the OpenAI-compatible front waits for an upstream model (SVC_UPSTREAM_SECONDS). */
+  upstreamMs: number;
+}
+
+/** Whether a listener address reaches only this machine. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 export interface RateLimits {
   /** Requests per minute per client IP; 0 disables the limit. */
   verify: number;
@@ -67,6 +94,11 @@ export interface Config {
   metrics: boolean;
   /** `host:port` of a listener of its own for /metrics (kept off the public port); unset: the main port. */
   metricsListen?: { host: string; port: number };
+  /**
+   * The private issuing listener (SVC_ISSUE_LISTEN): off unless set, never on the public port.
+   * Plain HTTP on loopback only; beyond it TLS (SVC_ISSUE_TLS_CERT, SVC_ISSUE_TLS_KEY) or no start.
+   */
+  issue?: IssueListenerConfig;
   /** A c2sp.org/tlog-policy file: the witnesses asked to cosign each checkpoint, and the quorum published checkpoints need. */
   witnessPolicy?: string;
   /** A c2sp.org/tlog-policy file whose logs this server witnesses, under /api/transparency/witness/. */
@@ -170,6 +202,17 @@ function validate(c: Config): Config {
     );
   if (c.ipv6Prefix !== undefined && !(Number.isSafeInteger(c.ipv6Prefix) && c.ipv6Prefix >= 32 && c.ipv6Prefix <= 128))
     throw new Error(`SVC_IPV6_PREFIX must be an integer from 32 to 128, got ${JSON.stringify(c.ipv6Prefix)}`);
+  if (c.issue) {
+    if (c.issue.tls && (!c.issue.tls.cert || !c.issue.tls.key || !existsSync(c.issue.tls.cert) || !existsSync(c.issue.tls.key)))
+      throw new Error('SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY must both name PEM files that exist');
+    // Its bearer tokens would otherwise cross a network in the clear.
+    if (!c.issue.tls && !isLoopback(c.issue.host))
+      throw new Error(
+        `SVC_ISSUE_LISTEN ${c.issue.host}:${c.issue.port} reaches beyond this machine: serve it with TLS (SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY) or listen on 127.0.0.1`,
+      );
+    if (c.issue.host === c.host && c.issue.port === c.port && c.port !== 0)
+      throw new Error('SVC_ISSUE_LISTEN must not be the public port: the issuing API never shares a listener with the public one');
+  }
   for (const p of c.trustedProxies)
     if (!/^[0-9a-fA-F.:]+$/.test(p)) throw new Error(`SVC_TRUSTED_PROXIES must list IP addresses, got ${JSON.stringify(p)}`);
   return c;
@@ -212,6 +255,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logEd25519: bool(env.SVC_LOG_ED25519, true, 'SVC_LOG_ED25519'),
     metrics: bool(env.SVC_METRICS, true, 'SVC_METRICS'),
     ...(env.SVC_METRICS_LISTEN ? { metricsListen: hostPort(env.SVC_METRICS_LISTEN, 'SVC_METRICS_LISTEN') } : {}),
+    ...(env.SVC_ISSUE_LISTEN
+      ? {
+          issue: {
+            ...hostPort(env.SVC_ISSUE_LISTEN, 'SVC_ISSUE_LISTEN'),
+            tokens: resolve(env.SVC_ISSUE_TOKENS ?? resolve(dataDir, 'issue-tokens')),
+            ...(env.SVC_ISSUE_TLS_CERT || env.SVC_ISSUE_TLS_KEY
+              ? { tls: { cert: resolve(env.SVC_ISSUE_TLS_CERT ?? ''), key: resolve(env.SVC_ISSUE_TLS_KEY ?? '') } }
+              : {}),
+            perMinute: int(env.SVC_RATE_ISSUE, 600, 'SVC_RATE_ISSUE'),
+            upstreamMs: seconds(env.SVC_UPSTREAM_SECONDS, 120_000, 'SVC_UPSTREAM_SECONDS'),
+          },
+        }
+      : {}),
     ...(env.SVC_WITNESS_POLICY ? { witnessPolicy: resolve(env.SVC_WITNESS_POLICY) } : {}),
     ...(env.SVC_WITNESS_SERVE_POLICY ? { witnessServePolicy: resolve(env.SVC_WITNESS_SERVE_POLICY) } : {}),
     ...(env.SVC_SCITT_ISSUERS ? { scittIssuers: resolve(env.SVC_SCITT_ISSUERS) } : {}),

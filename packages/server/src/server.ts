@@ -31,6 +31,8 @@ import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
 import { scittLogKeys, scittService } from './scitt/service.js';
 import { poolStatementChecker, scittPolicy } from './scitt/policy.js';
+import { issuerOf } from './issuing/open.js';
+import { issueListener } from './issuing/listener.js';
 export { ensureKeys };
 
 export { VERSION };
@@ -53,6 +55,8 @@ export interface Running {
   url: string;
   /** Where /metrics is served when SVC_METRICS_LISTEN gives it a listener of its own. */
   metricsUrl?: string;
+  /** The private issuing listener's base URL, when SVC_ISSUE_LISTEN starts one. */
+  issueUrl?: string;
   app: ReturnType<typeof createApp>;
   close(): Promise<void>;
 }
@@ -232,11 +236,29 @@ export async function startServer(
     metricsUrl = listener.url;
     log('metrics_listening', { url: metricsUrl });
   }
+  // The private issuing listener (SVC_ISSUE_LISTEN): the same keys and served log, its own port.
+  let issueServer: Server | null = null;
+  let issueUrl: string | undefined;
+  if (cfg.issue) {
+    const published = ledger
+      ? { checkpoint: () => ledger!.checkpoint(), timeoutMs: cfg.witnessPolicy ? cfg.witnessTimeoutMs * 3 : 10_000 }
+      : null;
+    const issuer = issuerOf(cfg, ring, ledger, published);
+    const started = await issueListener(cfg, cfg.issue, issuer, log, {
+      ...(opts.env ? { env: opts.env } : {}),
+      ...(link ? { take: (name: string, perMinute: number) => link.take(name, 'issue', perMinute) } : {}),
+      closing: () => shuttingDown,
+    });
+    issueServer = started.server;
+    issueUrl = started.url;
+    log('issue_listening', { url: issueUrl, tokens: started.tokens.count(), tls: Boolean(cfg.issue.tls) });
+  }
   let closing: Promise<void> | null = null;
   return {
     server,
     url,
     ...(metricsUrl ? { metricsUrl } : {}),
+    ...(issueUrl ? { issueUrl } : {}),
     app,
     close: () =>
       (closing ??= (async () => {
@@ -246,14 +268,22 @@ export async function startServer(
         clearInterval(witnessTimer);
         metricsServer?.close();
         metricsServer?.closeAllConnections();
-        const closed = new Promise<void>((r) => server.close(() => r()));
+        const issueClosed = issueServer ? new Promise<void>((r) => issueServer!.close(() => r())) : Promise.resolve();
+        issueServer?.closeIdleConnections();
+        const closed = Promise.all([new Promise<void>((r) => server.close(() => r())), issueClosed]).then(() => undefined);
         // Idle keep-alive sockets go at once, and so does each one as its last answer is sent.
         server.closeIdleConnections();
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const sweep = setInterval(() => {
+          server.closeIdleConnections();
+          issueServer?.closeIdleConnections();
+        }, 50);
         let timer: ReturnType<typeof setTimeout> | undefined;
         const deadline = new Promise<'deadline'>((r) => (timer = setTimeout(() => r('deadline'), cfg.shutdownMs)));
         const forced = (await Promise.race([closed, deadline])) === 'deadline';
-        if (forced) server.closeAllConnections();
+        if (forced) {
+          server.closeAllConnections();
+          issueServer?.closeAllConnections();
+        }
         await closed;
         clearInterval(sweep);
         clearTimeout(timer);

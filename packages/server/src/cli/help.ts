@@ -10,7 +10,8 @@ Usage: svc <command> [options]
 Commands:
   serve     run the reference server (what npm start runs)
   keygen    create or rotate the keyring in the data folder
-  issue     sign an answer, append it to the ledger, print the ProofBundle
+  issue     sign answers, append them to the ledger, print the ProofBundles
+  token     add, revoke or list the bearer tokens of the private issuing API
   verify    verify any bundle offline
   record    make an AI Provenance Record from a bundle, offline
   ledger    prove inclusion, audit, export tiles of, or monitor a transparency log
@@ -38,14 +39,17 @@ SVC_LEDGER_BATCH_SECONDS (1), SVC_LEDGER_AUDIT_SECONDS (300), SVC_COUNCIL_FILE (
 SVC_PROCESSES (cores), SVC_WORKERS (cores / processes), SVC_INLINE_SIGNATURES (4 with node:crypto),
 SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on), SVC_LOG_LEVEL (info),
 SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),
-SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256). The README's Configuration table says what each means.
+SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256), SVC_ISSUE_LISTEN (none: no issuing API; host:port of
+its private listener), SVC_ISSUE_TOKENS (<data>/issue-tokens), SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY
+(required beyond loopback), SVC_RATE_ISSUE (600/min per token), SVC_UPSTREAM_SECONDS (120).
+The README's Configuration table says what each means.
 Dev keys are made on first start when the data folder has none.`,
   keygen: `svc keygen [--data-dir DIR] [--rotate] [--role ROLE]...
 
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
+  issue: `svc issue (--answer TEXT | --answer-file F | --jsonl) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
@@ -56,7 +60,17 @@ quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if non
 and Ed25519 with the envelope-ed25519 key), in receipt.envelopes: any JOSE or COSE library reads them.
 --scitt FILE also writes a SCITT Transparent Statement (RFC 9943): a Signed Statement about the
 answer (a COSE hash envelope of its text, ML-DSA-87), registered in the same log, with its RFC 9942
-receipts (ML-DSA-44, and Ed25519 unless SVC_LOG_ED25519=off) for the published checkpoint.`,
+receipts (ML-DSA-44, and Ed25519 unless SVC_LOG_ED25519=off) for the published checkpoint.
+--jsonl reads one answer object per line of stdin ({"answer": ..., "prompt", "model", "framing",
+"envelopes", "logged", "scitt"}: the issuing API's) and writes one bundle per line, in input order;
+lines read while a batch is signed form the next (at most 256), each batch one append under one
+signed head. A bad line stops with exit 2 naming it; every bundle printed before it is logged.`,
+  token: `svc token add NAME | svc token revoke NAME | svc token list   [--file F] [--data-dir DIR]
+
+The bearer tokens of the private issuing API (SVC_ISSUE_LISTEN). The file (--file, else
+SVC_ISSUE_TOKENS, else <data>/issue-tokens) keeps each token's name and SHA-256, never the token.
+add prints a new token once on stdout; revoke deletes its line (refused from the next request);
+several names at once let a token be rotated without a gap.`,
   verify: `svc verify <file|-> [--json] [--keys FILE | --keys-url BASE] [--allow-unpinned] [--service NAME]
 
 Verifies any bundle kind offline. --keys pins keys from a saved /api/provenance/pubkey response;

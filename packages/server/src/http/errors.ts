@@ -18,6 +18,9 @@ import type { AppResponse } from './types.js';
  * | `unavailable`        | 503    | ledger withheld or unreadable, the verify queue or the body  |
  * |                      |        | budget is full                                               |
  * | `not_implemented`    | 501    | a transfer coding other than chunked (RFC 9112 s.6.1)        |
+ * | `unauthorized`       | 401    | the private issuing listener: no valid bearer token          |
+ * | `bad_gateway`        | 502    | the upstream model failed or answered what is not an answer  |
+ * | `gateway_timeout`    | 504    | the upstream model did not answer within its deadline        |
  * | `internal`           | 500    | a fault of the server (a bug, a crashed worker): never the   |
  * |                      |        | client's; the body names the request id the log lines carry  |
  *
@@ -36,6 +39,9 @@ export type HttpErrorCode =
   | 'rate_limited'
   | 'unavailable'
   | 'not_implemented'
+  | 'unauthorized'
+  | 'bad_gateway'
+  | 'gateway_timeout'
   | 'internal';
 
 const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
@@ -45,6 +51,9 @@ const HTTP_ONLY: Record<Exclude<HttpErrorCode, SvcErrorCode>, number> = {
   rate_limited: 429,
   unavailable: 503,
   not_implemented: 501,
+  unauthorized: 401,
+  bad_gateway: 502,
+  gateway_timeout: 504,
   internal: 500,
 };
 

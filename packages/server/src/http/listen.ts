@@ -1,6 +1,9 @@
 // Starting an HTTP server the same way everywhere (svc serve, svc witness serve, the metrics
 // listener): the deadlines a public server needs, and listening with the URL it ended up on.
+import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerOptions } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import type { Server as NetServer } from 'node:net';
 import { DEFAULT_CONNECTIONS_PER_IP, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { BodyBudget } from './body.js';
@@ -29,8 +32,8 @@ export function addressInUse(host: string, port: number): string {
   return `port ${port} on ${host} is already in use (another server, or svc serve already running): stop it, or start on another port with PORT=<n> (or --port <n>)`;
 }
 
-/** Listen on host:port (0: any free port) and resolve with the server's base URL. */
-export async function listen(server: Server, host: string, port: number): Promise<string> {
+/** Listen on host:port (0: any free port) and resolve with the server's base URL (https for a TLS listener). */
+export async function listen(server: NetServer, host: string, port: number, scheme: 'http' | 'https' = 'http'): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(e.code === 'EADDRINUSE' ? Object.assign(new Error(addressInUse(host, port)), { code: 'EADDRINUSE' }) : e),
@@ -39,7 +42,7 @@ export async function listen(server: Server, host: string, port: number): Promis
   });
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${bound}`;
 }
 
 /**
@@ -56,16 +59,23 @@ export function publicServer(
   cfg: Pick<Config, 'bodyMs' | 'bodyBudgetBytes' | 'trustedProxies' | 'sendMs' | 'connectionsPerIp' | 'ipv6Prefix'>,
   handle: (req: AppRequest) => Promise<AppResponse>,
   log: Logger,
-  extra: Pick<AdapterOptions, 'closing'> = {},
+  extra: Pick<AdapterOptions, 'closing'> & { tls?: { cert: string; key: string } } = {},
 ): Server {
-  const server = createServer(
-    serverOptions(cfg),
+  const options = serverOptions(cfg);
+  // A TLS listener (the private issuing one beyond loopback) is node:https with the same deadlines;
+  // it answers through the same adapter, so it is typed as the node:http server it behaves as.
+  const make = (extra.tls
+    ? (o: ServerOptions, h: Parameters<typeof createServer>[1]) =>
+        createTlsServer({ ...o, cert: readFileSync(extra.tls!.cert), key: readFileSync(extra.tls!.key) }, h)
+    : createServer) as unknown as typeof createServer;
+  const server = make(
+    options,
     nodeHandler(handle, {
       trustedProxies: cfg.trustedProxies,
       log,
       budget: new BodyBudget(cfg.bodyBudgetBytes),
       ...(cfg.sendMs !== undefined ? { sendMs: cfg.sendMs } : {}),
-      ...extra,
+      ...(extra.closing ? { closing: extra.closing } : {}),
     }),
   );
   capConnections(server, {

@@ -98,6 +98,11 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     if (tooLarge || opts.closing?.()) headers.connection = 'close';
+    if (out.stream && !tooLarge) {
+      res.writeHead(out.status, headers);
+      void streamTo(res, out.stream, opts.log);
+      return;
+    }
     if (tooLarge) halfCloseOnFinish(req.socket);
     res.writeHead(out.status, headers);
     res.end(payload);
@@ -122,9 +127,17 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     let path = '?';
     let ip = 'unknown';
     let tooLarge = false;
+    let appReq: AppRequest | undefined;
     const done = (out: AppResponse) => {
       send(req, res, out, tooLarge, id);
-      opts.log('request', { method: req.method, path, status: out.status, ms: Math.round(performance.now() - started), ip });
+      opts.log('request', {
+        method: req.method,
+        path,
+        status: out.status,
+        ms: Math.round(performance.now() - started),
+        ip,
+        ...(appReq?.principal !== undefined ? { token: appReq.principal } : {}),
+      });
     };
     // Past the app's own boundary (a bug in this adapter): still one error answer, the connection closed.
     const fail = (e: unknown) => {
@@ -174,7 +187,7 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         },
       };
       if (budget) res.once('close', () => budget.release(held));
-      const appReq: AppRequest = {
+      appReq = {
         method: req.method ?? 'GET',
         path: target.path,
         query: target.query,
@@ -191,6 +204,35 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     } catch (e) {
       fail(e);
     }
+  }
+}
+
+/**
+ * Write a streamed answer chunk by chunk, waiting for the client to take each one (a client that
+ * stops reading holds the maker, not memory); the maker is told when the client goes.
+ */
+async function streamTo(res: ServerResponse, make: (closed: AbortSignal) => AsyncIterable<string>, log: Logger): Promise<void> {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  try {
+    for await (const chunk of make(gone.signal)) {
+      if (gone.signal.aborted) break;
+      if (!res.write(chunk))
+        await new Promise<void>((r) => {
+          const go = () => {
+            res.off('drain', go);
+            res.off('close', go);
+            r();
+          };
+          res.once('drain', go);
+          res.once('close', go);
+        });
+    }
+    res.end();
+  } catch (e) {
+    // The status line is sent: the only way left to say it failed is to cut the stream.
+    log('stream_failed', { error: e instanceof Error ? e.message : String(e) });
+    res.destroy();
   }
 }
 

@@ -24,6 +24,8 @@ export interface AppRequest {
   ip: string;
   /** The body, read up to the 2 MB limit; rejects with HttpError('too_large') past it. */
   body(): Promise<Uint8Array>;
+  /** Who the request authenticated as (a token's name, never the token), set by the private listener; logged with the request. */
+  principal?: string;
 }
 
 /**
@@ -39,6 +41,11 @@ export interface AppResponse {
   headers?: Record<string, string>;
   /** JSON-serialised unless it is a string or bytes (sent as is) or absent (no body). */
   body?: unknown;
+  /**
+   * A body sent as it is made (server-sent events), instead of `body`: chunks are written as they
+   * come, with backpressure; `closed` aborts once the client is gone, so the maker stops its work.
+   */
+  stream?: (closed: AbortSignal) => AsyncIterable<string>;
 }
 
 /** A route's handler: the request and its path parameters by name (`{tile}` is `params.tile`). */

@@ -12,13 +12,16 @@
  *   32-byte leaves, each with its 2-byte length;
  * - checkpoint: a note, as the core's note reader bounds it (1 MiB of text; 100 signature lines,
  *   an ML-DSA one several KiB);
- * - json: a keys document or a council seat's answer.
+ * - json: a keys document or a council seat's answer;
+ * - completion: an upstream model's chat completion, whole or streamed, through the issuing front
+ *   (an answer it can sign is at most 256 Ki characters; logprobs and usage come beside it).
  */
 export const PEER_CAPS = {
   witness: 16 * 1024,
   tile: 256 * 34,
   checkpoint: 2 * 1024 * 1024,
   json: 1024 * 1024,
+  completion: 4 * 1024 * 1024,
 } as const;
 
 /** The deadline, headers and body together, of a CLI read from a tile source or a keys URL. */

@@ -1,0 +1,143 @@
+// The private issuing listener's app: bearer tokens first, then a rate limit per token, then the
+// routes (one answer, a batch, the OpenAI-compatible front, its own OpenAPI document). The same
+// pipeline as the public port, so hostile input meets the same limits; none of it is mounted there.
+import { parseDocument, type ProofBundle } from '@svc/core';
+import { HttpError } from '../http/errors.js';
+import { createPipeline, type Mounted } from '../http/pipeline.js';
+import { RateLimiter } from '../http/ratelimit.js';
+import { json, type AppRequest, type Handler } from '../http/types.js';
+import type { IssueInput } from '../issuer.js';
+import { LedgerError } from '../ledger/errors.js';
+import type { Logger } from '../log.js';
+import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
+import { chatCompletions, type Upstreams } from './openai.js';
+import { issueOpenApiDocument } from './openapi.js';
+import type { TokenFile } from './tokens.js';
+
+export interface IssuingDeps {
+  issue(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  tokens: Pick<TokenFile, 'match'>;
+  /** Whether logged and scitt answers can be had (the ledger is on). */
+  ledger: boolean;
+  service: string;
+  /** Requests per minute per token (0: none); `take` is the cluster's shared limiter where there is one. */
+  perMinute: number;
+  take?: (key: string, perMinute: number) => number | null | Promise<number | null>;
+  upstreams: Upstreams;
+  /** How long the front waits for an upstream model, body included (ms). */
+  upstreamMs?: number;
+  log: Logger;
+  now?: () => number;
+}
+
+const UNAUTHORIZED = (why: string) => new HttpError('unauthorized', why, { headers: { 'www-authenticate': 'Bearer realm="svc-issue"' } });
+
+// Names a client might put a token under in a URL: refused before anything else is looked at.
+const TOKEN_IN_QUERY = ['token', 'access_token', 'api_key', 'apikey', 'key', 'auth', 'authorization', 'bearer'];
+
+/** The token's name, or a 401: the Authorization header only, `Bearer` and one token. */
+export function authenticate(req: AppRequest, tokens: Pick<TokenFile, 'match'>): string {
+  for (const k of req.query.keys())
+    if (TOKEN_IN_QUERY.includes(k.toLowerCase()))
+      throw UNAUTHORIZED(
+        'a token goes in the Authorization header (Bearer), never in the URL: URLs are logged and cached; treat this one as exposed',
+      );
+  const h = req.headers.authorization;
+  if (h === undefined) throw UNAUTHORIZED('send Authorization: Bearer <token> (a token from svc token add)');
+  if (Array.isArray(h)) throw UNAUTHORIZED('send one Authorization header');
+  const m = /^Bearer +([\x21-\x7e]{1,512})\s*$/i.exec(h);
+  if (!m) throw UNAUTHORIZED('the Authorization header must be "Bearer <token>"');
+  const name = tokens.match(m[1]!);
+  if (name === null) throw UNAUTHORIZED('the token is not valid here (unknown or revoked)');
+  return name;
+}
+
+async function readJson(req: AppRequest): Promise<unknown> {
+  return parseDocument(await req.body());
+}
+
+/** Issuer refusals the client can act on are 422/503; anything else stays a fault of the server. */
+async function issued(d: IssuingDeps, inputs: IssueInput[]): Promise<ProofBundle[]> {
+  try {
+    return await d.issue(inputs);
+  } catch (e) {
+    if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
+      throw new HttpError('unavailable', `nothing was signed: ${e.message}`, { retryAfter: 5 });
+    throw e;
+  }
+}
+
+/**
+ * The private listener's request handler.
+ *
+ * @example
+ * ```ts
+ * const { handle } = issuingApp({ issue: (i) => issuer.issueMany(i), tokens, ledger: true, service: 'svc', perMinute: 600, upstreams, log });
+ * ```
+ */
+export function issuingApp(d: IssuingDeps) {
+  const limiter = new RateLimiter(d.now);
+  const take = d.take ?? ((key: string, n: number) => limiter.take(key, 'issue', n));
+  // Every issuing route: authenticated, then limited per token, then run.
+  const guarded =
+    (run: Handler): Handler =>
+    async (req, params) => {
+      const name = authenticate(req, d.tokens);
+      req.principal = name;
+      const wait = d.perMinute > 0 ? await take(name, d.perMinute) : 0;
+      if (wait === null) throw new HttpError('unavailable', 'the rate limiter is busy; retry shortly', { retryAfter: 1 });
+      if (wait > 0) throw new HttpError('rate_limited', `token ${name}: rate limit exceeded; retry later`, { retryAfter: wait });
+      return run(req, params);
+    };
+  const doc = JSON.stringify(issueOpenApiDocument(d.service));
+  const routes: Mounted[] = [
+    {
+      method: 'POST',
+      path: '/api/v1/issue',
+      group: 'none',
+      cache: 'no-store',
+      run: guarded(async (req) => {
+        const input = parseIssueInput(await readJson(req), d);
+        if (typeof input === 'string') throw new HttpError('invalid_request', input);
+        const [bundle] = await issued(d, [input]);
+        d.log('issued', { token: req.principal, answers: 1 });
+        return json(200, bundle);
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/issue/batch',
+      group: 'none',
+      cache: 'no-store',
+      run: guarded(async (req) => {
+        const body = await readJson(req);
+        const bad = schemaError(IssueBatchRequest, body);
+        // Each answer is checked before any is signed: a batch is signed whole or not at all.
+        if (bad) throw new HttpError('invalid_request', bad);
+        const inputs = (body as { answers: unknown[] }).answers.map((a, i) => {
+          const r = parseIssueInput(a, d);
+          if (typeof r === 'string') throw new HttpError('invalid_request', `answers[${i}]: ${r}`);
+          return r;
+        });
+        const bundles = await issued(d, inputs);
+        d.log('issued', { token: req.principal, answers: bundles.length });
+        return json(200, { bundles });
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      group: 'none',
+      cache: 'no-store',
+      run: guarded(async (req) => chatCompletions(req, await readJson(req), d)),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/issue/openapi.json',
+      group: 'none',
+      cache: 'no-store',
+      run: async () => ({ status: 200, body: doc, headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    },
+  ];
+  return createPipeline({ routes, log: d.log });
+}

@@ -1,0 +1,126 @@
+// Bearer tokens of the private issuing listener. The file (SVC_ISSUE_TOKENS) holds one named token
+// per line as its SHA-256, never the token: `<name> sha256:<64 hex>`, `#` comments. Several names at
+// once make rotation a matter of adding the new one, moving callers, deleting the old line. The file
+// is read again whenever it changes, so a deleted line revokes at the next request; a file that
+// cannot be read or parsed admits nobody (fails closed) until it is mended.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+
+/** A token's name: what logs and rate limits know it by. */
+export const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const LINE = /^([^\s#]+)\s+sha256:([0-9a-f]{64})\s*$/;
+/** Tokens this project makes: a prefix a secret scanner can match, then 256 random bits. */
+const PREFIX = 'svc_it_';
+
+export interface TokenEntry {
+  name: string;
+  hash: Uint8Array;
+}
+
+/** The entries of a token file's text, or an error naming the first bad line. */
+export function parseTokens(text: string): TokenEntry[] {
+  const out: TokenEntry[] = [];
+  const names = new Set<string>();
+  for (const [i, raw] of text.split(/\r?\n/).entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const m = LINE.exec(line);
+    if (!m || !TOKEN_NAME.test(m[1]!))
+      throw new Error(`line ${i + 1} is not "<name> sha256:<64 lowercase hex>" (names: letters, digits, . _ -, at most 64)`);
+    if (names.has(m[1]!)) throw new Error(`line ${i + 1}: the name ${m[1]} is given twice`);
+    names.add(m[1]!);
+    out.push({ name: m[1]!, hash: new Uint8Array(Buffer.from(m[2]!, 'hex')) });
+  }
+  return out;
+}
+
+const sha256 = (s: string) => new Uint8Array(createHash('sha256').update(s, 'utf8').digest());
+
+/**
+ * The name of the entry a presented token matches, or null. Every entry is compared, each in
+ * constant time over hashes of fixed length: neither the answer's timing nor its path says which
+ * entry came close.
+ */
+export function matchToken(entries: readonly TokenEntry[], presented: string): string | null {
+  const h = sha256(presented);
+  let found: string | null = null;
+  for (const e of entries) if (timingSafeEqual(e.hash, h) && found === null) found = e.name;
+  return found;
+}
+
+/**
+ * The token file, read again when its size, time or inode changes.
+ *
+ * @example
+ * ```ts
+ * const tokens = new TokenFile('./data/issue-tokens', log);
+ * tokens.match(bearer); // 'billing-service' or null
+ * ```
+ */
+export class TokenFile {
+  private entries: TokenEntry[] = [];
+  private seen = '';
+
+  constructor(
+    readonly path: string,
+    private readonly log: (event: string, fields: Record<string, unknown>) => void,
+  ) {}
+
+  /** The name the token belongs to, or null (also while the file is missing or malformed). */
+  match(presented: string): string | null {
+    this.refresh();
+    return matchToken(this.entries, presented);
+  }
+
+  /** How many tokens are accepted now. */
+  count(): number {
+    this.refresh();
+    return this.entries.length;
+  }
+
+  private refresh(): void {
+    let stamp: string;
+    try {
+      const s = statSync(this.path);
+      stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      stamp = 'missing';
+    }
+    if (stamp === this.seen) return;
+    this.seen = stamp;
+    try {
+      this.entries = stamp === 'missing' ? [] : parseTokens(readFileSync(this.path, 'utf8'));
+      this.log('issue_tokens_loaded', { file: this.path, tokens: this.entries.length });
+    } catch (e) {
+      this.entries = [];
+      this.log('issue_tokens_invalid', { file: this.path, error: e instanceof Error ? e.message : String(e) });
+    }
+  }
+}
+
+/** A new token and the line that admits it; the token is shown once and kept nowhere. */
+export function newToken(name: string): { token: string; line: string } {
+  if (!TOKEN_NAME.test(name)) throw new Error(`a token name is letters, digits, . _ - (at most 64), got ${JSON.stringify(name)}`);
+  const token = PREFIX + randomBytes(32).toString('base64url');
+  return { token, line: `${name} sha256:${Buffer.from(sha256(token)).toString('hex')}` };
+}
+
+/** Add a named token to a file (created with mode 0600), refusing a name it already holds. */
+export function addToken(file: string, name: string): string {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  if (parseTokens(text).some((e) => e.name === name)) throw new Error(`${file} already has a token named ${name}: revoke it first`);
+  const { token, line } = newToken(name);
+  if (text === '') writeFileSync(file, `# svc issuing tokens: <name> sha256:<hash of the token>\n${line}\n`, { mode: 0o600 });
+  else appendFileSync(file, `${text.endsWith('\n') ? '' : '\n'}${line}\n`);
+  return token;
+}
+
+/** Remove a named token from a file; false when it held none by that name. */
+export function revokeToken(file: string, name: string): boolean {
+  if (!existsSync(file)) return false;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const kept = lines.filter((l) => LINE.exec(l.trim())?.[1] !== name);
+  if (kept.length === lines.length) return false;
+  writeFileSync(file, kept.join('\n'));
+  return true;
+}
