@@ -17,9 +17,7 @@ import {
   type NoteVerifier,
 } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
-import type { Config } from '../config.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { Logger } from '../log.js';
 import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';

@@ -46,7 +46,7 @@ type Message = { role?: unknown; content?: unknown };
  */
 export function questionOf(messages: readonly Message[]): { prompt: string; framing?: FramingFlags } | null {
   const last = messages[messages.length - 1];
-  if (!last || last.role !== 'user') return null;
+  if (last?.role !== 'user') return null;
   let voice: 0 | 1 = 0;
   let attachment: 0 | 1 = 0;
   let prompt: string;
