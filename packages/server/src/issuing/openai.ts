@@ -233,8 +233,7 @@ async function* relay(
         return;
       }
       // Events end with a blank line (LF or CRLF); each is relayed whole, as the upstream sent it.
-      let end: RegExpExecArray | null;
-      while ((end = /\r?\n\r?\n/.exec(buffer))) {
+      for (let end = /\r?\n\r?\n/.exec(buffer); end; end = /\r?\n\r?\n/.exec(buffer)) {
         const raw = buffer.slice(0, end.index);
         buffer = buffer.slice(end.index + end[0].length);
         const data = raw
