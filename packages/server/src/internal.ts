@@ -59,3 +59,9 @@ export {
   type ScittService,
 } from './scitt/service.js';
 export { poolStatementChecker, scittPolicy, type StatementChecker } from './scitt/policy.js';
+export { addToken, revokeToken, parseTokens, matchToken, newToken, TokenFile } from './issuing/tokens.js';
+export { openIssuer, issuerOf } from './issuing/open.js';
+export { issuingApp, authenticate } from './issuing/app.js';
+export { questionOf } from './issuing/openai.js';
+export { parseIssueInput, IssueRequest, IssueBatchRequest, MAX_BATCH } from './issuing/input.js';
+export { issueOpenApiDocument } from './issuing/openapi.js';
