@@ -120,7 +120,10 @@ async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Pro
     });
     const bundles = await issuer.issueMany(inputs);
     started();
-    process.stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''));
+    // Written before the next batch, and before exit: a pipe past its buffer takes the rest later.
+    await new Promise<void>((done, fail) =>
+      process.stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''), (e) => (e ? fail(e) : done())),
+    );
   };
   let busy = false;
   let pump: Promise<void> = Promise.resolve();

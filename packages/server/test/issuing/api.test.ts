@@ -20,7 +20,7 @@ const issue = (body: unknown, token = s.tokens.app) => post(`${s.issueUrl}/api/v
 
 describe('bearer tokens', () => {
   it('no token, a malformed header, a wrong token: 401 with WWW-Authenticate, and nothing is signed', async () => {
-    const before = (await call(s.url, '/api/transparency/ledger')).body.signed_tree_head.signed.tree_size;
+    const before = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
     for (const headers of [
       {},
       { authorization: 'Basic YTpi' },
@@ -33,7 +33,8 @@ describe('bearer tokens', () => {
       expect(r.body.code).toBe('unauthorized');
       expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc-issue"');
     }
-    const after = (await call(s.url, '/api/transparency/ledger')).body.signed_tree_head.signed.tree_size;
+    const after = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
+    expect(Number.isSafeInteger(before)).toBe(true);
     expect(after).toBe(before);
   });
 

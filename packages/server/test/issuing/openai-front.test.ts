@@ -118,7 +118,11 @@ afterAll(async () => {
 });
 
 const chat = (body: object) => post(`${s.issueUrl}/v1/chat/completions`, body, s.tokens.app);
-const size = async () => (await call(s.url, '/api/transparency/ledger')).body.signed_tree_head.signed.tree_size as number;
+const size = async () => {
+  const n = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
+  expect(Number.isSafeInteger(n)).toBe(true);
+  return n as number;
+};
 const user = (content: unknown) => ({ role: 'user', content });
 
 /** The events of a server-sent stream, as data strings. */
