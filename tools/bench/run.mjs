@@ -43,6 +43,11 @@ if (node24) {
   });
   console.log('\n== envelopes on Node 24 (noble and node:crypto)');
   spawnSync(node24, ['--no-warnings', new URL('./envelope.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+  // Issuing runs where svc serve runs: native ML-DSA-87 on Node 24.
+  console.log('\n== issuing (Node 24): library and private HTTP API against the raw signatures of a bundle');
+  spawnSync(node24, ['--no-warnings', new URL('./issuing.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
+    stdio: 'inherit',
+  });
   // Witnesses run where svc serve runs (Node 24: OpenSSL's ML-DSA-44 signs their cosignatures).
   console.log('\n== witnessing (Node 24)');
   spawnSync(node24, ['--no-warnings', new URL('./witness.mjs', import.meta.url).pathname], {

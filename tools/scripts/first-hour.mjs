@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A stranger's first hour, as `npm test` runs it (#31): the repository's committed HEAD cloned into a
 // temporary folder with nothing beside it (no ../shared), installed, and the README followed:
-// `npm start`, then every command of its CLI block against that server (its port in place of 8080),
+// `npm start`, then every command of its CLI and issuing blocks against that server (its port in place
+// of 8080, and free ports for the others),
 // each exiting as the README says; then the usage errors the exit-code table promises, and Ctrl-C.
 // `npm install` must leave the clone's `git status` clean (a lock file stable on this platform).
 // The install is offered the workspace's compiled better-sqlite3 as a local prebuild, as a
@@ -22,9 +23,13 @@ const fail = (what) => {
   console.log(`FAIL ${what}`);
 };
 
-/** The CLI block of the README: its lines, in order, comments kept (they state the exit code). */
-export function readmeCliBlock(readme) {
-  const at = readme.indexOf('## CLI');
+/** The README's blocks a stranger runs, in order: the CLI block, then the issuing one. */
+export const README_BLOCKS = ['## CLI', '## Issuing signed answers'];
+
+/** A command block of the README (the first after `heading`): its lines, comments kept (they state the exit code). */
+export function readmeCliBlock(readme, heading = '## CLI') {
+  const at = readme.indexOf(heading);
+  if (at < 0) throw new Error(`the README has no ${heading}`);
   const start = readme.indexOf('```sh\n', at) + 6;
   return readme
     .slice(start, readme.indexOf('```', start))
@@ -59,7 +64,7 @@ async function main() {
   const dir = join(base, 'svc');
   const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: dir, encoding: 'utf8', ...opts });
   let server = null;
-  let witness = null;
+  const background = [];
   try {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, dir]);
     if (existsSync(join(base, 'shared'))) fail('a shared folder beside the clone');
@@ -86,15 +91,22 @@ async function main() {
     console.log(`npm start: listening on ${port}, data in ${existsSync(data) ? 'data/' : '?'}`);
 
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
-    for (const line of readmeCliBlock(readme)) {
-      const cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`).replace(/PORT=8090/, `PORT=${await freePort()}`);
+    // The README's other ports, each moved to one free here (the same one wherever it appears).
+    const ports = new Map();
+    for (const p of ['8090', '8081', '8443', '8091']) ports.set(p, String(await freePort()));
+    const commands = README_BLOCKS.flatMap((h) => readmeCliBlock(readme, h));
+    for (const line of commands) {
+      let cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
+      for (const [from, to] of ports) cmd = cmd.replace(new RegExp(`(PORT=|127\\.0\\.0\\.1:|\\.mjs )${from}\\b`, 'g'), `$1${to}`);
       if (inBackground(cmd)) {
-        // A server of its own (the witness): started, seen to listen, stopped at the end.
-        witness = spawn('bash', ['-c', cmd.replace(/&\s*(#.*)?$/, '')], { cwd: dir, detached: true });
+        // A server of its own (a witness, a second svc serve, the echo model): started, seen to
+        // listen, stopped at the end.
+        const child = spawn('bash', ['-c', cmd.replace(/&\s*(#.*)?$/, '')], { cwd: dir, detached: true });
+        background.push(child);
         let wlog = '';
-        witness.stdout.on('data', (c) => (wlog += c));
-        witness.stderr.on('data', (c) => (wlog += c));
-        // svc witness serve says "witness_listening" (svc serve: "listening").
+        child.stdout.on('data', (c) => (wlog += c));
+        child.stderr.on('data', (c) => (wlog += c));
+        // svc witness serve says "witness_listening"; svc serve and the echo model "listening".
         const listening = () => /listening"/.test(wlog);
         for (let i = 0; i < 300 && !listening(); i++) await new Promise((r) => setTimeout(r, 100));
         if (!listening()) fail(`${line}\n  did not listen: ${wlog.slice(-1000)}`);
@@ -103,7 +115,10 @@ async function main() {
       }
       const r = run('bash', ['-c', cmd], { timeout: 120_000 });
       const want = promisedExit(line);
+      const says = /# (\d{3}) /.exec(line)?.[1];
       if (r.status !== want) fail(`${line}\n  exited ${r.status}, the README says ${want}\n  ${r.stderr.slice(-1500)}`);
+      // A curl line whose comment names a status prints it: it must be that status.
+      else if (says && r.stdout.trim() !== says) fail(`${line}\n  answered ${r.stdout.trim()}, the README says ${says}`);
       else console.log(`ok   (exit ${want}) ${line}`);
     }
     // The exit-code table's usage errors.
@@ -118,13 +133,12 @@ async function main() {
     }
     if (existsSync(join(dir, 'no-such-folder'))) fail('svc issue made the mistyped data folder');
 
-    if (witness) {
-      // Ctrl-C to the background witness too: it stops (its group's node process logs "stopped").
-      const gone = new Promise((r) => (witness.exitCode !== null ? r(null) : witness.once('exit', r)));
-      process.kill(-witness.pid, 'SIGINT');
+    for (const child of background.splice(0)) {
+      // Ctrl-C to each background server too: it stops.
+      const gone = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      process.kill(-child.pid, 'SIGINT');
       if ((await Promise.race([gone, new Promise((r) => setTimeout(() => r('timeout'), 15_000))])) === 'timeout')
-        fail('the witness did not stop within 15 s of Ctrl-C');
-      witness = null;
+        fail(`a background server (${child.spawnargs.at(-1)}) did not stop within 15 s of Ctrl-C`);
     }
     // Ctrl-C: the whole foreground group.
     process.kill(-server.pid, 'SIGINT');
@@ -146,7 +160,7 @@ async function main() {
     else console.log(`ok   (stopped, npm ${code === null ? 'ended by SIGINT' : `exit ${code}`}) Ctrl-C to npm start`);
   } finally {
     // Whatever happened above, nothing this run started outlives it.
-    for (const p of [server, witness]) {
+    for (const p of [server, ...background]) {
       try {
         if (p) process.kill(-p.pid, 'SIGKILL');
       } catch {} // the group is gone already

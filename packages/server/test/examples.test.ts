@@ -50,6 +50,36 @@ describe('examples', () => {
     expect(r.out).toMatch(/included at leaf \d+: true/);
   });
 
+  it('issue-library.mjs issues through openIssuer beside the running server: each answer verifies and is logged', async () => {
+    const r = await run(ex('issue-library.mjs'), { SVC_URL: s.url, SVC_DATA_DIR: s.dir });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out.match(/overallOk=true signerRecognized=true logged at \d+/g)).toHaveLength(2);
+  });
+
+  it('echo-model.mjs speaks chat completions, whole and streamed', async () => {
+    const port = 20000 + Math.floor(Math.random() * 30000);
+    const c = spawn(process.execPath, [ex('echo-model.mjs'), String(port)]);
+    try {
+      await new Promise<void>((ok) => c.stdout.once('data', () => ok()));
+      const ask = (stream: boolean) =>
+        fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'echo-1', stream, messages: [{ role: 'user', content: 'Hi there' }] }),
+        });
+      expect((await (await ask(false)).json()).choices[0].message.content).toBe('You asked: Hi there');
+      const events = (await (await ask(true)).text()).split('\n\n').filter(Boolean);
+      expect(events.at(-1)).toBe('data: [DONE]');
+      expect(
+        events
+          .slice(0, -1)
+          .map((e) => JSON.parse(e.slice(6)).choices[0].delta.content ?? '')
+          .join(''),
+      ).toBe('You asked: Hi there');
+    } finally {
+      c.kill();
+    }
+  });
+
   it('verify-with-jose.mjs checks an enveloped answer with jose alone: Ed25519 here, ML-DSA-87 on Node 24', async () => {
     const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const file = join(s.dir, 'enveloped.json');

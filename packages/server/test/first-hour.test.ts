@@ -26,6 +26,29 @@ describe('first hour', () => {
     expect(inBackground('npx svc verify p.json   # exit 0: a & b')).toBe(false);
   });
 
+  it("the README's issuing block is read too: the library, the private API, the OpenAI front and --jsonl, each a command run", async () => {
+    const { readmeCliBlock, README_BLOCKS, inBackground } = await import(script);
+    expect(README_BLOCKS).toEqual(['## CLI', '## Issuing signed answers']);
+    const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'), '## Issuing signed answers');
+    expect(lines.filter(inBackground)).toHaveLength(2);
+    for (const needed of [
+      '/api/v1/issue ',
+      '/api/v1/issue/batch',
+      '"stream":true',
+      '/v1/chat/completions',
+      'issue --jsonl',
+      'examples/issue-library.mjs',
+      'svc token add',
+    ])
+      expect(
+        lines.some((l) => l.includes(needed)),
+        needed,
+      ).toBe(true);
+    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
+      true,
+    );
+  });
+
   it('a fresh clone with nothing beside it: install leaves it clean, every README command exits as promised', async () => {
     const child = spawn(process.execPath, [script], { cwd: root });
     let out = '';
@@ -34,6 +57,6 @@ describe('first hour', () => {
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code, out.slice(-6000)).toBe(0);
     expect(out).toContain('every README command exits as the README says');
-    expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(12);
+    expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(27);
   }, 900_000);
 });

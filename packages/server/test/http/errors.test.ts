@@ -32,6 +32,9 @@ describe('two closed error-code unions', () => {
       rate_limited: 429,
       unavailable: 503,
       not_implemented: 501,
+      unauthorized: 401,
+      bad_gateway: 502,
+      gateway_timeout: 504,
       internal: 500,
     };
     for (const [code, status] of Object.entries(http)) {

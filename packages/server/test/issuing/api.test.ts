@@ -16,18 +16,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.stop());
 
-const issue = (body: unknown, token = s.tokens.app) => post(`${s.issueUrl}/api/v1/issue`, body, token);
+const issue = (body: unknown, token: string | undefined = s.tokens.app) => post(`${s.issueUrl}/api/v1/issue`, body, token);
 
 describe('bearer tokens', () => {
   it('no token, a malformed header, a wrong token: 401 with WWW-Authenticate, and nothing is signed', async () => {
     const before = (await call(s.url, '/api/transparency/ledger')).body.tree_size;
-    for (const headers of [
+    const tries: Record<string, string>[] = [
       {},
       { authorization: 'Basic YTpi' },
       { authorization: 'Bearer' },
       { authorization: `Bearer ${s.tokens.app}x` },
-      { authorization: `Bearer ${s.tokens.app.slice(0, -1)}` },
-    ]) {
+      { authorization: `Bearer ${s.tokens.app!.slice(0, -1)}` },
+    ];
+    for (const headers of tries) {
       const r = await post(`${s.issueUrl}/api/v1/issue`, { answer: 'refused' }, undefined, headers);
       expect(r.status).toBe(401);
       expect(r.body.code).toBe('unauthorized');

@@ -15,14 +15,15 @@ describe('where the listener may listen', () => {
   it('beyond loopback without TLS: no start, naming the two settings', () => {
     for (const where of ['0.0.0.0:9000', '192.0.2.1:9000', '[::]:9000', 'example.com:9000'])
       expect(() => loadConfig({ SVC_ISSUE_LISTEN: where })).toThrow(/SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY/);
-    for (const where of ['127.0.0.1:9000', '[::1]:9000', 'localhost:9000']) expect(loadConfig({ SVC_ISSUE_LISTEN: where }).issue?.port).toBe(9000);
+    for (const where of ['127.0.0.1:9000', '[::1]:9000', 'localhost:9000'])
+      expect(loadConfig({ SVC_ISSUE_LISTEN: where }).issue?.port).toBe(9000);
   });
 
   it('the public port itself, or TLS files that do not exist: no start', () => {
     expect(() => loadConfig({ SVC_ISSUE_LISTEN: '127.0.0.1:8080', PORT: '8080' })).toThrow(/not be the public port/);
-    expect(() => loadConfig({ SVC_ISSUE_LISTEN: '0.0.0.0:9000', SVC_ISSUE_TLS_CERT: '/nonexistent.pem', SVC_ISSUE_TLS_KEY: '/nonexistent.pem' })).toThrow(
-      /must both name PEM files/,
-    );
+    expect(() =>
+      loadConfig({ SVC_ISSUE_LISTEN: '0.0.0.0:9000', SVC_ISSUE_TLS_CERT: '/nonexistent.pem', SVC_ISSUE_TLS_KEY: '/nonexistent.pem' }),
+    ).toThrow(/must both name PEM files/);
   });
 
   it('with a certificate it serves HTTPS, and issues to a client that trusts it', async () => {
@@ -30,14 +31,43 @@ describe('where the listener may listen', () => {
     const cert = join(dir, 'cert.pem');
     const key = join(dir, 'key.pem');
     // OpenSSL, not this project, makes the certificate.
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const s = await issuingServer({ env: { SVC_ISSUE_TLS_CERT: cert, SVC_ISSUE_TLS_KEY: key } });
     try {
       expect(s.issueUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const url = new URL(`${s.issueUrl}/api/v1/issue`);
       const answer = await new Promise<{ status: number; body: string }>((done, fail) => {
         const req = request(
-          { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', ca: [readFileSync(cert)], headers: { authorization: `Bearer ${s.tokens.app}`, 'content-type': 'application/json' } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            ca: [readFileSync(cert)],
+            headers: { authorization: `Bearer ${s.tokens.app}`, 'content-type': 'application/json' },
+          },
           (res) => {
             let body = '';
             res.on('data', (c) => (body += c));
@@ -60,12 +90,16 @@ describe('where the listener may listen', () => {
 describe('the token file', () => {
   it('a token matches its own entry and no other (property)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), { minLength: 1, maxLength: 5 }), fc.string(), (names, other) => {
-        const made = names.map((n) => ({ n, ...newToken(n) }));
-        const entries = parseTokens(made.map((m) => m.line).join('\n'));
-        for (const m of made) expect(matchToken(entries, m.token)).toBe(m.n);
-        if (!made.some((m) => m.token === other)) expect(matchToken(entries, other)).toBeNull();
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9-]{0,10}$/), { minLength: 1, maxLength: 5 }),
+        fc.string(),
+        (names, other) => {
+          const made = names.map((n) => ({ n, ...newToken(n) }));
+          const entries = parseTokens(made.map((m) => m.line).join('\n'));
+          for (const m of made) expect(matchToken(entries, m.token)).toBe(m.n);
+          if (!made.some((m) => m.token === other)) expect(matchToken(entries, other)).toBeNull();
+        },
+      ),
       { numRuns: 50 },
     );
   });
