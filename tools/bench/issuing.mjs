@@ -55,7 +55,7 @@ function rawRate(ring, crypto, seconds) {
 }
 
 /** Keep IN_FLIGHT calls going for `seconds`; the rate, latencies and cores used. */
-async function drive(call, cpu, seconds) {
+async function drive(call, cpu, seconds, perCall = 1, inFlight = IN_FLIGHT) {
   const latencies = [];
   const started = performance.now();
   const c0 = cpu();
@@ -63,12 +63,12 @@ async function drive(call, cpu, seconds) {
   let stop = false;
   setTimeout(() => (stop = true), seconds * 1000);
   await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async (_, w) => {
+    Array.from({ length: inFlight }, async (_, w) => {
       for (let i = 0; !stop; i++) {
         const t = performance.now();
         await call(`bench ${w} ${i} ${Math.random()}`);
         latencies.push(performance.now() - t);
-        done++;
+        done += perCall;
       }
     }),
   );
@@ -80,13 +80,13 @@ async function drive(call, cpu, seconds) {
  * Issuing slices interleaved with raw slices: each issuing slice's rate per core used over the mean
  * of the raw slices either side of it; the median of those ratios, and the whole run's figures.
  */
-async function measure(label, call, cpu, ring, crypto) {
+async function measure(label, call, cpu, ring, crypto, perCall = 1, inFlight = IN_FLIGHT) {
   const rounds = quick ? 2 : 3;
   const slice = SECONDS / rounds;
   const raws = [rawRate(ring, crypto, 1.5)];
   const runs = [];
   for (let i = 0; i < rounds; i++) {
-    runs.push(await drive(call, cpu, slice));
+    runs.push(await drive(call, cpu, slice, perCall, inFlight));
     raws.push(rawRate(ring, crypto, 1.5));
   }
   const ratios = runs.map((r, i) => r.rate / Math.max(r.cores, 0.01) / ((raws[i] + raws[i + 1]) / 2)).sort((a, b) => a - b);
@@ -160,6 +160,18 @@ export async function issuingBench() {
         }
       }
       await measure('HTTP API (svc serve, 1 process, 1 head/s)', post, () => cpuSeconds(child.pid), ring, crypto ?? undefined);
+      // The batch form, 16 answers a request: a backend that gathers its answers pays HTTP once per 16.
+      const batchUrl = `${url}/batch`;
+      const postBatch = async (answer) => {
+        const r = await fetch(batchUrl, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ answers: Array.from({ length: 16 }, (_, i) => ({ answer: `${answer} ${i}` })) }),
+        });
+        if (r.status !== 200) throw new Error(`issuing API answered ${r.status}`);
+        await r.arrayBuffer();
+      };
+      await measure('HTTP API, batches of 16 (svc serve, 1 head/s)', postBatch, () => cpuSeconds(child.pid), ring, crypto ?? undefined, 16, 8);
     } finally {
       child.kill();
     }
