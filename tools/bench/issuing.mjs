@@ -171,7 +171,15 @@ export async function issuingBench() {
         if (r.status !== 200) throw new Error(`issuing API answered ${r.status}`);
         await r.arrayBuffer();
       };
-      await measure('HTTP API, batches of 16 (svc serve, 1 head/s)', postBatch, () => cpuSeconds(child.pid), ring, crypto ?? undefined, 16, 8);
+      await measure(
+        'HTTP API, batches of 16 (svc serve, 1 head/s)',
+        postBatch,
+        () => cpuSeconds(child.pid),
+        ring,
+        crypto ?? undefined,
+        16,
+        8,
+      );
     } finally {
       child.kill();
     }
