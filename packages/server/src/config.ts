@@ -18,15 +18,6 @@ export function isLogOrigin(s: string): boolean {
 }
 
 /**
- * Requests per minute per client IP, per rate group.
- *
- * @example
- * ```ts
- * const rate: RateLimits = { verify: 60, read: 600, modelKeys: 60, tiles: 6000 };
- * const cfg = loadConfig(process.env, { rate });
- * ```
- */
-/**
  * The private issuing listener's settings.
  *
  * @example
@@ -52,6 +43,15 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
+/**
+ * Requests per minute per client IP, per rate group.
+ *
+ * @example
+ * ```ts
+ * const rate: RateLimits = { verify: 60, read: 600, modelKeys: 60, tiles: 6000 };
+ * const cfg = loadConfig(process.env, { rate });
+ * ```
+ */
 export interface RateLimits {
   /** Requests per minute per client IP; 0 disables the limit. */
   verify: number;

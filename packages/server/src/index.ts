@@ -1,6 +1,6 @@
 // @svc/server: the reference server as a library. Start it (`startServer`), or embed its handler
 // (`createApp`) behind another HTTP layer; the svc CLI is built from the same parts.
-export { loadConfig, type Config, type RateLimits } from './config.js';
+export { loadConfig, type Config, type RateLimits, type IssueListenerConfig } from './config.js';
 export { startServer, ensureKeys, VERSION, type Running } from './server.js';
 export { createApp, type AppDeps } from './app.js';
 export type { AppRequest, AppResponse } from './http/types.js';
