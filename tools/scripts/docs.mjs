@@ -66,6 +66,7 @@ for (const name of [
   'testKeys',
   'proofBundle',
   'startServer',
+  'openIssuer',
 ])
   if (!new RegExp(`href="[^"]*\\.${name}\\.html"`).test(landing)) missing.push(`the landing page does not link ${name}`);
 if (missing.length) {
