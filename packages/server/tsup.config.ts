@@ -6,6 +6,7 @@ export default defineConfig({
     internal: 'src/internal.ts',
     cli: 'src/cli.ts',
     worker: 'src/worker.ts',
+    'signer-worker': 'src/issuing/signer-worker.ts',
     'sqlite-writer': 'src/ledger/sqlite/thread-entry.ts',
     'sqlite-process': 'src/ledger/sqlite/process-entry.ts',
   },

@@ -22,7 +22,7 @@ export function isLogOrigin(s: string): boolean {
  *
  * @example
  * ```ts
- * const issue: IssueListenerConfig = { host: '127.0.0.1', port: 8443, tokens: './data/issue-tokens', perMinute: 600, upstreamMs: 120_000 };
+ * const issue: IssueListenerConfig = { host: '127.0.0.1', port: 8443, tokens: './data/issue-tokens', perMinute: 600, upstreamMs: 120_000, signers: 1 };
  * ```
  */
 export interface IssueListenerConfig {
@@ -36,6 +36,8 @@ export interface IssueListenerConfig {
   perMinute: number;
   /** How long the OpenAI-compatible front waits for an upstream model (SVC_UPSTREAM_SECONDS). */
   upstreamMs: number;
+  /** Threads that sign issued answers, per process (SVC_ISSUE_SIGNERS; 0: the event loop's own). */
+  signers: number;
 }
 
 /** Whether a listener address reaches only this machine. */
@@ -265,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
               : {}),
             perMinute: int(env.SVC_RATE_ISSUE, 600, 'SVC_RATE_ISSUE'),
             upstreamMs: seconds(env.SVC_UPSTREAM_SECONDS, 120_000, 'SVC_UPSTREAM_SECONDS'),
+            signers: int(env.SVC_ISSUE_SIGNERS, 1, 'SVC_ISSUE_SIGNERS'),
           },
         }
       : {}),

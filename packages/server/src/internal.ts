@@ -65,3 +65,5 @@ export { issuingApp, authenticate } from './issuing/app.js';
 export { questionOf } from './issuing/openai.js';
 export { parseIssueInput, IssueRequest, IssueBatchRequest, MAX_BATCH } from './issuing/input.js';
 export { issueOpenApiDocument } from './issuing/openapi.js';
+export { SignerPool } from './issuing/signers.js';
+export { signerPool } from './issuing/open.js';

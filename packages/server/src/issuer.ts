@@ -66,6 +66,11 @@ export interface IssuerOptions {
   envelopes?: readonly EnvelopeFormat[];
   /** The log's SCITT service, for answers asking for `scitt`; without it `scitt` is refused. */
   scitt?: { service: ScittService; timeoutMs: number };
+  /**
+   * Where the bundles are signed, when not on this thread (issuing/signers.ts: threads holding the
+   * same keys). Given the answers' signing members only; returns their bundles in order.
+   */
+  signer?: (inputs: readonly IssueInput[]) => Promise<ProofBundle[]>;
 }
 
 export class Issuer {
@@ -105,10 +110,41 @@ export class Issuer {
     if (inputs.some((i) => i.logged) && !this.opts.logged)
       throw new LedgerError('invalid_request', 'this issuer cannot wait for published checkpoints');
     if (inputs.some((i) => i.scitt) && !this.opts.scitt) throw new LedgerError('invalid_request', 'this issuer has no SCITT service');
-    const now = (this.opts.now ?? Date.now)();
-    const ts = Math.floor(now / 1000);
+    const bundles = this.opts.signer
+      ? await this.opts.signer(inputs.map(({ logged: _l, scitt: _s, ...signed }) => signed))
+      : this.sign(inputs);
+    // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
+    const hashes = inputs.map((i) => textSha256(i.answer)!);
+    if (!this.ledger) return bundles;
+    const appended = await this.ledger.append(hashes);
+    const logged = inputs.flatMap((i, k) => (i.logged ? [k] : []));
+    if (logged.length)
+      await this.embedLogging(
+        logged.map((k) => bundles[k]!),
+        logged.map((k) => hashes[k]!),
+        appended.firstIndex + hashes.length,
+      );
+    const scitt = this.opts.scitt;
+    if (scitt)
+      await Promise.all(
+        inputs.map(async (i, k) => {
+          if (!i.scitt) return;
+          // The Transparent Statement: our Signed Statement about this answer, registered in the same
+          // log, with a receipt per log key for the published (witnessed) checkpoint that covers it.
+          const statement = answerStatement(this.ring, this.names, i.answer, bundles[k]!.receipt.ts);
+          const transparent = await scitt.service.transparent(statement, scitt.timeoutMs);
+          // Unsigned like tlogProof: verifyBundle checks it with scittChecker.
+          (bundles[k] as ProofBundle & { scitt?: string }).scitt = toBase64Url(transparent);
+        }),
+      );
+    return bundles;
+  }
+
+  /** The bundles of answers signed on this thread, at one time. */
+  sign(inputs: readonly IssueInput[]): ProofBundle[] {
+    const ts = Math.floor((this.opts.now ?? Date.now)() / 1000);
     const random = (n: number) => new Uint8Array(randomBytes(n));
-    const bundles = inputs.map((i) => {
+    return inputs.map((i) => {
       const envelopes = this.envelopesFor(i.envelopes);
       return issueProof(
         {
@@ -134,31 +170,6 @@ export class Issuer {
         { service: this.names.service },
       );
     });
-    // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
-    const hashes = inputs.map((i) => textSha256(i.answer)!);
-    if (!this.ledger) return bundles;
-    const appended = await this.ledger.append(hashes);
-    const logged = inputs.flatMap((i, k) => (i.logged ? [k] : []));
-    if (logged.length)
-      await this.embedLogging(
-        logged.map((k) => bundles[k]!),
-        logged.map((k) => hashes[k]!),
-        appended.firstIndex + hashes.length,
-      );
-    const scitt = this.opts.scitt;
-    if (scitt)
-      await Promise.all(
-        inputs.map(async (i, k) => {
-          if (!i.scitt) return;
-          // The Transparent Statement: our Signed Statement about this answer, registered in the same
-          // log, with a receipt per log key for the published (witnessed) checkpoint that covers it.
-          const statement = answerStatement(this.ring, this.names, i.answer, ts);
-          const transparent = await scitt.service.transparent(statement, scitt.timeoutMs);
-          // Unsigned like tlogProof: verifyBundle checks it with scittChecker.
-          (bundles[k] as ProofBundle & { scitt?: string }).scitt = toBase64Url(transparent);
-        }),
-      );
-    return bundles;
   }
 
   private async embedLogging(bundles: ProofBundle[], hashes: Uint8Array[], needed: number): Promise<void> {

@@ -31,7 +31,8 @@ import { builtFile } from './entries.js';
 import { ensureKeys } from './keys/ensure.js';
 import { scittLogKeys, scittService } from './scitt/service.js';
 import { poolStatementChecker, scittPolicy } from './scitt/policy.js';
-import { issuerOf } from './issuing/open.js';
+import { issuerOf, signerPool } from './issuing/open.js';
+import type { SignerPool } from './issuing/signers.js';
 import { issueListener } from './issuing/listener.js';
 export { ensureKeys };
 
@@ -238,12 +239,15 @@ export async function startServer(
   }
   // The private issuing listener (SVC_ISSUE_LISTEN): the same keys and served log, its own port.
   let issueServer: Server | null = null;
+  let issueSigners: SignerPool | null = null;
   let issueUrl: string | undefined;
   if (cfg.issue) {
     const published = ledger
       ? { checkpoint: () => ledger!.checkpoint(), timeoutMs: cfg.witnessPolicy ? cfg.witnessTimeoutMs * 3 : 10_000 }
       : null;
-    const issuer = issuerOf(cfg, ring, ledger, published);
+    // Signing on threads of its own: the public port's event loop is never held by a signature.
+    issueSigners = signerPool(cfg, cfg.issue.signers, log);
+    const issuer = issuerOf(cfg, ring, ledger, published, issueSigners ? { signer: issueSigners } : {});
     const started = await issueListener(cfg, cfg.issue, issuer, log, {
       ...(opts.env ? { env: opts.env } : {}),
       ...(link ? { take: (name: string, perMinute: number) => link.take(name, 'issue', perMinute) } : {}),
@@ -288,6 +292,7 @@ export async function startServer(
         clearInterval(sweep);
         clearTimeout(timer);
         await executor.close();
+        await issueSigners?.close();
         await ledger?.close().catch(() => undefined);
         await witnessed?.store.close();
         log('stopped', { ms: Math.round(performance.now() - started), forced });

@@ -13,6 +13,7 @@ import type { Logger } from '../log.js';
 import { scittService } from '../scitt/service.js';
 import { openLedger } from '../tlog/open.js';
 import { publishedCheckpoints } from '../tlog/witnessing.js';
+import { SignerPool } from './signers.js';
 
 /**
  * Where and how to issue. Every setting defaults as `svc serve` does (SVC_* variables in `env`).
@@ -35,6 +36,11 @@ export interface IssuerSettings {
   env?: NodeJS.ProcessEnv;
   /** Structured events (ledger opened, full check done); default none. */
   log?: Logger;
+  /**
+   * Threads that sign (default 1): signing leaves the caller's event loop free, and more threads
+   * sign on more cores. 0 signs on the caller's thread.
+   */
+  signers?: number;
 }
 
 /**
@@ -71,7 +77,7 @@ export function issuerOf(
   ring: Keyring,
   ledger: IssuingLedger | null,
   published: { checkpoint: () => Promise<string>; timeoutMs: number } | null,
-  defaults: { envelopes?: readonly EnvelopeFormat[] } = {},
+  defaults: { envelopes?: readonly EnvelopeFormat[]; signer?: SignerPool } = {},
 ): Issuer {
   const names = namesFor(cfg.service);
   return new Issuer(ring, names, ledger, {
@@ -79,6 +85,7 @@ export function issuerOf(
     bridge: cfg.bridge,
     ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     ...(defaults.envelopes?.length ? { envelopes: defaults.envelopes } : {}),
+    ...(defaults.signer ? { signer: (inputs: readonly IssueInput[]) => defaults.signer!.sign(inputs) } : {}),
     ...(published && ledger
       ? {
           logged: published,
@@ -94,6 +101,24 @@ export function issuerOf(
         }
       : {}),
   });
+}
+
+/** The signing threads of an issuer on this configuration's keys, or null to sign on the caller's thread. */
+export function signerPool(cfg: Config, threads: number, log: Logger, envelopes?: readonly EnvelopeFormat[]): SignerPool | null {
+  if (!Number.isSafeInteger(threads) || threads < 0 || threads > 256)
+    throw new Error(`signers must be an integer from 0 to 256, got ${threads}`);
+  if (threads === 0) return null;
+  return new SignerPool(
+    threads,
+    {
+      dataDir: cfg.dataDir,
+      service: cfg.service,
+      slhDiversity: cfg.slhDiversity,
+      bridge: cfg.bridge,
+      ...(envelopes?.length ? { envelopes } : {}),
+    },
+    log,
+  );
 }
 
 /**
@@ -122,18 +147,20 @@ export async function openIssuer(settings: IssuerSettings = {}): Promise<SvcIssu
   // The full check starts now and runs in slices (the first append waits for it), then again every
   // SVC_LEDGER_AUDIT_SECONDS, as in a running server: never once per answer.
   const ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: true }) : null;
-  const issuer = issuerOf(
-    cfg,
-    ring,
-    ledger,
-    ledger ? publishedCheckpoints(cfg, ledger, log) : null,
-    settings.envelopes ? { envelopes: settings.envelopes } : {},
-  );
+  const signer = signerPool(cfg, settings.signers ?? 1, log, settings.envelopes);
+  const issuer = issuerOf(cfg, ring, ledger, ledger ? publishedCheckpoints(cfg, ledger, log) : null, {
+    ...(settings.envelopes ? { envelopes: settings.envelopes } : {}),
+    ...(signer ? { signer } : {}),
+  });
   let closed: Promise<void> | null = null;
   return {
     issue: (input) => issuer.issue(input),
     issueMany: (inputs) => issuer.issueMany(inputs),
     logging: ledger !== null,
-    close: () => (closed ??= ledger ? ledger.close() : Promise.resolve()),
+    close: () =>
+      (closed ??= (async () => {
+        await ledger?.close();
+        await signer?.close();
+      })()),
   };
 }

@@ -1,0 +1,78 @@
+// Signing threads: the bundles they make verify and come back in order however a batch is split;
+// a thread that dies fails only what it held, appends nothing, and is replaced; 0 threads signs on
+// the caller's thread; the caller's event loop keeps turning while the threads sign.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { namesFor, sha256, utf8 } from '@svc/core';
+import { ensureKeys, issuerOf, loadConfig, openLedger, SignerPool } from '../../src/internal.js';
+import { verdictOf } from './support.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-signers-'));
+ensureKeys(loadConfig({ SVC_DATA_DIR: dir }), () => {});
+const settings = { dataDir: dir, service: 'svc', slhDiversity: false, bridge: true };
+const pools: SignerPool[] = [];
+afterAll(() => Promise.all(pools.map((p) => p.close())));
+
+describe('signing threads', () => {
+  it('a batch split across two threads comes back whole, in order, every bundle valid under the folder keys', async () => {
+    const pool = new SignerPool(2, settings, () => {});
+    pools.push(pool);
+    const inputs = Array.from({ length: 9 }, (_, i) => ({
+      answer: `answer ${i}`,
+      ...(i % 3 === 0 ? { prompt: `q ${i}` } : {}),
+      ...(i === 4 ? { envelopes: ['cose' as const] } : {}),
+    }));
+    const bundles = await pool.sign(inputs);
+    expect(bundles.map((b) => b.answer)).toEqual(inputs.map((i) => i.answer));
+    for (const b of bundles) expect((await verdictOf(dir, b)).signerRecognized).toBe(true);
+    expect(Object.keys(bundles[4]!.receipt.envelopes ?? {})).toEqual(['cose']);
+  }, 60_000);
+
+  it('a thread that dies mid-sign fails what it held, and a new thread signs the next', async () => {
+    const events: string[] = [];
+    const pool = new SignerPool(1, settings, (e) => events.push(e));
+    pools.push(pool);
+    await pool.sign([{ answer: 'warm' }]);
+    const pending = pool.sign(Array.from({ length: 50 }, (_, i) => ({ answer: `held ${i}` })));
+    await (pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }).threads[0]!.worker.terminate();
+    await expect(pending).rejects.toThrow(/nothing was signed/);
+    expect(events).toContain('issue_signer_died');
+    const [after] = await pool.sign([{ answer: 'after the death' }]);
+    expect((await verdictOf(dir, after)).verdict.overallOk).toBe(true);
+  }, 60_000);
+
+  it('an issuer whose thread dies appends nothing of that batch; with 0 threads it signs on its own', async () => {
+    const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
+    const ring = ensureKeys(cfg, () => {});
+    const ledger = await openLedger(cfg, namesFor('svc'), ring, () => {}, { background: false, batchMs: 0 });
+    const pool = new SignerPool(1, settings, () => {});
+    pools.push(pool);
+    try {
+      const issuer = issuerOf(cfg, ring, ledger, null, { signer: pool });
+      const answers = Array.from({ length: 40 }, (_, i) => `never logged ${i} ${Math.random()}`);
+      const pending = issuer.issueMany(answers.map((answer) => ({ answer })));
+      await (pool as unknown as { threads: { worker: { terminate(): Promise<number> } }[] }).threads[0]!.worker.terminate();
+      await expect(pending).rejects.toThrow(/nothing was signed/);
+      for (const a of answers) expect(await ledger.find(sha256(utf8(a)))).toBeUndefined();
+      const inline = issuerOf(cfg, ring, ledger, null);
+      const [b] = await inline.issueMany([{ answer: 'inline' }]);
+      expect((await verdictOf(dir, b)).verdict.overallOk).toBe(true);
+      expect(await ledger.find(sha256(utf8('inline')))).toBeDefined();
+    } finally {
+      await ledger.close();
+    }
+  }, 60_000);
+
+  it("the caller's event loop turns while the threads sign", async () => {
+    const pool = new SignerPool(1, settings, () => {});
+    pools.push(pool);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    await pool.sign(Array.from({ length: 30 }, (_, i) => ({ answer: `loop ${i}` })));
+    clearInterval(timer);
+    // 30 bundles take at least tens of milliseconds to sign; the timer ran meanwhile, more than once.
+    expect(ticks).toBeGreaterThan(1);
+  }, 60_000);
+});
