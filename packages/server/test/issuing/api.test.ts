@@ -2,6 +2,7 @@
 // token, the routes never on the public port, hostile bodies with their documented statuses, and
 // bundles that verify and are in the log.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
@@ -202,6 +203,31 @@ describe('hostile input on the private listener: documented statuses, never a 5x
       { numRuns: 40 },
     );
   });
+});
+
+describe('a slow upload on the private listener', () => {
+  it('a body that stalls past SVC_BODY_SECONDS is cut with 408, signs nothing, and the listener goes on', async () => {
+    const t = await issuingServer({ env: { SVC_BODY_SECONDS: '1' } });
+    try {
+      const port = Number(new URL(t.issueUrl).port);
+      const answer = await new Promise<string>((done) => {
+        const sock = connect(port, '127.0.0.1', () => {
+          sock.write(
+            `POST /api/v1/issue HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.tokens.app}\r\nContent-Length: 100\r\n\r\n{"answer":"slow`,
+          );
+        });
+        let text = '';
+        sock.on('data', (c) => (text += c.toString('latin1')));
+        sock.on('error', () => undefined);
+        sock.on('close', () => done(text));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect((await post(`${t.issueUrl}/api/v1/issue`, { answer: 'after the slow one' }, t.tokens.app)).status).toBe(200);
+      expect((await call(t.url, '/api/transparency/ledger/inclusion', { json: { answer: 'slow' } })).body.found).toBe(false);
+    } finally {
+      await t.stop();
+    }
+  }, 60_000);
 });
 
 describe('a rate limit per token', () => {
