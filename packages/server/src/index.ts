@@ -10,4 +10,4 @@ export { inlineExecutor, type Executor } from './pool/pool.js';
 export { jsonLogger, levelOf, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
 export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';
 export { openIssuer, type IssuerSettings, type SvcIssuer } from './issuing/open.js';
-export type { IssueInput } from './issuer.js';
+export type { IssueInput } from './issuing/issuer.js';

@@ -23,7 +23,7 @@ export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName
 export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
 export type { LedgerApi } from './ledger/api.js';
 export { witnessedLog, type LogApi } from './tlog/api.js';
-export { Issuer, type IssueInput } from './issuer.js';
+export { Issuer, type IssueInput } from './issuing/issuer.js';
 export { backendReport } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';
 export { baseUrl } from './cli/common.js';

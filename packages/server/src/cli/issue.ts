@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { writeFileSync } from 'node:fs';
 import { namesFor, type EnvelopeFormat } from '@svc/core';
 import { loadConfig, type Config } from '../config.js';
-import type { Issuer } from '../issuer.js';
+import type { Issuer } from '../issuing/issuer.js';
 import { issuerOf } from '../issuing/open.js';
 import { parseIssueInput, MAX_BATCH } from '../issuing/input.js';
 import { LedgerError } from '../ledger/errors.js';

@@ -6,7 +6,7 @@ import { HttpError } from '../http/errors.js';
 import { createPipeline, type Mounted } from '../http/pipeline.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import { json, type AppRequest, type Handler } from '../http/types.js';
-import type { IssueInput } from '../issuer.js';
+import type { IssueInput } from './issuer.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';

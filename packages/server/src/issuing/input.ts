@@ -5,7 +5,7 @@ import { textSha256 } from '@svc/core';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Config } from '../config.js';
-import type { IssueInput } from '../issuer.js';
+import type { IssueInput } from './issuer.js';
 
 /** The most answers one batch request (or one --jsonl batch) signs. */
 export const MAX_BATCH = 256;

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import type { Config, IssueListenerConfig } from '../config.js';
 import { loadCouncilConfig, type CouncilConfig } from '../council/probe.js';
 import { listen, publicServer } from '../http/listen.js';
-import type { Issuer } from '../issuer.js';
+import type { Issuer } from './issuer.js';
 import type { Logger } from '../log.js';
 import { issuingApp } from './app.js';
 import type { Upstream, Upstreams } from './openai.js';

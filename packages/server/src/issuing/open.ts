@@ -5,7 +5,7 @@
 import { namesFor, type EnvelopeFormat, type ProofBundle } from '@svc/core';
 import { loadConfig, type Config } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
-import { Issuer, type IssueInput } from '../issuer.js';
+import { Issuer, type IssueInput } from './issuer.js';
 import { ensureKeys } from '../keys/ensure.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { LedgerApi } from '../ledger/api.js';

@@ -6,7 +6,7 @@
 import type { FramingFlags, ProofBundle } from '@svc/core';
 import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
-import type { IssueInput } from '../issuer.js';
+import type { IssueInput } from './issuer.js';
 import type { Logger } from '../log.js';
 import { PEER_CAPS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
 import { MAX_TEXT } from './input.js';

@@ -1,6 +1,7 @@
 // The private issuing listener's own OpenAPI document, apart from the public one: its routes, the
 // bearer scheme every issuing route needs, and the answer object's schema (the same TypeBox schema
 // the routes check against, so the two cannot drift).
+import { MAX_BODY_BYTES } from '@svc/core';
 import * as schemas from '@svc/core/schemas';
 import { IssueBatchRequest, IssueRequest, MAX_BATCH } from './input.js';
 
@@ -16,7 +17,7 @@ const REFUSALS = {
     ...err('No valid bearer token: none, malformed, unknown, revoked, or one sent in the URL (unauthorized).'),
     headers: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer realm="svc-issue"' } } },
   },
-  '413': err('Body over 2 MB (too_large).'),
+  '413': err(`Body over ${MAX_BODY_BYTES / (1024 * 1024)} MiB (too_large).`),
   '422': err('The answer object breaks a rule (invalid_request), named in the message.'),
   '429': {
     ...err("The token's requests per minute are spent (rate_limited)."),

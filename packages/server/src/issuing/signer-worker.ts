@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { namesFor } from '@svc/core';
 import { nativeCrypto } from '../crypto/node.js';
-import { Issuer, type IssueInput } from '../issuer.js';
+import { Issuer, type IssueInput } from './issuer.js';
 import { Keyring } from '../keys/keyring.js';
 import type { SignerSettings } from './signers.js';
 

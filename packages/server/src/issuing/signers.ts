@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { EnvelopeFormat, ProofBundle } from '@svc/core';
 import { SvcError } from '@svc/core';
 import { builtFile } from '../entries.js';
-import type { IssueInput } from '../issuer.js';
+import type { IssueInput } from './issuer.js';
 import type { Logger } from '../log.js';
 
 export interface SignerSettings {

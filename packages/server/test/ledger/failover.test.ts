@@ -11,8 +11,11 @@ describe('failover on PostgreSQL', () => {
     const db = await testDb('postgres');
     (await db.open()).close(); // migrate once, before the appenders race to
     const acked: Ack[] = [];
-    // HOLD_MS keeps each writer inside its transaction for 40 ms after it says "sealing".
-    const env = { HOLD_MS: '40' };
+    // HOLD_MS keeps each writer inside its transaction for 40 ms after it says "sealing". The
+    // timeouts a takeover could otherwise wait for (idle transaction, query) are a minute here, so
+    // a takeover that waited for one is told apart from a slow one by a wide margin, not a tight one.
+    const TIMEOUT_MS = 60_000;
+    const env = { HOLD_MS: '40', PG_IDLE_TX_MS: String(TIMEOUT_MS), PG_CALL_MS: String(TIMEOUT_MS) };
     type Proc = ReturnType<typeof appendLoop> & { tag: string; sealing: number };
     const procs = new Set<Proc>();
     let nextTag = 0;
@@ -50,7 +53,7 @@ describe('failover on PostgreSQL', () => {
         // Takeover: the next acknowledgement by one of the survivors. The replacement starts after
         // it, so its start-up (module loading, keys, the full check) does not compete for the two
         // cores with the failover being measured.
-        const deadline = killedAt + 20_000;
+        const deadline = killedAt + TIMEOUT_MS;
         while (!acked.slice(before).some((a) => a.tag !== writer.tag && a.at > killedAt) && performance.now() < deadline)
           await new Promise((r) => setTimeout(r, 10));
         const next = acked.slice(before).find((a) => a.tag !== writer.tag && a.at > killedAt);
@@ -69,14 +72,15 @@ describe('failover on PostgreSQL', () => {
     expect(takeovers).toHaveLength(30);
     // Measured on two shared cores: median 0.5-1.4 s, maxima 2.3-3.8 s (the survivors are often
     // busy auditing each other's batches when the writer dies); inside a whole CI run on an AMD EPYC
-    // VM, medians 0.9-2.3 s and maxima 3.9, 6.5 and 7.9 s. The bound catches "never" and the 10 s
-    // timeouts (the idle-transaction and query timeouts), whichever machine runs it.
-    expect(Math.max(...takeovers)).toBeLessThan(9_500);
+    // VM, medians 0.9-2.3 s and maxima 3.9 to 9.9 s. What the bound must catch is a takeover that
+    // never comes or waits for a timeout (a minute here): half of it leaves a busy machine three
+    // times its worst seen, where a 9.5 s bound against 10 s timeouts once failed at 9.9 s.
+    expect(Math.max(...takeovers)).toBeLessThan(TIMEOUT_MS / 2);
     // Each takeover is an acknowledgement, so at least 30; on a slow machine the next writer can be
     // killed right after its first one, so exactly 30 is a pass, not a stall.
     expect(acked.length).toBeGreaterThanOrEqual(30);
     await expectAllAcknowledged(db, acked);
-  }, 240_000);
+  }, 600_000);
 
   it('a writer frozen inside the sequencing transaction loses the writer role; its batch is never acknowledged', async () => {
     const db = await testDb('postgres');

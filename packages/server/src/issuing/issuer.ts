@@ -18,10 +18,10 @@ import {
 } from '@svc/core';
 import { envelopeMaker } from '@svc/core/envelope';
 import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
-import { LedgerError } from './ledger/errors.js';
-import type { Keyring } from './keys/keyring.js';
-import type { LedgerApi } from './ledger/api.js';
-import { answerStatement, type ScittService } from './scitt/service.js';
+import { LedgerError } from '../ledger/errors.js';
+import type { Keyring } from '../keys/keyring.js';
+import type { LedgerApi } from '../ledger/api.js';
+import { answerStatement, type ScittService } from '../scitt/service.js';
 
 /**
  * One answer to sign: its text, and what `svc issue` takes beside it.
