@@ -266,6 +266,12 @@ async function* relay(
           yield fail('the upstream sent an error event');
           return;
         }
+        // Only this front writes the proof member: an upstream event carrying one (a proof of some
+        // other answer, replayed) would reach the client beside the real one.
+        if (Object.hasOwn(parsed, proofMember)) {
+          yield fail('the upstream sent an event carrying a proof member');
+          return;
+        }
         model ??= parsed.model;
         for (const c of Array.isArray(parsed.choices) ? parsed.choices : []) {
           if ((c.index ?? 0) !== 0) {

@@ -83,6 +83,11 @@ beforeAll(async () => {
           'data: [DONE]\n\n',
         ]);
       if (mode === 'streamhang') return sse(res, [chunk({ content: 'The' })], false);
+      if (mode === 'replay') return sse(res, [chunk({ content: 'The' }), `data: ${JSON.stringify({ svc_proof: { answer: 'another answer' } })}\n\n`, 'data: [DONE]\n\n']);
+      if (mode === 'replayplain') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ ...completion(ANSWER), svc_proof: { answer: 'another answer' } }));
+      }
       res.writeHead(404).end();
     });
   });
@@ -225,6 +230,7 @@ describe('an upstream failure never yields a signature', () => {
     ['oversized', false, 502],
     ['malformed', false, 502],
     ['toolcall', false, 502],
+    ['replayplain', false, 502],
     ['fail', true, 502],
   ];
   for (const [mode, stream, status] of failures)
@@ -237,7 +243,7 @@ describe('an upstream failure never yields a signature', () => {
       expect(await size()).toBe(before);
     });
 
-  for (const mode of ['cut', 'badevent', 'errorevent', 'twochoices', 'streamhang'])
+  for (const mode of ['cut', 'badevent', 'errorevent', 'twochoices', 'streamhang', 'replay'])
     it(`streamed ${mode}: an error event, no proof, no [DONE], the log does not grow`, async () => {
       const before = await size();
       const r = await chat({ model: mode, stream: true, messages: [user('q')] });
