@@ -2,6 +2,7 @@
 // alg (1), kid (4), CWT claims (15: iss, iat; RFC 9597) and typ (16, RFC 9596); the unprotected
 // header is empty; the payload is attached; the signature covers the Sig_structure
 // ["Signature1", protected, h'', payload].
+import { coseBytes, keyArray } from './forms.js';
 import { toHex } from '../encoding/bytes.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
@@ -148,6 +149,8 @@ export function verifyCose1(
   keys: readonly unknown[],
   opts: CoseVerifyOptions = { typ: undefined as unknown as null },
 ): EnvelopeVerdict {
+  coseBytes(bytes, 'the COSE_Sign1');
+  keyArray(keys, 'the keys');
   if (!(bytes instanceof Uint8Array)) return refuse('malformed', 'a COSE_Sign1 is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse('too_large', 'a COSE_Sign1 over the body limit');
   let c: ReturnType<typeof readCose1>;

@@ -2,6 +2,7 @@
 // it: every header parameter protected (no unprotected `header`), `alg` one of the envelope
 // algorithms (never `none`), `kid` naming a key of the set given, `typ` the kind's media type, no
 // `crit` and no `b64` (RFC 7797: the payload is always base64url), and every signature valid.
+import { jwkSet } from './forms.js';
 import { canonicalize } from '../encoding/jcs.js';
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from '../encoding/bytes.js';
 import { MAX_BODY_BYTES } from '../limits.js';
@@ -126,6 +127,7 @@ function readHeader(b64: unknown): Record<string, unknown> | [EnvelopeErrorCode,
  * ```
  */
 export function verifyJws(jws: unknown, keys: Jwks, opts: JwsVerifyOptions = { typ: undefined as unknown as null }): EnvelopeVerdict {
+  jwkSet(keys);
   if (!isObj(jws) || typeof jws.payload !== 'string' || !Array.isArray(jws.signatures))
     return fail('malformed', 'not a JWS in the general JSON serialization');
   const extra = Object.keys(jws).find((k) => k !== 'payload' && k !== 'signatures');

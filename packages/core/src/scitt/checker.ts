@@ -2,6 +2,7 @@
 // the statement is signed with the bundle's own receipt key (so whom it comes from is what the
 // receipt's signerRecognized says), is a SHA-256 hash envelope of exactly this answer, and carries
 // a receipt from a log the verifier trusts.
+import { keyArray } from '../envelope/forms.js';
 import type { ScittBundleChecker } from '../envelope/checker.js';
 import { fromBase64Url, toHex } from '../encoding/bytes.js';
 import { coseKey } from '../envelope/keys.js';
@@ -20,6 +21,8 @@ import type { ClassicalVerify } from './keys.js';
  * ```
  */
 export function scittChecker(opts: { logs: readonly ScittLog[]; classical?: ClassicalVerify }): ScittBundleChecker {
+  // Checked here, once: inside verifyBundle a wrong form would read as every receipt unknown.
+  for (const log of opts.logs) keyArray(log.keys, "a log's keys");
   return (transparent, answerSha256, receiptKey, compute) => {
     const bytes = fromBase64Url(transparent);
     if (!bytes) return { checked: true, ok: false, error: 'malformed', detail: 'scitt is base64url of a COSE_Sign1' };

@@ -4,6 +4,7 @@
 // vds 2 is CCF_LEDGER_SHA256 (ccf.ts). The vds is read from the protected header only, and must be
 // the one the trusted log uses: a receipt cannot choose how it is read.
 import { toHex } from '../encoding/bytes.js';
+import { coseBytes, keyArray } from '../envelope/forms.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { leafHash } from '../merkle/hash.js';
 import { rootFromInclusionProof } from '../merkle/verify.js';
@@ -162,6 +163,8 @@ export function verifyReceipt(
   log: ScittLog,
   opts: { compute?: SyncVerify; classical?: ClassicalVerify } = {},
 ): ReceiptVerdict {
+  coseBytes(bytes, 'the receipt');
+  keyArray(log.keys, "the log's keys");
   const base: Omit<ReceiptVerdict, 'ok'> = { leaf: leaf instanceof Uint8Array ? toHex(leaf) : '' };
   if (!(bytes instanceof Uint8Array)) return refuse(base, 'malformed', 'a receipt is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse(base, 'too_large', 'a receipt over the body limit');

@@ -3,6 +3,7 @@
 // SHA-256 of the answer's UTF-8 text, so a statement, and the log that registers it, carries no
 // content. The leaf entry a log appends is the SHA-256 of the statement as registered: its bytes
 // with any receipts (unprotected label 394) taken out.
+import { coseBytes, keyArray } from '../envelope/forms.js';
 import { fromUtf8, toHex } from '../encoding/bytes.js';
 import { sha256 } from '../encoding/hash.js';
 import { MAX_BODY_BYTES } from '../limits.js';
@@ -208,6 +209,8 @@ export function verifyStatement(
   issuers: readonly unknown[],
   opts: { compute?: SyncVerify; classical?: ClassicalVerify } = {},
 ): StatementVerdict {
+  coseBytes(bytes, 'the Signed Statement');
+  keyArray(issuers, 'the issuer keys');
   if (!(bytes instanceof Uint8Array)) return refuse('', 'malformed', 'a Signed Statement is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse('', 'too_large', 'a Signed Statement over the body limit');
   let c: ReturnType<typeof readCose1>;

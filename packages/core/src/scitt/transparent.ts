@@ -2,6 +2,7 @@
 // unprotected header (394). The statement's signature does not cover them; each receipt is checked
 // against the leaf entry of the statement as registered, so adding or removing receipts never
 // changes what they prove.
+import { coseBytes, keyArray } from '../envelope/forms.js';
 import { toHex } from '../encoding/bytes.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
@@ -71,6 +72,8 @@ export interface TransparentOptions {
  * ```
  */
 export function verifyTransparentStatement(bytes: unknown, opts: TransparentOptions): TransparentVerdict {
+  coseBytes(bytes, 'the Transparent Statement');
+  for (const log of opts.logs) keyArray(log.keys, "a log's keys");
   const statement = verifyStatement(bytes, opts.issuers, { compute: opts.compute, classical: opts.classical });
   const fail = (error: TransparentVerdict['error'], detail: string, receipts: ReceiptVerdict[] = []): TransparentVerdict => ({
     ok: false,
