@@ -4,7 +4,7 @@
 // fast-check installed), and @svc/server's `svc` binary. The verify-only bundle size the README
 // states is the one measured here.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,19 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     expect(svc(['verify', 'proof.json', '--allow-unpinned']).status).toBe(0);
     writeFileSync(join(app, 'other-keys.json'), JSON.stringify({ keys: testKeysOf('other') }));
     expect(svc(['verify', 'proof.json', '--keys', 'other-keys.json']).status).toBe(4);
+    // What the README says of TypeScript compiling CommonJS: TS1479 under node16, compiled under nodenext.
+    const cjs = join(app, 'cjs');
+    mkdirSync(cjs);
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(join(cjs, 'index.ts'), "import { verifyBundle } from '@svc/core';\nexport const f = verifyBundle;\n");
+    const tsc = (module: string) =>
+      spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--module', module, '--skipLibCheck', 'index.ts'], { cwd: cjs, encoding: 'utf8' });
+    expect(tsc('node16').stdout).toMatch(/TS1479/);
+    const next = tsc('nodenext');
+    expect(next.status, next.stdout).toBe(0);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toMatch(/`"module": "node16"` refuses the import \(TS1479\)/);
+    expect(readme).toMatch(/`"module": "nodenext"` compiles it/);
   }, 300_000);
 
   it('the verify-only bundle is the size the README states (minified and gzipped), and carries no TypeBox', async () => {
