@@ -34,6 +34,16 @@ beforeAll(() => {
 }, 120_000);
 
 describe('packages as published', () => {
+  it('the tarballs hold what a user can import: no internal entry, no source maps (the README says why)', () => {
+    const list = (w: string) => execFileSync('tar', ['-tzf', tarballs[w]!], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const server = list('@svc/server');
+    expect(server.some((f) => /dist\/internal\./.test(f))).toBe(false);
+    expect(server).toContain('package/dist/index.js');
+    expect(server).toContain('package/dist/signer-worker.js');
+    for (const w of ['@svc/core', '@svc/server']) expect(list(w).filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/without source maps/);
+  });
+
   it('publint reports nothing, suggestions included, for either package', async () => {
     const { publint } = await import('publint');
     for (const dir of ['packages/core', 'packages/server']) {
