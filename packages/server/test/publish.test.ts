@@ -145,7 +145,11 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
     writeFileSync(join(cjs, 'index.ts'), "import { verifyBundle } from '@svc/core';\nexport const f = verifyBundle;\n");
     const tsc = (module: string) =>
-      spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--module', module, '--skipLibCheck', 'index.ts'], { cwd: cjs, encoding: 'utf8' });
+      spawnSync(
+        process.execPath,
+        [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--module', module, '--skipLibCheck', 'index.ts'],
+        { cwd: cjs, encoding: 'utf8' },
+      );
     expect(tsc('node16').stdout).toMatch(/TS1479/);
     const next = tsc('nodenext');
     expect(next.status, next.stdout).toBe(0);

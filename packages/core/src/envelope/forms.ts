@@ -12,7 +12,8 @@ export function keyArray(keys: unknown, what: string): readonly unknown[] {
   if (Array.isArray(keys)) return keys;
   if (keys instanceof Uint8Array)
     throw wrong(`${what} are bytes: read a COSE_KeySet with readCoseKeySet(bytes) (from @svc/core/envelope) and pass its keys`);
-  if (typeof keys === 'string') throw wrong(`${what} are text: parse a JWK Set with JSON.parse(text).keys, or read a COSE_KeySet's bytes with readCoseKeySet`);
+  if (typeof keys === 'string')
+    throw wrong(`${what} are text: parse a JWK Set with JSON.parse(text).keys, or read a COSE_KeySet's bytes with readCoseKeySet`);
   if (typeof keys === 'object' && keys !== null && Array.isArray((keys as { keys?: unknown }).keys))
     throw wrong(`${what} is a JWK Set: pass its keys array (set.keys)`);
   throw wrong(`${what} must be an array of keys (COSE_Keys from readCoseKeySet, or JWKs)`);

@@ -25,7 +25,10 @@ function refusedNaming(f: () => unknown, call: RegExp) {
 
 describe('inputs in the wrong form', () => {
   it('COSE_KeySet bytes where keys go: readCoseKeySet named', () => {
-    refusedNaming(() => verifyTransparentStatement(new Uint8Array(8), { issuers: [], logs: [{ keys: keySetBytes as never }] }), /readCoseKeySet/);
+    refusedNaming(
+      () => verifyTransparentStatement(new Uint8Array(8), { issuers: [], logs: [{ keys: keySetBytes as never }] }),
+      /readCoseKeySet/,
+    );
     refusedNaming(() => verifyStatement(new Uint8Array(8), keySetBytes as never), /readCoseKeySet/);
     refusedNaming(() => verifyCose1(new Uint8Array(8), keySetBytes as never), /readCoseKeySet/);
     refusedNaming(() => verifyReceipt(new Uint8Array(8), new Uint8Array(32), { keys: keySetBytes as never }), /readCoseKeySet/);

@@ -142,7 +142,8 @@ describe('hostile statements and receipts: a typed code, never a throw', () => {
   const tag = (a: unknown[]) => new Uint8Array([0xd2, ...cborEncode(a)]);
   const header = (m: Map<number, unknown>) => cborEncode(m);
   const cases: [string, unknown, string][] = [
-    ['not bytes', 'text', 'malformed'],
+    // Text is a caller's mistake, refused with a typed error (test/envelope/forms.test.ts).
+    ['not bytes', 42, 'malformed'],
     ['empty', new Uint8Array(0), 'malformed'],
     ['2 MiB and one byte', new Uint8Array(2 * 1024 * 1024 + 1), 'too_large'],
     ['not CBOR', utf8('{"json": true}'), 'malformed'],

@@ -83,7 +83,12 @@ beforeAll(async () => {
           'data: [DONE]\n\n',
         ]);
       if (mode === 'streamhang') return sse(res, [chunk({ content: 'The' })], false);
-      if (mode === 'replay') return sse(res, [chunk({ content: 'The' }), `data: ${JSON.stringify({ svc_proof: { answer: 'another answer' } })}\n\n`, 'data: [DONE]\n\n']);
+      if (mode === 'replay')
+        return sse(res, [
+          chunk({ content: 'The' }),
+          `data: ${JSON.stringify({ svc_proof: { answer: 'another answer' } })}\n\n`,
+          'data: [DONE]\n\n',
+        ]);
       if (mode === 'replayplain') {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ ...completion(ANSWER), svc_proof: { answer: 'another answer' } }));
@@ -109,6 +114,8 @@ const MODES = [
   'errorevent',
   'twochoices',
   'streamhang',
+  'replay',
+  'replayplain',
 ];
 beforeAll(async () => {
   s = await issuingServer({
