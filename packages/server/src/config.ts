@@ -40,6 +40,7 @@ export interface IssueListenerConfig {
   signers: number;
 }
 
+// WF-ISSUE-LISTEN
 /** Whether a listener address reaches only this machine. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);

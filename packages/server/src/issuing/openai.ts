@@ -37,6 +37,7 @@ interface FrontDeps {
 
 type Message = { role?: unknown; content?: unknown };
 
+// WF-ISSUE-FRONT
 /**
  * The question as it was put, from the messages: the last message, when it is the user's, is the
  * question (its text parts joined by a newline). Alone, it is the entire input; with a system or

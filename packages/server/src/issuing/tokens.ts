@@ -36,6 +36,7 @@ export function parseTokens(text: string): TokenEntry[] {
 
 const sha256 = (s: string) => new Uint8Array(createHash('sha256').update(s, 'utf8').digest());
 
+// WF-ISSUE-TOKENS
 /**
  * The name of the entry a presented token matches, or null. Every entry is compared, each in
  * constant time over hashes of fixed length: neither the answer's timing nor its path says which
