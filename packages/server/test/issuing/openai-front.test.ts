@@ -55,7 +55,7 @@ beforeAll(async () => {
       }
       if (mode === 'crlf')
         return sse(res, [...PIECES.map((p) => chunk({ content: p }).replace(/\n\n$/, '\r\n\r\n')), 'data: [DONE]\r\n\r\n']);
-      if (mode === 'slow') return setTimeout(() => res.end(JSON.stringify(completion(ANSWER))), 3_000).unref();
+      if (mode === 'slow') return setTimeout(() => res.end(JSON.stringify(completion(ANSWER))), 20_000).unref();
       if (mode === 'fail') {
         res.writeHead(500, { 'content-type': 'application/json' });
         return res.end('{"error":{"message":"overloaded"}}');
@@ -119,7 +119,7 @@ const MODES = [
 ];
 beforeAll(async () => {
   s = await issuingServer({
-    env: { SVC_UPSTREAM_SECONDS: '1', SVC_RATE_ISSUE: '0', SEAT_KEY: 'sk-upstream-secret' },
+    env: { SVC_UPSTREAM_SECONDS: '3', SVC_RATE_ISSUE: '0', SEAT_KEY: 'sk-upstream-secret' },
     council: { seats: MODES.map((m) => ({ id: m, label: m, model: `${m}-model`, endpoint: `${upBase}/${m}/v1`, key_env: 'SEAT_KEY' })) },
   });
 }, 60_000);
