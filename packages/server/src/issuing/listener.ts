@@ -2,40 +2,27 @@
 // own tokens, TLS beyond loopback (config.ts refuses to start otherwise), the public listener's
 // deadlines, body budget and connection cap. Upstream seats come from the council file, read again
 // when it changes.
-import { statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Config, IssueListenerConfig } from '../config.js';
 import { loadCouncilConfig, type CouncilConfig } from '../council/probe.js';
 import { listen, publicServer } from '../http/listen.js';
 import type { Issuer } from './issuer.js';
 import type { Logger } from '../log.js';
+import { rereadOnChange } from '../util/reread.js';
 import { issuingApp } from './app.js';
 import type { Upstream, Upstreams } from './openai.js';
 import { TokenFile } from './tokens.js';
 
 /** The seats of the council file, by id or model; the file is read again when it changes. */
 export function councilUpstreams(file: string, env: NodeJS.ProcessEnv, log: Logger): Upstreams {
-  let stamp = '';
-  let council: CouncilConfig | null = null;
-  const current = (): CouncilConfig | null => {
-    let now: string;
+  const current = rereadOnChange(file, (present): CouncilConfig | null => {
     try {
-      const s = statSync(file);
-      now = `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      now = 'missing';
+      return present ? loadCouncilConfig(file) : null;
+    } catch (e) {
+      log('council_file_invalid', { file, error: e instanceof Error ? e.message : String(e) });
+      return null;
     }
-    if (now !== stamp) {
-      stamp = now;
-      try {
-        council = now === 'missing' ? null : loadCouncilConfig(file);
-      } catch (e) {
-        council = null;
-        log('council_file_invalid', { file, error: e instanceof Error ? e.message : String(e) });
-      }
-    }
-    return council;
-  };
+  });
   return {
     seat(model: string): Upstream | null {
       const c = current();

@@ -4,7 +4,8 @@
 // is read again whenever it changes, so a deleted line revokes at the next request; a file that
 // cannot be read or parsed admits nobody (fails closed) until it is mended.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { rereadOnChange } from '../util/reread.js';
 
 /** A token's name: what logs and rate limits know it by. */
 export const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -59,43 +60,32 @@ export function matchToken(entries: readonly TokenEntry[], presented: string): s
  * ```
  */
 export class TokenFile {
-  private entries: TokenEntry[] = [];
-  private seen = '';
+  private readonly entries: () => TokenEntry[];
 
   constructor(
     readonly path: string,
-    private readonly log: (event: string, fields: Record<string, unknown>) => void,
-  ) {}
+    log: (event: string, fields: Record<string, unknown>) => void,
+  ) {
+    this.entries = rereadOnChange(path, (present) => {
+      try {
+        const entries = present ? parseTokens(readFileSync(path, 'utf8')) : [];
+        log('issue_tokens_loaded', { file: path, tokens: entries.length });
+        return entries;
+      } catch (e) {
+        log('issue_tokens_invalid', { file: path, error: e instanceof Error ? e.message : String(e) });
+        return [];
+      }
+    });
+  }
 
   /** The name the token belongs to, or null (also while the file is missing or malformed). */
   match(presented: string): string | null {
-    this.refresh();
-    return matchToken(this.entries, presented);
+    return matchToken(this.entries(), presented);
   }
 
   /** How many tokens are accepted now. */
   count(): number {
-    this.refresh();
-    return this.entries.length;
-  }
-
-  private refresh(): void {
-    let stamp: string;
-    try {
-      const s = statSync(this.path);
-      stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      stamp = 'missing';
-    }
-    if (stamp === this.seen) return;
-    this.seen = stamp;
-    try {
-      this.entries = stamp === 'missing' ? [] : parseTokens(readFileSync(this.path, 'utf8'));
-      this.log('issue_tokens_loaded', { file: this.path, tokens: this.entries.length });
-    } catch (e) {
-      this.entries = [];
-      this.log('issue_tokens_invalid', { file: this.path, error: e instanceof Error ? e.message : String(e) });
-    }
+    return this.entries().length;
   }
 }
 
