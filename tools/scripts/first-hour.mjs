@@ -10,7 +10,7 @@
 // Exits 1 with what differed; prints one line per command.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from '../lib/root.mjs';
@@ -47,6 +47,20 @@ export function inBackground(line) {
 export function promisedExit(line) {
   const m = /#\s*exit (\d):/.exec(line);
   return m ? Number(m[1]) : 0;
+}
+
+/** The local ports a README line names after its ports were moved (PORT=, 127.0.0.1:, an example's argument). */
+export function portsNamed(cmd) {
+  return [...cmd.matchAll(/(?:PORT=|LISTEN=127\.0\.0\.1:|\.mjs )(\d+)\b/g)].map((m) => Number(m[1]));
+}
+
+/** Whether something accepts a connection on 127.0.0.1:port now. */
+function accepts(port) {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => s.destroy() && resolve(true));
+    s.once('error', () => resolve(false));
+  });
 }
 
 function freePort() {
@@ -106,10 +120,12 @@ async function main() {
         let wlog = '';
         child.stdout.on('data', (c) => (wlog += c));
         child.stderr.on('data', (c) => (wlog += c));
-        // svc witness serve says "witness_listening"; svc serve and the echo model "listening".
-        const listening = () => /listening"/.test(wlog);
-        for (let i = 0; i < 300 && !listening(); i++) await new Promise((r) => setTimeout(r, 100));
-        if (!listening()) fail(`${line}\n  did not listen: ${wlog.slice(-1000)}`);
+        // Listening means every port the line names accepts a connection: a server with a second
+        // listener (SVC_ISSUE_LISTEN) logs "listening" for its public port before the other opens.
+        const want = portsNamed(cmd);
+        const listening = async () => want.length > 0 && (await Promise.all(want.map(accepts))).every(Boolean);
+        for (let i = 0; i < 600 && child.exitCode === null && !(await listening()); i++) await new Promise((r) => setTimeout(r, 100));
+        if (!(await listening())) fail(`${line}\n  did not listen on ${want.join(', ')}: ${wlog.slice(-1000)}`);
         else console.log(`ok   (listening) ${line}`);
         continue;
       }

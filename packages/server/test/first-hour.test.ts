@@ -27,7 +27,10 @@ describe('first hour', () => {
   });
 
   it("the README's issuing block is read too: the library, the private API, the OpenAI front and --jsonl, each a command run", async () => {
-    const { readmeCliBlock, README_BLOCKS, inBackground } = await import(script);
+    const { readmeCliBlock, README_BLOCKS, inBackground, portsNamed } = await import(script);
+    // A background server is waited for on every port its line names, the issuing listener too.
+    expect(portsNamed('SVC_ISSUE_LISTEN=127.0.0.1:41001 PORT=41002 npx svc serve &')).toEqual([41001, 41002]);
+    expect(portsNamed('node examples/echo-model.mjs 41003 &')).toEqual([41003]);
     expect(README_BLOCKS).toEqual(['## CLI', '## Issuing signed answers']);
     const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'), '## Issuing signed answers');
     expect(lines.filter(inBackground)).toHaveLength(2);
