@@ -38,7 +38,7 @@ export { asAsk, asAnswer, asNotice, asCouncil } from './cluster/messages.js';
 export { clusterLink } from './cluster/link.js';
 export { canonicalAddress, limitKey } from './http/address.js';
 export { DEFAULT_IPV6_PREFIX, DEFAULT_CONNECTIONS_PER_IP } from './config.js';
-export { capConnections, admitPipelined, MAX_PIPELINED } from './http/connections.js';
+export { capConnections, admitPipelined, MAX_PIPELINED, nextHeaderEnd } from './http/connections.js';
 export { pageHeaders } from './http/page-headers.js';
 export { fresh } from './util/fresh.js';
 export { inclusionQuery, normalInclusionRequest } from './ledger/inclusion-request.js';

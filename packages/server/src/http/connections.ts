@@ -2,6 +2,7 @@
 // (per IPv6 prefix), a bounded number of answers queued on one connection (pipelining), and a
 // deadline for taking each answer. A client that sends and never reads must not pin memory.
 import type { Server } from 'node:http';
+import { Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { canonicalAddress, limitKey, proxySet } from './address.js';
 
@@ -43,6 +44,55 @@ export function capConnections(
       const left = (open.get(key) ?? 1) - 1;
       if (left <= 0) open.delete(key);
       else open.set(key, left);
+    });
+  });
+}
+
+/**
+ * Offset just past the first header block end (`\n\r?\n`, as llhttp accepts) at or after `from`,
+ * or the chunk's length when there is none.
+ */
+export function nextHeaderEnd(chunk: Uint8Array, from: number): number {
+  for (let nl = chunk.indexOf(10, from); nl >= 0; nl = chunk.indexOf(10, nl + 1)) {
+    if (chunk[nl + 1] === 10) return nl + 2;
+    if (chunk[nl + 1] === 13 && chunk[nl + 2] === 10) return nl + 3;
+  }
+  return chunk.length;
+}
+
+/**
+ * Hand Node's HTTP parser each received chunk one request head at a time. Node parses a whole
+ * chunk before anyone can act: 1,000 pipelined requests arriving in 26 KB made 1,000 requests and
+ * answers before the pipelining bound closed the connection (round five, row 12: 200 such
+ * connections added 470 MiB). Fed a head at a time, the parser stops as soon as the bound closes
+ * the connection, and when Node pauses a connection whose answers are not read, the rest of the
+ * chunk goes back to the socket (unshift) to be parsed once it resumes. So what one connection
+ * makes the server hold is MAX_PIPELINED requests, whatever arrives in one chunk.
+ *
+ * Adding a 'data' listener is the public way to take a socket back from Node's in-C++ reading; the
+ * parser's own listener is then called with the slices. A body is sliced only where it holds a
+ * blank line, which changes nothing the parser sees. Upgrades are not served: Node closes such a
+ * connection, and slicing stops at a closed socket.
+ */
+// WF-PIPELINE
+export function parseOneRequestAtATime(server: Server): void {
+  const event = server instanceof TlsServer ? 'secureConnection' : 'connection';
+  server.on(event, (socket: Socket) => {
+    const parser = socket.listeners('data') as Array<(chunk: Buffer) => void>;
+    if (parser.length === 0) return;
+    socket.removeAllListeners('data');
+    socket.on('data', (chunk: Buffer) => {
+      for (let at = 0; at < chunk.length; ) {
+        if (socket.destroyed) return;
+        if (socket.isPaused()) {
+          socket.unshift(chunk.subarray(at));
+          return;
+        }
+        const end = nextHeaderEnd(chunk, at);
+        const part = chunk.subarray(at, end);
+        at = end;
+        for (const f of parser) f.call(socket, part);
+      }
     });
   });
 }

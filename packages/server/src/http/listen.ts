@@ -7,7 +7,7 @@ import type { Server as NetServer } from 'node:net';
 import { DEFAULT_CONNECTIONS_PER_IP, type Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { BodyBudget } from './body.js';
-import { capConnections } from './connections.js';
+import { capConnections, parseOneRequestAtATime } from './connections.js';
 import { type AdapterOptions, nodeHandler } from './node.js';
 import type { AppRequest, AppResponse } from './types.js';
 
@@ -78,6 +78,7 @@ export function publicServer(
       ...(extra.closing ? { closing: extra.closing } : {}),
     }),
   );
+  parseOneRequestAtATime(server);
   capConnections(server, {
     perIp: cfg.connectionsPerIp ?? DEFAULT_CONNECTIONS_PER_IP,
     trustedProxies: cfg.trustedProxies,
