@@ -7,14 +7,12 @@ import { openIssuer } from '@svc/server';
 
 const base = (process.env.SVC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 // The same data folder (keys, SQLite ledger) or SVC_DATABASE_URL as the server: safe beside it.
-const issuer = await openIssuer({ dataDir: process.env.SVC_DATA_DIR ?? './data' });
+const issuer = await openIssuer({ dataDir: process.env.SVC_DATA_DIR ?? './data' }); // or { databaseUrl: 'postgres://...' }
 try {
-  const [one, two] = await Promise.all([
-    issuer.issue({ answer: 'Paris is the capital of France.', prompt: 'Capital of France?', model: 'my-model' }),
-    issuer.issue({ answer: 'Rome is the capital of Italy.', prompt: 'Capital of Italy?', model: 'my-model', envelopes: ['jws'] }),
-  ]);
+  const one = await issuer.issue({ answer: 'Paris is the capital of France.', prompt: 'Capital of France?', model: 'my-model' });
+  const [two, three] = await issuer.issueMany([{ answer: 'Yes.' }, { answer: 'No.', envelopes: ['jws'] }]);
   const { keys } = await (await fetch(`${base}/api/provenance/pubkey`)).json();
-  for (const bundle of [one, two]) {
+  for (const bundle of [one, two, three]) {
     const v = await verifyBundle(bundle, { trustedKeys: keys });
     const found = await (
       await fetch(`${base}/api/transparency/ledger/inclusion`, {
@@ -29,6 +27,5 @@ try {
     if (!v.verdict.overallOk || !v.signerRecognized || !found.found) process.exitCode = 1;
   }
 } finally {
-  // Seals what is pending under a signed head.
-  await issuer.close();
+  await issuer.close(); // seals what is pending
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // A stranger's first hour, as `npm test` runs it (#31): the repository's committed HEAD cloned into a
 // temporary folder with nothing beside it (no ../shared), installed, and the README followed:
-// `npm start`, then every command of its CLI and issuing blocks against that server (its port in place
-// of 8080, and free ports for the others),
+// `npm start`, then every runnable block of the README and the guides against that server (its port
+// in place of 8080, and free ports for the others),
 // each exiting as the README says; then the usage errors the exit-code table promises, and Ctrl-C.
 // `npm install` must leave the clone's `git status` clean (a lock file stable on this platform).
 // The install is offered the workspace's compiled better-sqlite3 as a local prebuild, as a
@@ -23,18 +23,13 @@ const fail = (what) => {
   console.log(`FAIL ${what}`);
 };
 
-/** The README's blocks a stranger runs, in order: the CLI block, then the issuing one. */
-export const README_BLOCKS = ['## CLI', '## Issuing signed answers'];
+/** The documents whose runnable blocks a stranger runs, in this order (the README first; the
+ *  formats and issuing guides use what the CLI tour made). */
+export const RUNNABLE_FILES = ['README.md', 'docs/cli.md', 'docs/formats.md', 'docs/issuing.md'];
 
-/** A command block of the README (the first after `heading`): its lines, comments kept (they state the exit code). */
-export function readmeCliBlock(readme, heading = '## CLI') {
-  const at = readme.indexOf(heading);
-  if (at < 0) throw new Error(`the README has no ${heading}`);
-  const start = readme.indexOf('```sh\n', at) + 6;
-  return readme
-    .slice(start, readme.indexOf('```', start))
-    .split('\n')
-    .filter((l) => l.trim());
+/** The lines of every `sh` block marked `<!-- runnable -->` in a Markdown text, comments kept (they state the exit code). */
+export function runnableLines(markdown) {
+  return [...markdown.matchAll(/<!-- runnable -->\n```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1].split('\n').filter((l) => l.trim()));
 }
 
 /** Whether a README line starts a server in the background (`... &`, perhaps with a comment after). */
@@ -104,11 +99,10 @@ async function main() {
     if (!log.includes('"listening"')) return fail(`npm start did not listen:\n${log.slice(-3000)}`);
     console.log(`npm start: listening on ${port}, data in ${existsSync(data) ? 'data/' : '?'}`);
 
-    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
     // The README's other ports, each moved to one free here (the same one wherever it appears).
     const ports = new Map();
     for (const p of ['8090', '8081', '8443', '8091']) ports.set(p, String(await freePort()));
-    const commands = README_BLOCKS.flatMap((h) => readmeCliBlock(readme, h));
+    const commands = RUNNABLE_FILES.flatMap((f) => runnableLines(readFileSync(join(dir, f), 'utf8')));
     for (const line of commands) {
       let cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
       for (const [from, to] of ports) cmd = cmd.replace(new RegExp(`(PORT=|127\\.0\\.0\\.1:|\\.mjs )${from}\\b`, 'g'), `$1${to}`);

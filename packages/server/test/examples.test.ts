@@ -41,6 +41,7 @@ describe('examples', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain('integrity (overallOk): true');
     expect(r.out).toContain('origin (signerRecognized): true');
+    expect(r.out).toContain('record svc-ai-provenance-record: attested signed=true, signer_recognized=true');
   });
 
   it('issue-and-verify.mjs issues and verifies against a running server', async () => {
@@ -53,7 +54,7 @@ describe('examples', () => {
   it('issue-library.mjs issues through openIssuer beside the running server: each answer verifies and is logged', async () => {
     const r = await run(ex('issue-library.mjs'), { SVC_URL: s.url, SVC_DATA_DIR: s.dir });
     expect(r.code, r.out).toBe(0);
-    expect(r.out.match(/overallOk=true signerRecognized=true logged at \d+/g)).toHaveLength(2);
+    expect(r.out.match(/overallOk=true signerRecognized=true logged at \d+/g)).toHaveLength(3);
   });
 
   it('echo-model.mjs speaks chat completions, whole and streamed', async () => {

@@ -1,6 +1,6 @@
 // A stranger's first hour (#31): tools/scripts/first-hour.mjs clones the committed repository into
 // a folder with nothing beside it, installs, starts the server as the README says and runs every
-// command of the README's CLI block against it, each exiting as the README promises.
+// runnable block of the README and the guides against it, each line exiting as its comment promises.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,10 +10,12 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const script = `${root}tools/scripts/first-hour.mjs`;
 
 describe('first hour', () => {
-  it('the README CLI block is read with the exit codes its comments promise', async () => {
-    const { readmeCliBlock, promisedExit, inBackground } = await import(script);
-    const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'));
-    expect(lines.length).toBeGreaterThanOrEqual(8);
+  it('the runnable blocks of the README and the guides are read with the exit codes their comments promise', async () => {
+    const { runnableLines, RUNNABLE_FILES, promisedExit, inBackground } = await import(script);
+    expect(RUNNABLE_FILES).toEqual(['README.md', 'docs/cli.md', 'docs/formats.md', 'docs/issuing.md']);
+    const of = (f: string): string[] => runnableLines(readFileSync(`${root}${f}`, 'utf8'));
+    for (const f of RUNNABLE_FILES) expect(of(f).length, f).toBeGreaterThan(0);
+    const lines = RUNNABLE_FILES.flatMap(of);
     expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
       true,
     );
@@ -21,19 +23,23 @@ describe('first hour', () => {
     expect(promisedExit('npx svc ledger audit --state a.json   # exit 3 on rollback/fork')).toBe(0);
     expect(promisedExit('npx svc verify other.json   # exit 4: a signer the keys do not name')).toBe(4);
     // A server started in the background is started, seen to listen and stopped: never left behind.
-    expect(lines.filter(inBackground)).toHaveLength(1);
+    expect(of('docs/cli.md').filter(inBackground)).toHaveLength(1);
+    expect(of('docs/issuing.md').filter(inBackground)).toHaveLength(2);
     expect(inBackground('PORT=8090 npx svc witness serve --data-dir w &   # a witness')).toBe(true);
     expect(inBackground('npx svc verify p.json   # exit 0: a & b')).toBe(false);
+    // An unmarked block is not run; a marked one is, whatever its neighbours.
+    expect(runnableLines('```sh\nrm -rf x\n```\n<!-- runnable -->\n```sh\nnpx svc a\n\nnpx svc b\n```\n')).toEqual([
+      'npx svc a',
+      'npx svc b',
+    ]);
   });
 
-  it("the README's issuing block is read too: the library, the private API, the OpenAI front and --jsonl, each a command run", async () => {
-    const { readmeCliBlock, README_BLOCKS, inBackground, portsNamed } = await import(script);
+  it('the issuing guide is run too: the library, the private API, the OpenAI front and --jsonl, each a command', async () => {
+    const { runnableLines, portsNamed } = await import(script);
     // A background server is waited for on every port its line names, the issuing listener too.
     expect(portsNamed('SVC_ISSUE_LISTEN=127.0.0.1:41001 PORT=41002 npx svc serve &')).toEqual([41001, 41002]);
     expect(portsNamed('node examples/echo-model.mjs 41003 &')).toEqual([41003]);
-    expect(README_BLOCKS).toEqual(['## CLI', '## Issuing signed answers']);
-    const lines: string[] = readmeCliBlock(readFileSync(`${root}README.md`, 'utf8'), '## Issuing signed answers');
-    expect(lines.filter(inBackground)).toHaveLength(2);
+    const lines: string[] = runnableLines(readFileSync(`${root}docs/issuing.md`, 'utf8'));
     for (const needed of [
       '/api/v1/issue ',
       '/api/v1/issue/batch',
@@ -47,9 +53,6 @@ describe('first hour', () => {
         lines.some((l) => l.includes(needed)),
         needed,
       ).toBe(true);
-    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
-      true,
-    );
   });
 
   it('a fresh clone with nothing beside it: install leaves it clean, every README command exits as promised', async () => {
@@ -60,6 +63,6 @@ describe('first hour', () => {
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code, out.slice(-6000)).toBe(0);
     expect(out).toContain('every README command exits as the README says');
-    expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(27);
+    expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(32);
   }, 900_000);
 });

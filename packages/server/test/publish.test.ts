@@ -1,7 +1,7 @@
 // The packages as npm would publish them (#31): each packed (without publishing), clean under
 // publint and are-the-types-wrong's esm-only profile, installed from its tarball into an empty
 // folder, and its README's example run there: @svc/core's verify and testing entries (with no
-// fast-check installed), and @svc/server's `svc` binary. The verify-only bundle size the README
+// fast-check installed), and @svc/server's `svc` binary. The verify-only bundle size docs/library.md
 // states is the one measured here.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -34,14 +34,14 @@ beforeAll(() => {
 }, 120_000);
 
 describe('packages as published', () => {
-  it('the tarballs hold what a user can import: no internal entry, no source maps (the README says why)', () => {
+  it('the tarballs hold what a user can import: no internal entry, no source maps (docs/library.md says why)', () => {
     const list = (w: string) => execFileSync('tar', ['-tzf', tarballs[w]!], { encoding: 'utf8' }).split('\n').filter(Boolean);
     const server = list('@svc/server');
     expect(server.some((f) => /dist\/internal\./.test(f))).toBe(false);
     expect(server).toContain('package/dist/index.js');
     expect(server).toContain('package/dist/signer-worker.js');
     for (const w of ['@svc/core', '@svc/server']) expect(list(w).filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/without source maps/);
+    expect(readFileSync(join(root, 'docs/library.md'), 'utf8')).toMatch(/without source maps/);
   });
 
   it('publint reports nothing, suggestions included, for either package', async () => {
@@ -52,13 +52,13 @@ describe('packages as published', () => {
     }
   }, 120_000);
 
-  it('are-the-types-wrong (esm-only profile) passes each tarball; the README says the packages are ESM-only', () => {
+  it('are-the-types-wrong (esm-only profile) passes each tarball; docs/library.md says the packages are ESM-only', () => {
     const attw = join(root, 'node_modules', '.bin', 'attw');
     for (const t of Object.values(tarballs)) {
       const r = spawnSync(attw, [t, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
       expect(r.status, r.stdout.slice(0, 3000)).toBe(0);
     }
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs/library.md'), 'utf8');
     expect(readme).toMatch(/ESM-only/);
     expect(readme).toMatch(/"module": "nodenext"/);
   });
@@ -139,7 +139,7 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     expect(svc(['verify', 'proof.json', '--allow-unpinned']).status).toBe(0);
     writeFileSync(join(app, 'other-keys.json'), JSON.stringify({ keys: testKeysOf('other') }));
     expect(svc(['verify', 'proof.json', '--keys', 'other-keys.json']).status).toBe(4);
-    // What the README says of TypeScript compiling CommonJS: TS1479 under node16, compiled under nodenext.
+    // What docs/library.md says of TypeScript compiling CommonJS: TS1479 under node16, compiled under nodenext.
     const cjs = join(app, 'cjs');
     mkdirSync(cjs);
     writeFileSync(join(cjs, 'package.json'), JSON.stringify({ type: 'commonjs' }));
@@ -153,12 +153,12 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     expect(tsc('node16').stdout).toMatch(/TS1479/);
     const next = tsc('nodenext');
     expect(next.status, next.stdout).toBe(0);
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const readme = readFileSync(join(root, 'docs/library.md'), 'utf8');
     expect(readme).toMatch(/`"module": "node16"` refuses the import \(TS1479\)/);
     expect(readme).toMatch(/`"module": "nodenext"` compiles it/);
   }, 300_000);
 
-  it('the verify-only bundle is the size the README states (minified and gzipped), and carries no TypeBox', async () => {
+  it('the verify-only bundle is the size docs/library.md states (minified and gzipped), and carries no TypeBox', async () => {
     const { build } = await import('esbuild');
     const r = await build({
       stdin: {
@@ -176,8 +176,8 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     expect(Object.keys(r.metafile.inputs).filter((k) => k.includes('typebox'))).toEqual([]);
     const min = r.outputFiles[0]!.contents;
     const kb = (n: number) => Math.round(n / 1000);
-    const stated = /verify-only bundle is (\d+) KB minified, (\d+) KB gzipped/.exec(readFileSync(join(root, 'README.md'), 'utf8'));
-    expect(stated, 'the README states the verify-only bundle size').not.toBeNull();
+    const stated = /verify-only bundle is (\d+) KB minified, (\d+) KB gzipped/.exec(readFileSync(join(root, 'docs/library.md'), 'utf8'));
+    expect(stated, 'docs/library.md states the verify-only bundle size').not.toBeNull();
     expect(kb(min.length)).toBe(Number(stated![1]));
     expect(kb(gzipSync(min).length)).toBe(Number(stated![2]));
   });

@@ -312,10 +312,10 @@ describe('the first hour (issue 23)', () => {
 });
 
 describe('settings', () => {
-  it('`svc serve --help` and the README configuration table list the same settings', async () => {
+  it("`svc serve --help` and the server guide's configuration table list the same settings", async () => {
     const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');
-    const table = readme.slice(readme.indexOf('### Configuration'), readme.indexOf('\n### ', readme.indexOf('### Configuration') + 5));
+    const readme = readFileSync(fileURLToPath(new URL('../../../../docs/server.md', import.meta.url)), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
     // Every variable named in the first cell of each row.
     const inReadme = [...table.matchAll(/^\| ([^|]+) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z_0-9]+)`/g)].map((x) => x[1]!));
     const help = (await svc(['serve', '--help'])).out;
@@ -324,15 +324,25 @@ describe('settings', () => {
     expect([...new Set(inHelp)].sort()).toEqual([...new Set(inReadme)].sort());
   });
 
-  it("every file the README's CLI commands write into the repository is ignored by git (and so by Biome)", async () => {
+  it('every file the runnable commands of the README and the guides write into the repository is ignored by git (and so by Biome)', async () => {
     const { readFileSync } = await import('node:fs');
     const { spawnSync } = await import('node:child_process');
     const root = fileURLToPath(new URL('../../../../', import.meta.url));
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const block = readme.slice(readme.indexOf('## CLI'), readme.indexOf('### The tiled log'));
+    const { runnableLines, RUNNABLE_FILES } = await import(join(root, 'tools/scripts/first-hour.mjs'));
+    const block = (RUNNABLE_FILES as string[]).flatMap((f) => runnableLines(readFileSync(join(root, f), 'utf8')) as string[]).join('\n');
     const outputs = [...block.matchAll(/(?:> |--out |--state |--data-dir )([\w./-]+)/g)].map((m) => m[1]!);
     expect(outputs).toEqual(
-      expect.arrayContaining(['proof.json', 'record.json', 'audit.json', 'answer.tlog-proof', 'mirror/', 'monitor.json', 'witness-data']),
+      expect.arrayContaining([
+        'proof.json',
+        'record.json',
+        'audit.json',
+        'answer.tlog-proof',
+        'mirror/',
+        'monitor.json',
+        'witness-data',
+        'issue-token.txt',
+        'bundles.jsonl',
+      ]),
     );
     for (const f of outputs) expect(spawnSync('git', ['check-ignore', '-q', f], { cwd: root }).status, f).toBe(0);
   });
