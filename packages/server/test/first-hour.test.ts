@@ -15,7 +15,7 @@ describe('first hour', () => {
     expect(RUNNABLE_FILES).toEqual(['README.md', 'docs/cli.md', 'docs/formats.md', 'docs/issuing.md']);
     const of = (f: string): string[] => runnableLines(readFileSync(`${root}${f}`, 'utf8'));
     for (const f of RUNNABLE_FILES) expect(of(f).length, f).toBeGreaterThan(0);
-    const lines = RUNNABLE_FILES.flatMap(of);
+    const lines: string[] = (RUNNABLE_FILES as string[]).flatMap(of);
     expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
       true,
     );
