@@ -50,6 +50,7 @@ describe('the test suite', () => {
       'interop/': 'code we did not write reading what we emit',
       'native/': 'the same behaviour on Node 24 node:crypto',
       'deploy.test.ts': 'the container and its files',
+      'docs.test.ts': 'the README and the guides: excerpts, links, the front page',
       'endpoints.test.ts': 'every endpoint over a socket',
       'examples.test.ts': 'examples/ run as a user runs them',
       'first-hour.test.ts': "a fresh clone and the README's commands",
