@@ -5,7 +5,13 @@
  *
  * @module merkle
  */
-export * from './merkle/index.js';
+// From the modules, not their index: an index both entries import is a chunk of its own with no
+// code, which esbuild then imports bare (a warning in every bundler of a side-effect-free package).
+export { leafHash, nodeHash, emptyRoot, isTreeSize } from './merkle/hash.js';
+export { verifyInclusion, verifyConsistency, rootFromInclusionProof } from './merkle/verify.js';
+export { inclusionProof, consistencyProof, treeRoot, rangeHash, type TreeReader } from './merkle/prove.js';
+export { MemoryTree } from './merkle/memory.js';
+export { planReads, NodeSet, frontier, integrate, type NodeId, type StoredNode, type Integration, type MerkleHasher } from './merkle/plan.js';
 export {
   TILE_HEIGHT,
   TILE_WIDTH,

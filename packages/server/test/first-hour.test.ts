@@ -35,7 +35,14 @@ describe('first hour', () => {
   });
 
   it('the issuing guide is run too: the library, the private API, the OpenAI front and --jsonl, each a command', async () => {
-    const { runnableLines, portsNamed } = await import(script);
+    const { runnableLines, portsNamed, installNoise } = await import(script);
+    // An install prints nothing a user must read, but the one documented engine warning.
+    const engine = (p: string) =>
+      `npm warn EBADENGINE Unsupported engine {\nnpm warn EBADENGINE   package: '${p}',\nnpm warn EBADENGINE   required: { node: '>=22' },\nnpm warn EBADENGINE }`;
+    expect(installNoise(`added 371 packages\n${engine('better-sqlite3@13.2.0')}`)).toEqual([]);
+    expect(installNoise(engine('other@1.0.0'))).toHaveLength(4);
+    expect(installNoise('npm warn install-scripts 4 packages have install scripts')).toHaveLength(1);
+    expect(installNoise('Generated an empty chunk: "chunk-X".')).toHaveLength(1);
     // A background server is waited for on every port its line names, the issuing listener too.
     expect(portsNamed('SVC_ISSUE_LISTEN=127.0.0.1:41001 PORT=41002 npx svc serve &')).toEqual([41001, 41002]);
     expect(portsNamed('node examples/echo-model.mjs 41003 &')).toEqual([41003]);
