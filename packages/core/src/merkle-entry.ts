@@ -11,7 +11,16 @@ export { leafHash, nodeHash, emptyRoot, isTreeSize } from './merkle/hash.js';
 export { verifyInclusion, verifyConsistency, rootFromInclusionProof } from './merkle/verify.js';
 export { inclusionProof, consistencyProof, treeRoot, rangeHash, type TreeReader } from './merkle/prove.js';
 export { MemoryTree } from './merkle/memory.js';
-export { planReads, NodeSet, frontier, integrate, type NodeId, type StoredNode, type Integration, type MerkleHasher } from './merkle/plan.js';
+export {
+  planReads,
+  NodeSet,
+  frontier,
+  integrate,
+  type NodeId,
+  type StoredNode,
+  type Integration,
+  type MerkleHasher,
+} from './merkle/plan.js';
 export {
   TILE_HEIGHT,
   TILE_WIDTH,

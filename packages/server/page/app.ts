@@ -3,7 +3,9 @@
 // pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
 import { isSvcError, parseDocument, verifyBundle, type VerifyOptions, type VerifyResponse } from '@svc/core';
-import { envelopeChecker } from '@svc/core/envelope';
+import { coseKeyThumbprint, envelopeChecker } from '@svc/core/envelope';
+import { scittChecker } from '@svc/core/scitt';
+import { fromHex } from '@svc/core';
 import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.js';
 import { type Doc, isObj, obj } from './doc.js';
@@ -25,11 +27,17 @@ function $<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 const json = (id: string): unknown => JSON.parse(document.getElementById(id)?.textContent || 'null');
 
-/** What the server embedded when it served the page: its published keys, model-plane keys and log policy. */
+/** What the server embedded when it served the page: its published keys, model-plane keys, log policy and SCITT receipt keys. */
 interface Embedded {
   keys?: unknown;
   model_plane_keys?: unknown;
   log_policy?: unknown;
+  scitt_log_keys?: unknown;
+}
+/** A SCITT receipt key of the serving log, as the server embeds it. */
+interface ScittLogKey {
+  alg: 'ML-DSA-44' | 'Ed25519';
+  publicKeyHex: string;
 }
 interface Samples {
   keySets: unknown[][];
@@ -40,6 +48,7 @@ interface Pinned {
   from: string | null;
   bridge?: unknown[] | undefined;
   logPolicy?: string | undefined;
+  scittLogKeys?: ScittLogKey[] | undefined;
 }
 /** What "save verdict" writes. */
 interface Saved {
@@ -70,6 +79,8 @@ function pinnedKeys(): Pinned {
         // Served by a server, the page pins its model-plane keys and judges its log's checkpoints too.
         bridge: Array.isArray(embedded.model_plane_keys) ? embedded.model_plane_keys : undefined,
         logPolicy: typeof embedded.log_policy === 'string' ? embedded.log_policy : undefined,
+        // and the SCITT statements a bundle carries, with the keys its log signs receipts with.
+        scittLogKeys: Array.isArray(embedded.scitt_log_keys) ? (embedded.scitt_log_keys as ScittLogKey[]) : undefined,
       }
     : { keys: [], from: null };
 }
@@ -92,6 +103,15 @@ function verifyOptions(pinned: Pinned): VerifyOptions {
       // left out: the log layer then says its checkpoint was not checked
     }
   }
+  // As the server checks them (pool/tasks.ts): each key with its kid, so another log's receipt is
+  // set aside as unknown rather than judged by this log's key.
+  const scitt = (pinned.scittLogKeys ?? []).flatMap((k) => {
+    const publicKey = typeof k?.publicKeyHex === 'string' ? fromHex(k.publicKeyHex) : null;
+    return publicKey && (k.alg === 'ML-DSA-44' || k.alg === 'Ed25519')
+      ? [{ alg: k.alg, publicKey, kid: coseKeyThumbprint(k.alg, publicKey) }]
+      : [];
+  });
+  if (scitt.length) o.scitt = scittChecker({ logs: [{ keys: scitt }] });
   return o;
 }
 

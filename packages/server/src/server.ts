@@ -205,12 +205,13 @@ export async function startServer(
     scitt: ledger ? scittService(cfg, names, ring, ledger, Date.now, ownPool ? poolStatementChecker(executor) : undefined) : null,
     log,
     version: VERSION,
-    // The page pins what the server publishes: its answer keys, its model-plane keys, and its log's
-    // keys (the policy it judges checkpoints by).
+    // The page pins what the server publishes: its answer keys, its model-plane keys, its log's
+    // keys (the policy it judges checkpoints by) and the log's SCITT receipt keys.
     page: pageLoader({
       ...pubkeyResponse(ring, names, cfg.slhDiversity),
       model_plane_keys: trustedBridgeKeys,
       ...(logPolicy ? { log_policy: logPolicy } : {}),
+      ...(cfg.ledger ? { scitt_log_keys: scittLogKeys(cfg, ring) } : {}),
     }),
     cryptoBackends: backendReport(nativeCrypto()),
   });

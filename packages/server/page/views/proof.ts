@@ -76,6 +76,7 @@ export function proofRows(v: ProofVerdict, signs = 'Answer'): HTMLLIElement[] {
     if (v.bridge.primaryOk && v.bridge.keyRecognized === false)
       out.push(row('Model-plane key', null, 'not one this page pins: not evidence of origin'));
   }
+  if (v.scitt) out.push(scittRow(v.scitt));
   if (v.log) {
     // The path alone proves inclusion under a checkpoint anyone could sign: which log it is, only
     // the log's keys say. Without them no log is named as where the answer is logged.
@@ -93,4 +94,15 @@ export function proofRows(v: ProofVerdict, signs = 'Answer'): HTMLLIElement[] {
     );
   }
   return out;
+}
+
+/** The SCITT Transparent Statement a proof carries: checked with the serving log's keys, or said not to be. */
+function scittRow(s: NonNullable<ProofVerdict['scitt']>): HTMLLIElement {
+  if (!s.checked)
+    return row('SCITT statement', null, 'carried, not checked: no log keys pinned (open this page from the server that logged it)');
+  const receipts = (s.receipts ?? []).map((r) => `${r.alg ?? '?'} ${r.ok ? 'valid' : (r.error ?? 'failed')}`).join(', ');
+  if (!s.ok) return row('SCITT statement', false, `INVALID (${s.error ?? 'failed'}): receipts ${receipts || 'none'}`);
+  if (s.logRecognized === false)
+    return row('SCITT statement', null, `valid; its receipts come from a log this page does not pin (${receipts})`);
+  return row('SCITT statement', true, `valid, registered in this server's log: receipts ${receipts}`);
 }

@@ -3,12 +3,14 @@
 // page while it verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
-import { issueProof } from '@svc/core';
+import { fromBase64Url, issueProof, toBase64Url } from '@svc/core';
 import { envelopeMaker } from '@svc/core/envelope';
 import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../../src/internal.js';
@@ -227,6 +229,50 @@ describe('verifier page', () => {
       expect(await page.textContent('#layers')).toMatch(/checkpoint signature not checked/);
     } finally {
       await page.close();
+    }
+  });
+
+  it('served by a server, the page checks the SCITT statement a bundle carries with its log keys, and gives the verdict the API and the CLI give (#44 row 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-page-scitt-'));
+    try {
+      const r = await runSvc(['issue', '--answer', 'Oslo.', '--prompt', 'Capital of Norway?', '--scitt', join(dir, 's.cose')], {
+        env: { SVC_DATA_DIR: s.dir, SVC_LOG: '0' },
+      });
+      expect(r.code, r.err).toBe(0);
+      const good = JSON.parse(r.out);
+      const bytes = fromBase64Url(good.scitt)!;
+      bytes[bytes.length - 20]! ^= 1;
+      const damaged = { ...good, scitt: toBase64Url(bytes) };
+      const page = await browser.newPage();
+      try {
+        for (const [bundle, ok] of [
+          [good, true],
+          [damaged, false],
+        ] as const) {
+          const file = join(dir, ok ? 'good.json' : 'damaged.json');
+          writeFileSync(file, JSON.stringify(bundle));
+          // The API, the CLI (with the keys the same server publishes) and the page it serves agree.
+          const api = await (await fetch(`${s.url}/api/v1/verify`, { method: 'POST', body: JSON.stringify(bundle) })).json();
+          expect(api.verdict.overallOk).toBe(ok);
+          expect(api.verdict.scitt).toMatchObject({ checked: true, ok });
+          const cli = await runSvc(['verify', file, '--keys-url', s.url]);
+          expect(cli.code, cli.out + cli.err).toBe(ok ? 0 : 1);
+          await page.goto(`${s.url}/`);
+          await verifyIn(page, JSON.stringify(bundle));
+          expect(await page.textContent('#integrity')).toMatch(ok ? /Integrity: PASS/ : /Integrity: FAIL/);
+          expect(await page.textContent('#layers')).toMatch(
+            ok ? /SCITT statement: valid, registered in this server's log/ : /SCITT statement: INVALID/,
+          );
+        }
+        // Opened from disk, no log keys are pinned: the layer is carried, not checked, and said so.
+        await page.goto(`file://${PAGE_FILE}`);
+        await verifyIn(page, JSON.stringify(good));
+        expect(await page.textContent('#layers')).toMatch(/SCITT statement: carried, not checked/);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -339,14 +339,16 @@ describe('the verifier page shows what was attested', () => {
     // The script (the core verifier with noble's ML-DSA, SLH-DSA and Falcon, the log checkpoint
     // check a served page runs with its server's log keys: Ed25519 and ML-DSA-44 notes, 28 KB more,
     // and the JWS/COSE envelope check: strict CBOR and JOSE, 34 KB more; the record table's Code of
-    // Practice rows, which a record is compared with, 2 KB more): at most 244 KiB.
+    // Practice rows, which a record is compared with, 2 KB more; the SCITT layer a served page checks
+    // with its server's log keys, COSE receipts and statements with the NIST curves they may be
+    // signed with, 30 KB more): at most 276 KiB.
     // The budget is the server guide's, read from it: the figures users are told are the ones held.
     const stated = /the script at most (\d+) KiB, the samples at most (\d+) KiB, the page at most\s+(\d+) KiB/.exec(
       readFileSync(new URL('../../../../docs/server.md', import.meta.url), 'utf8'),
     );
     expect(stated, 'docs/server.md states the page budget').not.toBeNull();
     const [scriptKiB, samplesKiB, pageKiB] = stated!.slice(1).map(Number) as [number, number, number];
-    expect([scriptKiB, samplesKiB, pageKiB]).toEqual([244, 300, 540]);
+    expect([scriptKiB, samplesKiB, pageKiB]).toEqual([276, 300, 572]);
     expect(script.length).toBeLessThanOrEqual(scriptKiB * 1024);
     // Samples are signed documents (an ML-DSA-87 signature is 9 KB of hex): at most 300 KiB.
     expect(samples.length).toBeLessThanOrEqual(samplesKiB * 1024);
