@@ -41,6 +41,16 @@ describe('packages as published', () => {
     expect(server).toContain('package/dist/index.js');
     expect(server).toContain('package/dist/signer-worker.js');
     for (const w of ['@svc/core', '@svc/server']) expect(list(w).filter((f) => f.endsWith('.map'))).toEqual([]);
+    // No empty chunk (the build once shipped an 86-byte one a shared index left behind), and no
+    // chunk imported bare, which every bundler of a side-effect-free package warns it ignores.
+    const sizes = execFileSync('tar', ['-tvzf', tarballs['@svc/core']!], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /dist\/chunk-\w+\.js$/.test(l))
+      .map((l) => Number(l.trim().split(/\s+/)[2]));
+    expect(sizes.length).toBeGreaterThan(3);
+    expect(sizes.filter((n) => n < 200)).toEqual([]);
+    for (const f of readdirSync(join(root, 'packages/core/dist')).filter((n) => n.endsWith('.js')))
+      expect(readFileSync(join(root, 'packages/core/dist', f), 'utf8'), f).not.toMatch(/^import '\.\/chunk-\w+\.js';$/m);
     expect(readFileSync(join(root, 'docs/library.md'), 'utf8')).toMatch(/without source maps/);
   });
 
