@@ -8,6 +8,8 @@ export default defineConfig({
     // processes, sockets and timers, so two at a time takes the server suite from about 760 s to
     // about 460 s on the two-core CI machine, every file passing.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Each file's time written to test-timings.json, the slowest printed (tools/lib/timing-reporter.mjs).
+    reporters: ['default', './tools/lib/timing-reporter.mjs'],
     projects: [
       {
         extends: true,

@@ -1,11 +1,12 @@
 // The test suite's own house rules: tests import the sources (a stale build cannot hide a change),
 // and one smoke test runs the built package as a user installs it.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('the test suite', () => {
   it('imports the sources, never the build (spawning the built CLI or reading built files is fine)', () => {
@@ -113,5 +114,40 @@ describe('the test suite', () => {
       await s.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the timing report (#42)', () => {
+  it("every run writes each file's time, slowest first, and the main run's file is never overwritten by a one-project run", async () => {
+    const { default: TimingReporter } = await import(join(ROOT, 'tools/lib/timing-reporter.mjs'));
+    const file = join(ROOT, 'test-timings.house-probe.json');
+    const mod = (id: string, ms: number) => ({
+      moduleId: join(ROOT, id),
+      project: { name: 'house-probe' },
+      state: () => 'passed',
+      diagnostic: () => ({ environmentSetupDuration: 0, prepareDuration: 0, setupDuration: 0, collectDuration: ms / 2, duration: ms / 2 }),
+    });
+    const r = new TimingReporter();
+    const write = process.stdout.write;
+    let printed = '';
+    process.stdout.write = ((c: string) => ((printed += c), true)) as typeof process.stdout.write;
+    try {
+      r.onTestRunStart();
+      r.onTestRunEnd([mod('a.test.ts', 1000), mod('b.test.ts', 5000)]);
+    } finally {
+      process.stdout.write = write;
+    }
+    try {
+      const report = JSON.parse(readFileSync(file, 'utf8'));
+      expect(report.files.map((f: { file: string; seconds: number }) => [f.file, f.seconds])).toEqual([
+        ['b.test.ts', 5],
+        ['a.test.ts', 1],
+      ]);
+      expect(report.fileSeconds).toBe(6);
+      expect(printed).toMatch(/5 s {2}b\.test\.ts[\s\S]*1 s {2}a\.test\.ts/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+    expect(existsSync(file)).toBe(false);
   });
 });
