@@ -1,13 +1,17 @@
 // Several processes append to one PostgreSQL log. The one holding the writer role (inside the
-// sequencing transaction, row lock taken) is SIGKILLed, 30 times; another takes over within
+// sequencing transaction, row lock taken) is SIGKILLed, 12 times in every `npm test`
+// (SVC_FAILOVER_KILLS=30 for a longer run; `npm run fuzz -- --only sigkill --pg` for a campaign:
+// each kill costs a replacement's start, and 30 made this the suite's slowest file); another takes over within
 // seconds, and every acknowledged leaf is still in the log and provable. A writer frozen there
 // instead (SIGSTOP: its socket stays open) loses the role after the idle-transaction timeout.
 import { describe, expect, it } from 'vitest';
 import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
 import { testDb } from '../support/backends.js';
 
+const KILLS = Math.max(4, Number(process.env.SVC_FAILOVER_KILLS ?? 12));
+
 describe('failover on PostgreSQL', () => {
-  it('SIGKILL of the writer 30 times: another appender takes over within seconds; nothing acknowledged is lost', async () => {
+  it(`SIGKILL of the writer ${KILLS} times: another appender takes over within seconds; nothing acknowledged is lost`, async () => {
     const db = await testDb('postgres');
     (await db.open()).close(); // migrate once, before the appenders race to
     const acked: Ack[] = [];
@@ -35,7 +39,7 @@ describe('failover on PostgreSQL', () => {
     for (let i = 0; i < 3; i++) start();
     const takeovers: number[] = [];
     try {
-      for (let kill = 0; kill < 30; kill++) {
+      for (let kill = 0; kill < KILLS; kill++) {
         // The next process seen holding the writer role is the one killed, right there.
         const writer = await new Promise<Proc>((resolve, reject) => {
           const timer = setTimeout(() => reject(new Error('no writer within 30 s')), 30_000);
@@ -67,18 +71,18 @@ describe('failover on PostgreSQL', () => {
     }
     const sorted = [...takeovers].sort((a, b) => a - b);
     console.info(
-      `failover: takeover after SIGKILL of the writer, median ${sorted[15]!.toFixed(0)} ms, max ${sorted[29]!.toFixed(0)} ms; all: ${sorted.map((x) => x.toFixed(0)).join(' ')}`,
+      `failover: takeover after SIGKILL of the writer, median ${sorted[KILLS >> 1]!.toFixed(0)} ms, max ${sorted[KILLS - 1]!.toFixed(0)} ms; all: ${sorted.map((x) => x.toFixed(0)).join(' ')}`,
     );
-    expect(takeovers).toHaveLength(30);
+    expect(takeovers).toHaveLength(KILLS);
     // Measured on two shared cores: median 0.5-1.4 s, maxima 2.3-3.8 s (the survivors are often
     // busy auditing each other's batches when the writer dies); inside a whole CI run on an AMD EPYC
     // VM, medians 0.9-2.3 s and maxima 3.9 to 9.9 s. What the bound must catch is a takeover that
     // never comes or waits for a timeout (a minute here): half of it leaves a busy machine three
     // times its worst seen, where a 9.5 s bound against 10 s timeouts once failed at 9.9 s.
     expect(Math.max(...takeovers)).toBeLessThan(TIMEOUT_MS / 2);
-    // Each takeover is an acknowledgement, so at least 30; on a slow machine the next writer can be
-    // killed right after its first one, so exactly 30 is a pass, not a stall.
-    expect(acked.length).toBeGreaterThanOrEqual(30);
+    // Each takeover is an acknowledgement, so at least one per kill; on a slow machine the next
+    // writer can be killed right after its first one, so exactly that many is a pass, not a stall.
+    expect(acked.length).toBeGreaterThanOrEqual(KILLS);
     await expectAllAcknowledged(db, acked);
   }, 600_000);
 
