@@ -1,9 +1,11 @@
-// The ledger endpoints over real HTTP, fed by `svc issue` running in other processes.
+// The ledger endpoints over real HTTP, fed by an issuer beside the server (25 answers, each under
+// its own signed head) and by `svc issue` running in other processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { fromHex, leafHash, sha256, signTreeHead, toHex, utf8, verifyBundle, verifyInclusion } from '@svc/core';
 import { Keyring } from '../../src/internal.js';
+import { openIssuer } from '../../src/index.js';
 import { BACKENDS, sqliteDb, testDb, type BackendName, type TestDb } from '../support/backends.js';
 import { boot, call, expectSchema, schemas, type Booted } from '../support/harness.js';
 
@@ -47,10 +49,32 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     );
   }
 
+  /**
+   * Answers issued by the library beside the server, one at a time, each sealed under a head of
+   * its own: what `svc issue` does per process, without a process each (25 of them took 80 s of
+   * this file, and execFileSync stopped the in-process server meanwhile).
+   */
+  async function issueEach(dir: string, answers: string[]): Promise<void> {
+    const issuer = await openIssuer({
+      dataDir: dir,
+      ...(backend === 'postgres' ? { databaseUrl: stores.get(dir)!.location } : {}),
+      batchSeconds: 0.001,
+      signers: 0,
+    });
+    try {
+      for (const answer of answers) await issuer.issue({ answer });
+    } finally {
+      await issuer.close();
+    }
+  }
+
   beforeAll(async () => {
     s = await bootOn({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
     db = stores.get(s.dir)!;
-    for (let i = 0; i < 25; i++) issue(s.dir, `answer ${i}`);
+    await issueEach(
+      s.dir,
+      Array.from({ length: 25 }, (_, i) => `answer ${i}`),
+    );
     pinned = (await call(s.url, '/api/provenance/pubkey')).body.keys;
   }, 120_000);
   afterAll(async () => s?.stop());
@@ -262,7 +286,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     it('a tampered log is withheld with the same reason on every endpoint (rule 1)', async () => {
       const t = await bootOn();
       try {
-        for (let i = 0; i < 3; i++) issue(t.dir, `t${i}`);
+        await issueEach(t.dir, ['t0', 't1', 't2']);
         await sqlOf(t.dir)('DELETE FROM {leaves} WHERE idx >= 2');
         const head = await call(t.url, '/api/transparency/ledger');
         expect(head.body).toMatchObject({ sth_withheld: 'rollback', signed_tree_head: null });
