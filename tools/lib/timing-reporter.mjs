@@ -40,7 +40,8 @@ export default class TimingReporter {
     // The main run (several projects) writes test-timings.json; a run of one project (the native
     // one under Node 24, a file run alone) writes its own, never over the main run's.
     const projects = [...new Set(files.map((f) => f.project))];
-    const name = projects.length === 1 ? `test-timings.${projects[0]}.json` : 'test-timings.json';
+    const name =
+      projects.length === 1 ? `test-timings.${projects[0].replace(/[^\w.-]+/g, '-').replace(/-+$/, '')}.json` : 'test-timings.json';
     writeFileSync(join(root, name), `${JSON.stringify(report, null, 1)}\n`);
     const top = files.slice(0, 10).map((f) => `  ${String(f.seconds).padStart(6)} s  ${f.file}`);
     process.stdout.write(

@@ -151,3 +151,17 @@ describe('the timing report (#42)', () => {
     expect(existsSync(file)).toBe(false);
   });
 });
+
+describe('the suite outside Node 20 (#42)', () => {
+  it('leaves out only the files it names, each still run on Node 20, and both runners read the one list', async () => {
+    const { SAME_ON_EVERY_RUNTIME } = await import(join(ROOT, 'tools/lib/runtime-suite.mjs'));
+    expect(SAME_ON_EVERY_RUNTIME).toEqual(['packages/core/test/properties.test.ts', 'packages/core/test/fuzz.test.ts']);
+    for (const f of SAME_ON_EVERY_RUNTIME as string[]) expect(existsSync(join(ROOT, f)), f).toBe(true);
+    expect(readFileSync(join(ROOT, 'vitest.browser.config.ts'), 'utf8')).toMatch(/exclude: SAME_ON_EVERY_RUNTIME/);
+    expect(readFileSync(join(ROOT, 'tools/scripts/test-runtimes.mjs'), 'utf8')).toMatch(/SAME_ON_EVERY_RUNTIME\.flatMap/);
+    // The Node 20 run takes every core test file: nothing is left out of it.
+    expect(readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8')).toMatch(
+      /name: 'core', include: \['packages\/core\/test\/\*\*\/\*\.test\.ts'\]/,
+    );
+  });
+});
