@@ -3,9 +3,9 @@
 // pasted by the user, or, for a sample, the project's published test keys (said so on screen).
 // V1: the same verifyBundle as the API, run here; nothing is fetched or stored while verifying.
 import { isSvcError, parseDocument, verifyBundle, type VerifyOptions, type VerifyResponse } from '@svc/core';
-import { coseKeyThumbprint, envelopeChecker } from '@svc/core/envelope';
+import { envelopeChecker, readCoseKeySet } from '@svc/core/envelope';
 import { scittChecker } from '@svc/core/scitt';
-import { fromHex } from '@svc/core';
+import { fromBase64Url } from '@svc/core';
 import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.js';
 import { type Doc, isObj, obj } from './doc.js';
@@ -32,12 +32,7 @@ interface Embedded {
   keys?: unknown;
   model_plane_keys?: unknown;
   log_policy?: unknown;
-  scitt_log_keys?: unknown;
-}
-/** A SCITT receipt key of the serving log, as the server embeds it. */
-interface ScittLogKey {
-  alg: 'ML-DSA-44' | 'Ed25519';
-  publicKeyHex: string;
+  scitt_keys?: unknown;
 }
 interface Samples {
   keySets: unknown[][];
@@ -48,7 +43,8 @@ interface Pinned {
   from: string | null;
   bridge?: unknown[] | undefined;
   logPolicy?: string | undefined;
-  scittLogKeys?: ScittLogKey[] | undefined;
+  /** The serving log's SCITT receipt keys: its /.well-known/scitt-keys COSE_KeySet, base64url. */
+  scittKeys?: string | undefined;
 }
 /** What "save verdict" writes. */
 interface Saved {
@@ -80,7 +76,7 @@ function pinnedKeys(): Pinned {
         bridge: Array.isArray(embedded.model_plane_keys) ? embedded.model_plane_keys : undefined,
         logPolicy: typeof embedded.log_policy === 'string' ? embedded.log_policy : undefined,
         // and the SCITT statements a bundle carries, with the keys its log signs receipts with.
-        scittLogKeys: Array.isArray(embedded.scitt_log_keys) ? (embedded.scitt_log_keys as ScittLogKey[]) : undefined,
+        scittKeys: typeof embedded.scitt_keys === 'string' ? embedded.scitt_keys : undefined,
       }
     : { keys: [], from: null };
 }
@@ -103,15 +99,16 @@ function verifyOptions(pinned: Pinned): VerifyOptions {
       // left out: the log layer then says its checkpoint was not checked
     }
   }
-  // As the server checks them (pool/tasks.ts): each key with its kid, so another log's receipt is
-  // set aside as unknown rather than judged by this log's key.
-  const scitt = (pinned.scittLogKeys ?? []).flatMap((k) => {
-    const publicKey = typeof k?.publicKeyHex === 'string' ? fromHex(k.publicKeyHex) : null;
-    return publicKey && (k.alg === 'ML-DSA-44' || k.alg === 'Ed25519')
-      ? [{ alg: k.alg, publicKey, kid: coseKeyThumbprint(k.alg, publicKey) }]
-      : [];
-  });
-  if (scitt.length) o.scitt = scittChecker({ logs: [{ keys: scitt }] });
+  // The keys as the server publishes them, each with its kid: another log's receipt is set aside
+  // as unknown rather than judged by this log's key.
+  const set = pinned.scittKeys ? fromBase64Url(pinned.scittKeys) : null;
+  if (set) {
+    try {
+      o.scitt = scittChecker({ logs: [{ keys: readCoseKeySet(set) }] });
+    } catch {
+      // left out: the SCITT layer then says it was carried, not checked
+    }
+  }
   return o;
 }
 

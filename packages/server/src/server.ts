@@ -9,7 +9,7 @@ import type { ClusterLink } from './cluster/link.js';
 import { openWitness } from './witness-app.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { namesFor, toHex } from '@svc/core';
+import { namesFor, toBase64Url, toHex } from '@svc/core';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
@@ -188,6 +188,9 @@ export async function startServer(
   const witnessed = cfg.witnessServePolicy ? await openWitness(cfg, readFileSync(cfg.witnessServePolicy, 'utf8'), log) : null;
   ledgerRef = ledger;
   poolRef = executor;
+  // Statements are checked in the pool this server made (its settings carry the issuer keys); an
+  // executor handed in carries its caller's settings, so the service checks them itself.
+  const scitt = ledger ? scittService(cfg, names, ring, ledger, Date.now, ownPool ? poolStatementChecker(executor) : undefined) : null;
   const app = createApp({
     // With a listener of its own, the public port does not serve metrics (404).
     metrics: cfg.metricsListen || !metrics ? null : link ? clusterMetrics(metrics, link) : metrics,
@@ -200,18 +203,17 @@ export async function startServer(
     executor,
     council,
     ledger,
-    // Statements are checked in the pool this server made (its settings carry the issuer keys); an
-    // executor handed in carries its caller's settings, so the service checks them itself.
-    scitt: ledger ? scittService(cfg, names, ring, ledger, Date.now, ownPool ? poolStatementChecker(executor) : undefined) : null,
+    scitt,
     log,
     version: VERSION,
     // The page pins what the server publishes: its answer keys, its model-plane keys, its log's
-    // keys (the policy it judges checkpoints by) and the log's SCITT receipt keys.
+    // keys (the policy it judges checkpoints by) and the log's SCITT receipt keys as
+    // /.well-known/scitt-keys serves them (a COSE_KeySet, base64url).
     page: pageLoader({
       ...pubkeyResponse(ring, names, cfg.slhDiversity),
       model_plane_keys: trustedBridgeKeys,
       ...(logPolicy ? { log_policy: logPolicy } : {}),
-      ...(cfg.ledger ? { scitt_log_keys: scittLogKeys(cfg, ring) } : {}),
+      ...(scitt ? { scitt_keys: toBase64Url(scitt.keySet()) } : {}),
     }),
     cryptoBackends: backendReport(nativeCrypto()),
   });
