@@ -4,9 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import { ensureKeys, loadConfig, openLedger } from '../../src/internal.js';
+import { ensureKeys, loadConfig } from '../../src/internal.js';
+import { openLedgerAt } from '../support/ledger-at.js';
 import { runSvc } from '../support/svc-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-jsonl-'));
@@ -14,14 +15,7 @@ ensureKeys(loadConfig({ SVC_DATA_DIR: dir }), () => {});
 const env = { SVC_DATA_DIR: dir, SVC_LOG: '0' };
 
 async function logged(answers: string[]): Promise<boolean[]> {
-  const cfg = loadConfig(env);
-  const ledger = await openLedger(
-    cfg,
-    namesFor('svc'),
-    ensureKeys(cfg, () => {}),
-    () => {},
-    { background: false, batchMs: 0 },
-  );
+  const ledger = await openLedgerAt(env);
   try {
     return await Promise.all(answers.map(async (a) => (await ledger.find(sha256(utf8(a)))) !== undefined));
   } finally {

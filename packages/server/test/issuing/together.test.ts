@@ -8,11 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fromHex, leafHash, namesFor, sha256, utf8, verifyInclusion, type ProofBundle } from '@svc/core';
+import { fromHex, leafHash, sha256, utf8, verifyInclusion, type ProofBundle } from '@svc/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureKeys, loadConfig, openIssuer, openLedger } from '../../src/internal.js';
+import { ensureKeys, loadConfig, openIssuer } from '../../src/internal.js';
 import { testDb, type BackendName } from '../support/backends.js';
 import { call } from '../support/harness.js';
+import { openLedgerAt } from '../support/ledger-at.js';
 import { runSvc } from '../support/svc-cli.js';
 import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
 
@@ -39,8 +40,7 @@ async function place(backend: BackendName): Promise<{ dir: string; url?: string;
 
 /** The log as a fresh opener sees it after its full check: withheld or not, and where each answer is. */
 async function logged(p: { dir: string; url?: string }, answers: string[]) {
-  const cfg = loadConfig({ SVC_DATA_DIR: p.dir, ...(p.url ? { SVC_DATABASE_URL: p.url } : {}) });
-  const ledger = await openLedger(cfg, namesFor('svc'), ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+  const ledger = await openLedgerAt({ SVC_DATA_DIR: p.dir, ...(p.url ? { SVC_DATABASE_URL: p.url } : {}) });
   try {
     await ledger.audit.fullCheck();
     const all = await ledger.store.leaves(0, await ledger.store.size());

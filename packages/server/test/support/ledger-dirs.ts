@@ -4,10 +4,8 @@ import { afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, sha256, utf8 } from '@svc/core';
-import { ensureKeys, loadConfig, openLedger } from '../../src/internal.js';
-
-const quiet = () => {};
+import { sha256, utf8 } from '@svc/core';
+import { openLedgerAt } from './ledger-at.js';
 
 /** Run after each test, last registered first. */
 export const cleanups: (() => Promise<void> | void)[] = [];
@@ -19,8 +17,7 @@ afterEach(async () => {
 export async function dataDir(leaves: number, prefix = 'svc-damage-'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
-  const ledger = await openLedger(cfg, namesFor('svc'), ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
+  const ledger = await openLedgerAt({ SVC_DATA_DIR: dir });
   for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
   await ledger.close();
   return dir;

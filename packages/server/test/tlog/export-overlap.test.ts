@@ -5,23 +5,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { namesFor, sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
-import { ensureKeys, exportTiles, loadConfig, openLedger } from '../../src/internal.js';
+import { exportTiles } from '../../src/internal.js';
+import { openLedgerAt } from '../support/ledger-at.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-export-overlap-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('overlapping svc ledger tiles runs', () => {
   it('a stalled older run finishing after a newer one leaves the newer checkpoint in place', async () => {
-    const cfg = loadConfig({ SVC_DATA_DIR: join(dir, 'data'), SVC_LOG: '0' });
-    const ledger = await openLedger(
-      cfg,
-      namesFor('svc'),
-      ensureKeys(cfg, () => {}),
-      () => {},
-      { background: false, batchMs: 0 },
-    );
+    const ledger = await openLedgerAt({ SVC_DATA_DIR: join(dir, 'data') });
     try {
       await ledger.append(Array.from({ length: 30 }, (_, i) => sha256(utf8(`a ${i}`))));
       const at30 = await ledger.checkpoint();
