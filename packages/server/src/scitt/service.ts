@@ -208,18 +208,20 @@ export function scittService(
       });
   };
 
-  /** Whether a published head covers `index`, waiting up to `waitMs` for one that does. */
-  async function covers(index: number, waitMs: number): Promise<boolean> {
+  /** Whether a published head covers `index`, waiting until `deadline` for one that does. */
+  async function covers(index: number, deadline: number): Promise<boolean> {
     if ((await publishedHead()).size > index) return true;
-    if (waitMs <= 0) return false;
+    if (now() >= deadline) return false;
     return new Promise<boolean>((resolve, reject) => {
-      waiting.add({ index, deadline: now() + waitMs, resolve, reject });
+      waiting.add({ index, deadline, resolve, reject });
       if (!poll) poll = setTimeout(pollHead, 100);
     });
   }
 
   /** Verify under the policy and append once; the entry id and, when covered in time, its proof. */
   async function admit(statement: Uint8Array, waitMs: number): Promise<{ id: string; proof: Proof | null }> {
+    // The wait counts from the statement's arrival: checking and appending spend it, never add to it.
+    const deadline = now() + Math.max(0, waitMs);
     if (statement.length > MAX_STATEMENT_BYTES) throw new RegistrationRefused('Rejected', `a statement over ${MAX_STATEMENT_BYTES} bytes`);
     const v = await checked(statement);
     if (!v.ok) throw new RegistrationRefused(TITLES[v.error!] ?? 'Malformed request', `${v.error}: ${v.detail}`);
@@ -227,7 +229,7 @@ export function scittService(
     // A statement registered again is the same entry: repeats never grow the log.
     const entry = fromHex(id, 32)!;
     const index = (await find(entry)) ?? (await ledger.append([entry])).firstIndex;
-    return { id, proof: (await covers(index, waitMs)) ? await proofAt(entry, index) : null };
+    return { id, proof: (await covers(index, deadline)) ? await proofAt(entry, index) : null };
   }
 
   async function register(statement: Uint8Array, waitMs = 2_000): Promise<Registered> {

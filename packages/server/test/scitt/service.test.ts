@@ -156,4 +156,15 @@ describe('SCITT registration as the service runs it', () => {
     expect(late.every((r) => 'receipt' in r)).toBe(true);
     await ledger.close();
   });
+
+  it('the wait counts from the arrival: a registration whose check and append outlast it answers pending at once', async () => {
+    let t = 1_000_000;
+    const { scitt, ledger, freeze } = await setUp(() => t);
+    await freeze();
+    const r = scitt.register(statement(1), 1_000);
+    t += 1_001; // spent before the statement was even appended
+    expect(await r).toMatchObject({ pending: true });
+    expect((await ledger.head()).tree_size).toBe(1);
+    await ledger.close();
+  });
 });
