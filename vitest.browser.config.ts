@@ -3,7 +3,7 @@
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
-import { SAME_ON_EVERY_RUNTIME } from '@svc/tools/runtime-suite';
+import { RUNTIME_SUITE } from '@svc/tools/runtime-suite';
 
 export default defineConfig({
   server: { fs: { allow: ['..'] } },
@@ -21,9 +21,8 @@ export default defineConfig({
   },
   test: {
     name: 'core-browser',
-    include: ['packages/core/test/**/*.test.ts'],
-    // What differs by runtime: tools/lib/runtime-suite.mjs says what is left out and why.
-    exclude: SAME_ON_EVERY_RUNTIME,
+    // What differs by runtime: tools/lib/runtime-suite.mjs says which files and why.
+    include: RUNTIME_SUITE,
     reporters: ['default', './tools/lib/timing-reporter.mjs'],
     testTimeout: 300_000,
     browser: {

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite, one command (#42). The system check, lint and the build come first;
+// then the six type checks and the API reference, each a single-threaded program, two at a time
+// (they took 54 s one after another on the two-core CI machine, one core idle); then the main
+// vitest run (core on Node 20, examples, server) and the runtime suite (tools/scripts/
+// test-runtimes.mjs). Output of a step run beside another is printed whole when it ends, so lines
+// never interleave; each step's time is printed, and the first failure stops the run with its exit.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { root } from '../lib/root.mjs';
+
+const node = process.execPath;
+const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
+const tsc = (project, ...more) => ({ name: `tsc -p ${project}`, cmd: node, args: [bin('typescript', 'bin/tsc'), '-p', project, ...more] });
+
+/** The type checks (`npm run typecheck` runs these alone): each package's sources with only its own
+ *  runtime's types, then the tests, the generated client's test and the page. */
+export const TYPECHECKS = [
+  tsc('packages/core', '--noEmit'),
+  tsc('packages/core/tsconfig.test.json'),
+  tsc('packages/server', '--noEmit'),
+  tsc('packages/server/tsconfig.test.json'),
+  tsc('packages/server/tsconfig.client-test.json'),
+  tsc('packages/server/page'),
+];
+
+/** The steps, in order; an array is a group whose steps run together, two at a time. */
+export const STEPS = [
+  { name: 'system components', cmd: node, args: ['tools/scripts/check-system.mjs'] },
+  { name: 'lint', cmd: node, args: [bin('@biomejs/biome', 'bin/biome'), 'check', '.'] },
+  { name: 'build (when a source is newer)', cmd: node, args: ['tools/scripts/build-if-stale.mjs'] },
+  [...TYPECHECKS, { name: 'API reference', cmd: node, args: ['tools/scripts/docs.mjs'] }],
+  {
+    name: 'vitest: core (Node 20), examples, server',
+    cmd: node,
+    args: [bin('vitest', 'vitest.mjs'), 'run', '--project', 'core', '--project', 'examples', '--project', 'server'],
+  },
+  { name: 'the runtimes: Node 24, Chromium, the packed tarball', cmd: node, args: ['tools/scripts/test-runtimes.mjs'] },
+];
+
+const since = (t) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
+
+function run(step, quiet) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd, step.args, { cwd: root, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let out = '';
+    if (quiet) {
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+    }
+    child.on('close', (code, signal) => {
+      if (quiet && (out.trim() || code !== 0)) process.stdout.write(`\n== ${step.name}\n${out}`);
+      console.log(`== ${step.name}: ${code === 0 ? 'ok' : `FAILED (${signal ?? `exit ${code}`})`} in ${since(started)}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Runs `steps` with at most `width` at a time; resolves to the first failing exit code, or 0. */
+async function together(steps, width) {
+  const queue = [...steps];
+  let failed = 0;
+  const lane = async () => {
+    for (let s = queue.shift(); s && !failed; s = queue.shift()) failed ||= await run(s, true);
+  };
+  await Promise.all(Array.from({ length: Math.min(width, steps.length) }, lane));
+  return failed;
+}
+
+async function main() {
+  const started = performance.now();
+  const steps = process.argv[2] === 'typecheck' ? [TYPECHECKS] : STEPS;
+  for (const step of steps) {
+    const code = Array.isArray(step) ? await together(step, Math.max(2, availableParallelism())) : await run(step, false);
+    if (code !== 0) {
+      console.error(`${process.argv[2] ?? 'npm test'}: failed after ${since(started)}`);
+      process.exit(code);
+    }
+  }
+  console.log(`${process.argv[2] ?? 'npm test'}: every step passed in ${since(started)}`);
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) await main();
