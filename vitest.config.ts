@@ -13,7 +13,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'core', include: ['packages/core/test/**/*.test.ts'], testTimeout: 120_000 },
+        // The core does no I/O and keeps no state between calls, so its files share a worker's
+        // modules instead of loading the core and its dependencies again for each: the project's
+        // CPU time fell from about 165 s to 91 s (import 171 s to 41 s of file time).
+        test: { name: 'core', include: ['packages/core/test/**/*.test.ts'], testTimeout: 120_000, isolate: false },
       },
       {
         extends: true,

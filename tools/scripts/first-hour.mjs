@@ -69,6 +69,11 @@ export function portsNamed(cmd) {
   return [...cmd.matchAll(/(?:PORT=|LISTEN=127\.0\.0\.1:|\.mjs )(\d+)\b/g)].map((m) => Number(m[1]));
 }
 
+/** A README line with `npx svc` run as the installed binary it resolves to. */
+export function viaBin(cmd, bin) {
+  return cmd.replace(/\bnpx svc\b/g, bin);
+}
+
 /** Whether something accepts a connection on 127.0.0.1:port now. */
 function accepts(port) {
   return new Promise((resolve) => {
@@ -125,8 +130,13 @@ async function main() {
     const ports = new Map();
     for (const p of ['8090', '8081', '8443', '8091']) ports.set(p, String(await freePort()));
     const commands = RUNNABLE_FILES.flatMap((f) => runnableLines(readFileSync(join(dir, f), 'utf8')));
+    // `npx svc` resolves the clone's own binary: the first line that says it runs it so, the rest
+    // run that binary directly (npx's resolution is npm's, and each npx start cost ~2 s of CPU).
+    let npxTried = false;
     for (const line of commands) {
       let cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
+      if (npxTried) cmd = viaBin(cmd, join(dir, 'node_modules', '.bin', 'svc'));
+      else npxTried = /\bnpx svc\b/.test(cmd);
       for (const [from, to] of ports) cmd = cmd.replace(new RegExp(`(PORT=|127\\.0\\.0\\.1:|\\.mjs )${from}\\b`, 'g'), `$1${to}`);
       if (inBackground(cmd)) {
         // A server of its own (a witness, a second svc serve, the echo model): started, seen to
@@ -159,7 +169,7 @@ async function main() {
       [['issue', '--data-dir', 'no-such-folder', '--answer', 'a'], 2, 'a data folder with no keyring'],
       [['verify', 'no-such-file.json'], 2, 'unreadable input'],
     ]) {
-      const r = run('npx', ['svc', ...args]);
+      const r = run(join(dir, 'node_modules', '.bin', 'svc'), args);
       if (r.status !== want) fail(`svc ${args.join(' ')} (${why}) exited ${r.status}, the table says ${want}`);
       else console.log(`ok   (exit ${want}) npx svc ${args.join(' ')}   # ${why}`);
     }

@@ -11,7 +11,11 @@ const script = `${root}tools/scripts/first-hour.mjs`;
 
 describe('first hour', () => {
   it('the runnable blocks of the README and the guides are read with the exit codes their comments promise', async () => {
-    const { runnableLines, RUNNABLE_FILES, promisedExit, inBackground } = await import(script);
+    const { runnableLines, RUNNABLE_FILES, promisedExit, inBackground, viaBin } = await import(script);
+    // After the first `npx svc` line, the binary it resolves runs the rest (npx is tried once).
+    expect(viaBin('PORT=1 npx svc serve & npx svc verify p.json   # exit 0', '/c/node_modules/.bin/svc')).toBe(
+      'PORT=1 /c/node_modules/.bin/svc serve & /c/node_modules/.bin/svc verify p.json   # exit 0',
+    );
     expect(RUNNABLE_FILES).toEqual(['README.md', 'docs/cli.md', 'docs/formats.md', 'docs/issuing.md']);
     const of = (f: string): string[] => runnableLines(readFileSync(`${root}${f}`, 'utf8'));
     for (const f of RUNNABLE_FILES) expect(of(f).length, f).toBeGreaterThan(0);
