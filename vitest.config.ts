@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'server',
           include: ['packages/server/test/**/*.test.ts'],
           exclude: ['packages/server/test/native/**'],
-          globalSetup: ['packages/server/test/support/global-postgres.ts'],
+          globalSetup: ['packages/server/test/support/global-postgres.ts', 'packages/server/test/support/global-keys.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

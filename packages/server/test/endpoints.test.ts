@@ -350,9 +350,11 @@ describe('rate limits', () => {
 describe('keyring', () => {
   it('dev keys are written with 0600 secrets; rotation keeps historic keys published and recognised', async () => {
     const { statSync } = await import('node:fs');
-    expect(statSync(`${s.dir}/keys/answer.secret`).mode & 0o777).toBe(0o600);
-    const t = await boot();
+    // Keys the server makes itself (other tests share a copy of one keyring).
+    const t = await boot({}, {}, undefined, { freshKeys: true });
     try {
+      expect(statSync(`${t.dir}/keys/answer.secret`).mode & 0o777).toBe(0o600);
+      expect(statSync(`${t.dir}/keys`).mode & 0o777).toBe(0o700);
       const before = await ownBundleFrom(t.dir, 'old');
       Keyring.generate(`${t.dir}/keys`, { roles: ['answer'], rotate: true });
       const t2 = await boot({ dataDir: t.dir });

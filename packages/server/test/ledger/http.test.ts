@@ -1,15 +1,12 @@
 // The ledger endpoints over real HTTP, fed by an issuer beside the server (25 answers, each under
 // its own signed head) and by `svc issue` running in other processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { fromHex, leafHash, sha256, signTreeHead, toHex, utf8, verifyBundle, verifyInclusion } from '@svc/core';
 import { Keyring } from '../../src/internal.js';
-import { openIssuer } from '../../src/index.js';
+import { issueEach as issueEachBeside } from '../support/issue-each.js';
 import { BACKENDS, sqliteDb, testDb, type BackendName, type TestDb } from '../support/backends.js';
 import { boot, call, expectSchema, schemas, type Booted } from '../support/harness.js';
-
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+import { CLI, runSvc } from '../support/svc-cli.js';
 
 describe.each(BACKENDS)('%s', (backend: BackendName) => {
   let s: Booted;
@@ -39,34 +36,18 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     return stores.get(t.dir)!.open();
   }
 
-  function issue(dir: string, answer: string, ...extra: string[]) {
+  /** `svc issue` in a process of its own, run asynchronously: the server in this process goes on
+   *  serving meanwhile (a synchronous spawn stopped it, and its keep-alive timers then closed the
+   *  next request's connection under it: ECONNRESET on a busy machine). */
+  async function issue(dir: string, answer: string, ...extra: string[]) {
     const url = backend === 'postgres' ? { SVC_DATABASE_URL: stores.get(dir)!.location } : {};
-    return JSON.parse(
-      execFileSync(process.execPath, [CLI, 'issue', '--answer', answer, ...extra], {
-        env: { ...process.env, SVC_DATA_DIR: dir, ...url },
-        encoding: 'utf8',
-      }),
-    );
+    const r = await runSvc(['issue', '--answer', answer, ...extra], { env: { SVC_DATA_DIR: dir, ...url } });
+    if (r.code !== 0) throw new Error(`svc issue exited ${r.code}: ${r.err}`);
+    return JSON.parse(r.out);
   }
 
-  /**
-   * Answers issued by the library beside the server, one at a time, each sealed under a head of
-   * its own: what `svc issue` does per process, without a process each (25 of them took 80 s of
-   * this file, and execFileSync stopped the in-process server meanwhile).
-   */
-  async function issueEach(dir: string, answers: string[]): Promise<void> {
-    const issuer = await openIssuer({
-      dataDir: dir,
-      ...(backend === 'postgres' ? { databaseUrl: stores.get(dir)!.location } : {}),
-      batchSeconds: 0.001,
-      signers: 0,
-    });
-    try {
-      for (const answer of answers) await issuer.issue({ answer });
-    } finally {
-      await issuer.close();
-    }
-  }
+  const issueEach = (dir: string, answers: string[]) =>
+    issueEachBeside(dir, answers, backend === 'postgres' ? stores.get(dir)!.location : undefined);
 
   beforeAll(async () => {
     s = await bootOn({ rate: { verify: 0, read: 0, modelKeys: 0, tiles: 0 } });
@@ -95,7 +76,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     });
 
     it('the issued bundle verifies and is recognised', async () => {
-      const b = issue(s.dir, 'a fresh answer', '--prompt', 'a question?', '--model', 'test-model');
+      const b = await issue(s.dir, 'a fresh answer', '--prompt', 'a question?', '--model', 'test-model');
       expect(b.receipt.model).toBe('test-model');
       const v = await call(s.url, '/api/v1/verify', { json: b });
       expect(v.body.verdict.overallOk).toBe(true);
@@ -295,7 +276,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
         const hist = await call(t.url, '/api/transparency/ledger/history');
         expect(hist.body.consistent).toBe(false);
         // Rule 2: issuing is refused while withheld.
-        expect(() => issue(t.dir, 'more')).toThrow(/exit code 3|status 3|Command failed/);
+        await expect(issue(t.dir, 'more')).rejects.toThrow(/exited 3/);
       } finally {
         await t.stop();
       }
@@ -305,13 +286,13 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
       const { readdirSync, rmSync } = await import('node:fs');
       const t = await bootOn();
       try {
-        issue(t.dir, 'before rotation');
+        await issue(t.dir, 'before rotation');
         await t.close();
         Keyring.generate(`${t.dir}/keys`, { roles: ['sth'], rotate: true });
         for (const f of readdirSync(`${t.dir}/keys/retired`)) if (f.startsWith('sth-')) rmSync(`${t.dir}/keys/retired/${f}`);
         const t2 = await bootOn({ dataDir: t.dir });
         try {
-          issue(t.dir, 'after rotation');
+          await issue(t.dir, 'after rotation');
           const r = await call(t2.url, '/api/transparency/ledger/history?verifiable=1');
           const cps = r.body.signed_checkpoints;
           expect(cps.length).toBe(3);

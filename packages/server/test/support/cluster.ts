@@ -9,6 +9,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll } from 'vitest';
 import { freePort } from './harness.js';
 import { CLI } from './svc-cli.js';
+import { seedKeys } from './keys.js';
 
 export interface Cluster {
   base: string;
@@ -33,6 +34,7 @@ afterAll(() => {
 
 export async function serveCluster(env: Record<string, string>, opts: { port?: number; waitListening?: boolean } = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
+  seedKeys(dir);
   if (env.COUNCIL) writeFileSync(join(dir, 'council.json'), env.COUNCIL);
   const port = opts.port ?? (await freePort());
   // Its own process group, as a terminal's foreground job is: a group signal reaches every process.

@@ -7,6 +7,7 @@ import { Compile } from 'typebox/compile';
 import { expect } from 'vitest';
 import * as schemas from '@svc/core/schemas';
 import { loadConfig, startServer, type Config, type Running } from '../../src/internal.js';
+import { seedKeys } from './keys.js';
 
 export interface Booted extends Running {
   dir: string;
@@ -14,8 +15,15 @@ export interface Booted extends Running {
   stop(): Promise<void>;
 }
 
-export async function boot(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}, council?: unknown): Promise<Booted> {
+/** A server on a fresh data folder; its keys a copy of the run's keyring unless `freshKeys`. */
+export async function boot(
+  overrides: Partial<Config> = {},
+  env: NodeJS.ProcessEnv = {},
+  council?: unknown,
+  { freshKeys = false }: { freshKeys?: boolean } = {},
+): Promise<Booted> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  if (!freshKeys) seedKeys(dir);
   if (council) writeFileSync(join(dir, 'council.json'), JSON.stringify(council));
   const cfg = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '2', ...env }, overrides);
   const running = await startServer(cfg, { env });

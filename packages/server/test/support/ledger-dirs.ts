@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256, utf8 } from '@svc/core';
+import { seedKeys } from './keys.js';
 import { openLedgerAt } from './ledger-at.js';
 
 /** Run after each test, last registered first. */
@@ -17,6 +18,7 @@ afterEach(async () => {
 export async function dataDir(leaves: number, prefix = 'svc-damage-'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  seedKeys(dir);
   const ledger = await openLedgerAt({ SVC_DATA_DIR: dir });
   for (let i = 0; i < leaves; i++) await ledger.append([sha256(utf8(`answer ${i}`))]);
   await ledger.close();
