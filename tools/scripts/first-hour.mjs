@@ -171,7 +171,7 @@ async function main() {
     ]) {
       const r = run(join(dir, 'node_modules', '.bin', 'svc'), args);
       if (r.status !== want) fail(`svc ${args.join(' ')} (${why}) exited ${r.status}, the table says ${want}`);
-      else console.log(`ok   (exit ${want}) npx svc ${args.join(' ')}   # ${why}`);
+      else console.log(`ok   (exit ${want}) svc ${args.join(' ')}   # ${why}`);
     }
     if (existsSync(join(dir, 'no-such-folder'))) fail('svc issue made the mistyped data folder');
 

@@ -59,11 +59,15 @@ function run(step, quiet) {
 }
 
 /** Runs `steps` with at most `width` at a time; resolves to the first failing exit code, or 0. */
-async function together(steps, width) {
+export async function together(steps, width) {
   const queue = [...steps];
   let failed = 0;
   const lane = async () => {
-    for (let s = queue.shift(); s && !failed; s = queue.shift()) failed ||= await run(s, true);
+    for (let s = queue.shift(); s && !failed; s = queue.shift()) {
+      // Read `failed` after the step ends: another lane may have failed meanwhile.
+      const code = await run(s, true);
+      if (code !== 0 && !failed) failed = code;
+    }
   };
   await Promise.all(Array.from({ length: Math.min(width, steps.length) }, lane));
   return failed;

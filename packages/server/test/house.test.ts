@@ -177,3 +177,17 @@ describe('the suite outside Node 20 (#42)', () => {
     );
   });
 });
+
+describe('npm test (tools/scripts/test.mjs)', () => {
+  it('steps run two at a time report the first failure, whichever lane ends last', async () => {
+    const { together } = await import(join(ROOT, 'tools/scripts/test.mjs'));
+    const step = (code: number, ms: number) => ({
+      name: `exit ${code} after ${ms} ms`,
+      cmd: process.execPath,
+      args: ['-e', `setTimeout(() => process.exit(${code}), ${ms})`],
+    });
+    // The failing step ends first; the step beside it ends later with 0 and must not hide it.
+    expect(await together([step(3, 10), step(0, 400), step(0, 10)], 2)).toBe(3);
+    expect(await together([step(0, 10), step(0, 10)], 2)).toBe(0);
+  });
+});

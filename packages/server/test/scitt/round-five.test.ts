@@ -28,7 +28,8 @@ beforeAll(async () => {
   const es = { kty: 'EC', crv: 'P-256', x: toBase64Url(esPub.subarray(1, 33)), y: toBase64Url(esPub.subarray(33)), kid: 'es-1' };
   const { kid: _kid, ...noKid } = publicJwk('Ed25519', listedNoKid.publicKey);
   writeFileSync(issuers, JSON.stringify({ keys: [publicJwk('Ed25519', listed.publicKey), noKid, es] }));
-  b = await boot({ ledgerBatchMs: 20 }, { SVC_SCITT_ISSUERS: issuers });
+  // Another log: keys of its own, not the copy of the run's keyring `a` has.
+  b = await boot({ ledgerBatchMs: 20 }, { SVC_SCITT_ISSUERS: issuers }, undefined, { freshKeys: true });
 }, 120_000);
 afterAll(async () => {
   await b?.stop();

@@ -8,12 +8,6 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { Keyring } from '../../src/internal.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    keyTemplate: string;
-  }
-}
-
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-keyring-'));
   Keyring.generate(join(dir, 'keys'));

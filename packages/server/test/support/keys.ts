@@ -5,6 +5,13 @@ import { chmodSync, cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The keys folder of the run's keyring (support/global-keys.ts). */
+    keyTemplate: string;
+  }
+}
+
 export function seedKeys(dataDir: string): void {
   const keys = join(dataDir, 'keys');
   if (existsSync(keys)) return;
