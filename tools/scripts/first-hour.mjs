@@ -132,10 +132,11 @@ async function main() {
     const commands = RUNNABLE_FILES.flatMap((f) => runnableLines(readFileSync(join(dir, f), 'utf8')));
     // `npx svc` resolves the clone's own binary: the first line that says it runs it so, the rest
     // run that binary directly (npx's resolution is npm's, and each npx start cost ~2 s of CPU).
+    const svcBin = join(dir, 'node_modules', '.bin', 'svc');
     let npxTried = false;
     for (const line of commands) {
       let cmd = line.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`);
-      if (npxTried) cmd = viaBin(cmd, join(dir, 'node_modules', '.bin', 'svc'));
+      if (npxTried) cmd = viaBin(cmd, svcBin);
       else npxTried = /\bnpx svc\b/.test(cmd);
       for (const [from, to] of ports) cmd = cmd.replace(new RegExp(`(PORT=|127\\.0\\.0\\.1:|\\.mjs )${from}\\b`, 'g'), `$1${to}`);
       if (inBackground(cmd)) {
@@ -169,7 +170,7 @@ async function main() {
       [['issue', '--data-dir', 'no-such-folder', '--answer', 'a'], 2, 'a data folder with no keyring'],
       [['verify', 'no-such-file.json'], 2, 'unreadable input'],
     ]) {
-      const r = run(join(dir, 'node_modules', '.bin', 'svc'), args);
+      const r = run(svcBin, args);
       if (r.status !== want) fail(`svc ${args.join(' ')} (${why}) exited ${r.status}, the table says ${want}`);
       else console.log(`ok   (exit ${want}) svc ${args.join(' ')}   # ${why}`);
     }

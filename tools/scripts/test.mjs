@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, one command (#42). The system check, lint and the build come first;
-// then the six type checks and the API reference, each a single-threaded program, two at a time
-// (they took 54 s one after another on the two-core CI machine, one core idle); then the main
+// then the six type checks and the API reference, each a single-threaded program, one per core
+// (two on the CI machine, where they took 54 s one after another, one core idle); then the main
 // vitest run (core on Node 20, examples, server) and the runtime suite (tools/scripts/
 // test-runtimes.mjs). Output of a step run beside another is printed whole when it ends, so lines
 // never interleave; each step's time is printed, and the first failure stops the run with its exit.
@@ -25,7 +25,7 @@ export const TYPECHECKS = [
   tsc('packages/server/page'),
 ];
 
-/** The steps, in order; an array is a group whose steps run together, two at a time. */
+/** The steps, in order; an array is a group whose steps run together, one per core (at least two). */
 export const STEPS = [
   { name: 'system components', cmd: node, args: ['tools/scripts/check-system.mjs'] },
   { name: 'lint', cmd: node, args: [bin('@biomejs/biome', 'bin/biome'), 'check', '.'] },
