@@ -48,6 +48,8 @@ export { nodeHandler } from './http/node.js';
 export { tileFetcher } from './cli/tlog.js';
 export { PEER_CAPS, PEER_DEADLINE_MS, readCapped, PeerAnswerTooLarge } from './net/peer.js';
 export { fetchJson, CliError } from './cli/common.js';
+export { runCli } from './cli/run.js';
+export type { CliIo } from './cli/io.js';
 export { Witnessing } from './tlog/witnessing.js';
 export { createPipeline, mount, type Mounted } from './http/pipeline.js';
 export { errorResponse } from './http/errors.js';

@@ -23,6 +23,7 @@ import {
   type AppResponse,
 } from '../src/internal.js';
 import { expectSchema } from './support/harness.js';
+import { seedKeys } from './support/keys.js';
 
 const names = namesFor('svc');
 let dir: string;
@@ -41,6 +42,7 @@ const json = (r: AppResponse): any => (typeof r.body === 'string' ? JSON.parse(r
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-handlers-'));
+  seedKeys(dir);
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' }, { rate: { verify: 3, read: 1000, modelKeys: 2, tiles: 0 } });
   const ring = ensureKeys(cfg, () => {});
   store = new SqliteStore(':memory:');

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSvcError, parseDocument, type BridgeKey, type ReceiptKey } from '@svc/core';
+import { io } from './streams.js';
 import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 
 export class CliError extends Error {
@@ -17,7 +18,7 @@ const WHY: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permissio
 /** A file's text (`-`: standard input), or an error naming the flag, the file and the cause. */
 export function readInput(file: string, flag?: string): string {
   try {
-    return file === '-' ? readFileSync(0, 'utf8') : readFileSync(file, 'utf8');
+    return file === '-' ? io().readStdin() : readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = (code && WHY[code]) ?? code ?? (e as Error).message;

@@ -4,17 +4,20 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError } from './common.js';
 import { HELP } from './help.js';
+import { io } from './streams.js';
+
+export { io, withIo, type CliIo } from './streams.js';
 
 // A progress line lives on a terminal's stderr; it is cleared before any result is printed, so a
 // result never lands on the end of it.
-let progressShown = false;
 export const clearProgress = () => {
-  if (progressShown) process.stderr.write('\r\x1b[K');
-  progressShown = false;
+  const s = io();
+  if (s.progressShown) s.stderr.write('\r\x1b[K');
+  s.progressShown = false;
 };
 export const out = (s: string) => {
   clearProgress();
-  process.stdout.write(`${s}\n`);
+  io().stdout.write(`${s}\n`);
 };
 
 /**
@@ -37,12 +40,13 @@ export function portFlag(v: string): number {
 /** A note for the person at the terminal (standard error), beside results on standard output. */
 export const note = (s: string) => {
   clearProgress();
-  process.stderr.write(`svc: ${s}\n`);
+  io().stderr.write(`svc: ${s}\n`);
 };
 export const progress = (s: string) => {
-  if (!process.stderr.isTTY) return;
-  process.stderr.write(`\r\x1b[K${s}`);
-  progressShown = true;
+  const session = io();
+  if (!session.stderr.isTTY) return;
+  session.stderr.write(`\r\x1b[K${s}`);
+  session.progressShown = true;
 };
 
 /** Parse a command's arguments; anything it does not take is a usage error (exit 2) with its help. */

@@ -15,7 +15,7 @@ import { publishedCheckpoints } from '../tlog/witnessing.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
-import { clearProgress, jsonForTerminal, out, parseFor, progress } from './io.js';
+import { clearProgress, io, jsonForTerminal, out, parseFor, progress } from './io.js';
 import { fromBase64Url } from '@svc/core';
 
 export async function issueCommand(args: string[]): Promise<number> {
@@ -37,7 +37,7 @@ export async function issueCommand(args: string[]): Promise<number> {
   if (values.jsonl && values.scitt !== undefined)
     throw new CliError('--scitt FILE writes one statement; with --jsonl ask for "scitt": true per line (the bundle carries it)', 2);
   const envelopes = parseEnvelopes(values.envelopes as string | undefined);
-  const cfg = loadConfig(process.env, {
+  const cfg = loadConfig(io().env, {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
     ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
     log: false,
@@ -49,7 +49,7 @@ export async function issueCommand(args: string[]): Promise<number> {
     : ((values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file'));
   const log: Logger = () => {};
   requireKeyring(cfg.dataDir);
-  const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
+  const ring = ensureKeys(cfg, (e, f) => io().stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
   // Appending runs the full check first: a log that fails it is refused here (exit 3), and
   // so is a ledger file that cannot be opened at all.
   let ledger: Ledger | null = null;
@@ -104,7 +104,7 @@ export async function issueCommand(args: string[]): Promise<number> {
  * exit 2 naming it; every bundle printed before it is in the log.
  */
 async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Promise<number> {
-  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const rl = createInterface({ input: io().stdin, crlfDelay: Number.POSITIVE_INFINITY });
   const pending: { line: number; text: string }[] = [];
   const sign = async (batch: { line: number; text: string }[]) => {
     const inputs = batch.map(({ line, text }) => {
@@ -122,7 +122,7 @@ async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Pro
     started();
     // Written before the next batch, and before exit: a pipe past its buffer takes the rest later.
     await new Promise<void>((done, fail) =>
-      process.stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''), (e) => (e ? fail(e) : done())),
+      io().stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''), (e) => (e ? fail(e) : done())),
     );
   };
   let busy = false;

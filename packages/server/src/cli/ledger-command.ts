@@ -7,7 +7,7 @@ import { jsonLogger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, requireKeyring } from './common.js';
 import { HELP } from './help.js';
-import { clearProgress, note, out, parseFor, progress } from './io.js';
+import { clearProgress, io, note, out, parseFor, progress } from './io.js';
 import { auditCommand, proveCommand } from './ledger.js';
 import { monitorCommand, tilesCommand, tlogProofCommand } from './tlog.js';
 
@@ -37,14 +37,14 @@ export async function ledgerCommand(args: string[]): Promise<number> {
     );
   if (sub === 'tiles') {
     if (!values.out) throw new CliError(`--out is required\n\n${HELP.ledger}`, 2);
-    const cfg = loadConfig(process.env, {
+    const cfg = loadConfig(io().env, {
       ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
       ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
       log: false,
     });
     const names = namesFor(cfg.service);
     requireKeyring(cfg.dataDir);
-    const ring = ensureKeys(cfg, (e, f) => process.stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
+    const ring = ensureKeys(cfg, (e, f) => io().stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
     let ledger: Ledger;
     try {
       ledger = await openLedger(cfg, names, ring, jsonLogger(false), { background: false, batchMs: 0 });

@@ -21,6 +21,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { exportTiles } from '../tlog/export.js';
 import { monitorOnce, readMonitorState, writeMonitorState } from '../tlog/monitor.js';
 import { baseUrl, CliError, fetchJson, networkCause, readInput } from './common.js';
+import { io } from './io.js';
 import { proveTarget } from './ledger.js';
 import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
 
@@ -191,6 +192,6 @@ export async function tlogProofCommand(
     out(`The inclusion path does NOT lead to the checkpoint root: ${(e as Error).message}`);
     return 1;
   }
-  process.stdout.write(text);
+  io().stdout.write(text);
   return 0;
 }

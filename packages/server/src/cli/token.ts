@@ -6,13 +6,13 @@ import { loadConfig } from '../config.js';
 import { addToken, parseTokens, revokeToken } from '../issuing/tokens.js';
 import { CliError } from './common.js';
 import { HELP } from './help.js';
-import { note, out, parseFor } from './io.js';
+import { io, note, out, parseFor } from './io.js';
 
 export async function tokenCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseFor('token', args, { file: { type: 'string' }, 'data-dir': { type: 'string' } });
   const [sub, name, ...extra] = positionals;
-  const cfg = loadConfig(process.env, { ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}), log: false });
-  const file = resolve((values.file as string | undefined) ?? process.env.SVC_ISSUE_TOKENS ?? resolve(cfg.dataDir, 'issue-tokens'));
+  const cfg = loadConfig(io().env, { ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}), log: false });
+  const file = resolve((values.file as string | undefined) ?? io().env.SVC_ISSUE_TOKENS ?? resolve(cfg.dataDir, 'issue-tokens'));
   if (extra.length) throw new CliError(`unexpected ${JSON.stringify(extra[0])}\n\n${HELP.token}`, 2);
   try {
     if (sub === 'add' && name) {

@@ -1,7 +1,9 @@
-// The svc binary as a person runs it: exit codes, summaries, key pinning, ledger client and monitor.
+// svc as a person runs it: exit codes, summaries, key pinning, ledger client and monitor. The
+// commands run in this process (support/svc-cli.ts); the binary's own exit codes, and a terminal,
+// are tried on the built binary in a process of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +13,7 @@ import { testKeys } from '@svc/core/testing';
 import { baseUrl, SqliteStore } from '../../src/internal.js';
 import { boot, call, type Booted } from '../support/harness.js';
 import { issueEach } from '../support/issue-each.js';
-import { CLI, runSvc } from '../support/svc-cli.js';
+import { CLI, runSvc, runSvcProcess } from '../support/svc-cli.js';
 
 const K = testKeys('cli-tests');
 let s: Booted;
@@ -111,6 +113,22 @@ describe('svc issue / verify / record', () => {
     const tiles = await svc(['ledger', 'tiles', '--out', join(work, 'm'), '--data-dir', typo]);
     expect(tiles.code).toBe(2);
     expect(existsSync(typo)).toBe(false);
+  });
+
+  it('the built binary exits with those codes as a shell sees them, its output whole', async () => {
+    const bin = (args: string[], input?: string) =>
+      runSvcProcess(args, { env: { SVC_DATA_DIR: s.dir }, ...(input === undefined ? {} : { input }) });
+    const version = await bin(['--version']);
+    expect([version.code, version.out.trim()]).toEqual([0, JSON.parse(readFileSync(join(CLI, '../../package.json'), 'utf8')).version]);
+    const foreign = JSON.stringify(issueProof({ answer: 'not ours', model: 'm', ts: 1 }, { receipt: K.answer }));
+    const four = await bin(['verify', '-', '--keys', join(work, 'keys.json')], foreign);
+    expect(four.code).toBe(4);
+    expect(four.out).toMatch(/Origin: NOT recognised/);
+    const changed = await bin(['verify', '-', '--allow-unpinned'], JSON.stringify({ ...JSON.parse(foreign), answer: 'changed' }));
+    expect(changed.code).toBe(1);
+    const none = await bin([]);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/^svc: a command is needed\n/);
   });
 
   it('JSON it prints shows format characters as escapes: never reordered or hidden on a terminal, the same strings when parsed (#30 row 10)', async () => {

@@ -15,7 +15,8 @@ describe('cluster campaign, bounded slice', () => {
       phases: FAMILIES,
       until: Date.now() + 100_000,
       seed: 29,
-      phaseMs: 2_000,
+      // A second a flood: long enough for its strike (15-50% in) and the recovery after it.
+      phaseMs: 1_000,
       connections: 20,
       port: 25000 + Math.floor(Math.random() * 1000),
       p99GoalMs: Number.POSITIVE_INFINITY,

@@ -23,6 +23,7 @@ import {
   type Running,
 } from '../../src/internal.js';
 import { namesFor } from '@svc/core';
+import { seedKeys } from '../support/keys.js';
 
 const dirs: string[] = [];
 const running: Running[] = [];
@@ -86,6 +87,7 @@ describe('one client against one server process', () => {
   it('a limiter that cannot decide refuses with 503 and Retry-After, never lets the request through', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-load-'));
     dirs.push(dir);
+    seedKeys(dir);
     const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
     const ring = ensureKeys(cfg, () => {});
     const names = namesFor('svc');

@@ -22,6 +22,7 @@ import {
   withRequestId,
   type AppRequest,
 } from '../../src/internal.js';
+import { seedKeys } from '../support/keys.js';
 
 const script = new URL('../fixtures/hostile-worker.mjs', import.meta.url);
 const names = namesFor('svc');
@@ -46,6 +47,7 @@ afterAll(async () => {
 });
 
 function app() {
+  seedKeys(dir);
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
   const ring = ensureKeys(cfg, () => {});
   const council = new CouncilProbe(

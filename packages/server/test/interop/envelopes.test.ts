@@ -21,6 +21,7 @@ import {
   pinnedKeys,
   type AppRequest,
 } from '../../src/internal.js';
+import { seedKeys } from '../support/keys.js';
 
 const names = namesFor('svc');
 const ED25519_SPKI = Buffer.from('302a300506032b6570032100', 'hex');
@@ -36,6 +37,7 @@ const get = (path: string): AppRequest => {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'svc-envelopes-'));
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0', SVC_LEDGER: 'off' });
+  seedKeys(dir);
   const ring = ensureKeys(cfg, () => {});
   const council = new CouncilProbe(
     () => null,

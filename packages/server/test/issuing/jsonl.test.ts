@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { ensureKeys, loadConfig } from '../../src/internal.js';
 import { openLedgerAt } from '../support/ledger-at.js';
 import { runSvc } from '../support/svc-cli.js';
+import { seedKeys } from '../support/keys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-jsonl-'));
+seedKeys(dir);
 ensureKeys(loadConfig({ SVC_DATA_DIR: dir }), () => {});
 const env = { SVC_DATA_DIR: dir, SVC_LOG: '0' };
 

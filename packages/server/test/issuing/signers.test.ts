@@ -8,8 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { namesFor, sha256, utf8 } from '@svc/core';
 import { ensureKeys, issuerOf, loadConfig, openLedger, SignerPool } from '../../src/internal.js';
 import { verdictOf } from './support.js';
+import { seedKeys } from '../support/keys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-signers-'));
+seedKeys(dir);
 ensureKeys(loadConfig({ SVC_DATA_DIR: dir }), () => {});
 const settings = { dataDir: dir, service: 'svc', slhDiversity: false, bridge: true };
 const pools: SignerPool[] = [];

@@ -16,6 +16,7 @@ import { call } from '../support/harness.js';
 import { openLedgerAt } from '../support/ledger-at.js';
 import { runSvc } from '../support/svc-cli.js';
 import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
+import { seedKeys } from '../support/keys.js';
 
 const quiet = () => {};
 const parseOut = (text: string, what: string) => {
@@ -34,6 +35,7 @@ afterAll(async () => {
 async function place(backend: BackendName): Promise<{ dir: string; url?: string; env: Record<string, string> }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-issue-together-'));
   const url = backend === 'postgres' ? (await testDb('postgres')).location : undefined;
+  seedKeys(dir);
   ensureKeys(loadConfig({ SVC_DATA_DIR: dir }), quiet);
   return { dir, ...(url ? { url } : {}), env: { SVC_DATA_DIR: dir, SVC_LOG: '0', ...(url ? { SVC_DATABASE_URL: url } : {}) } };
 }

@@ -20,6 +20,7 @@ import {
   type LogApi,
   type StatementChecker,
 } from '../../src/internal.js';
+import { seedKeys } from '../support/keys.js';
 
 const issuer = ed25519Signer(sha256(utf8('service test issuer')));
 const statement = (n: number) =>
@@ -42,6 +43,7 @@ async function setUp(
   writeFileSync(join(dir, 'issuers.json'), JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: toBase64Url(issuer.publicKey) }] }));
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0', SVC_SCITT_ISSUERS: join(dir, 'issuers.json') });
   const names = namesFor('svc');
+  seedKeys(dir);
   const ring = ensureKeys(cfg, () => {});
   const ledger: LogApi = await openLedger(cfg, names, ring, () => {}, { background: false, batchMs: 30 });
   const reads = { paths: [] as number[][], finds: [] as number[], checkpoints: 0 };

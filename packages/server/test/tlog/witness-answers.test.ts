@@ -172,12 +172,14 @@ describe('a witness policy naming a log it could never cosign (#30 row 6)', () =
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { runSvc } = await import('../support/svc-cli.js');
+    const { runSvcProcess } = await import('../support/svc-cli.js');
     const dir = mkdtempSync(join(tmpdir(), 'svc-long-origin-'));
     const long = noteSigner(`example.com/${'x'.repeat(300)}`, logKeygen('ed25519', seed(50)));
     const policy = join(dir, 'policy.txt');
     writeFileSync(policy, `log ${long.vkey}\nlog ${logSigner.vkey}\nquorum none\n`);
-    const r = await runSvc(['witness', 'serve', '--policy', policy, '--data-dir', join(dir, 'w')], { env: { ...process.env, PORT: '0' } });
+    const r = await runSvcProcess(['witness', 'serve', '--policy', policy, '--data-dir', join(dir, 'w')], {
+      env: { ...process.env, PORT: '0' },
+    });
     expect(r.code).not.toBe(0);
     expect(r.err).toMatch(/origin is over 255 bytes/);
   }, 30_000);
