@@ -2,9 +2,10 @@
 // `npm test`: the whole suite, one command (#42). The system check, lint and the build come first;
 // then the six type checks and the API reference, each a single-threaded program, one per core
 // (two on the CI machine, where they took 54 s one after another, one core idle); then the main
-// vitest run (core on Node 20, examples, server) and the runtime suite (tools/scripts/
+// vitest run (core on Node 20, examples, server) beside the runtime suite (tools/scripts/
 // test-runtimes.mjs). Output of a step run beside another is printed whole when it ends, so lines
-// never interleave; each step's time is printed, and the first failure stops the run with its exit.
+// never interleave (the main run alone prints as it goes); each step's time is printed, and the
+// first failure stops the run with its exit.
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -25,18 +26,25 @@ export const TYPECHECKS = [
   tsc('packages/server/page'),
 ];
 
-/** The steps, in order; an array is a group whose steps run together, one per core (at least two). */
+/** The steps, in order; an array is a group whose steps run together, one per core (at least two).
+ *  A step marked `live` prints as it runs; the others of its group print whole when they end. */
 export const STEPS = [
   { name: 'system components', cmd: node, args: ['tools/scripts/check-system.mjs'] },
   { name: 'lint', cmd: node, args: [bin('@biomejs/biome', 'bin/biome'), 'check', '.'] },
   { name: 'build (when a source is newer)', cmd: node, args: ['tools/scripts/build-if-stale.mjs'] },
   [...TYPECHECKS, { name: 'API reference', cmd: node, args: ['tools/scripts/docs.mjs'] }],
-  {
-    name: 'vitest: core (Node 20), examples, server',
-    cmd: node,
-    args: [bin('vitest', 'vitest.mjs'), 'run', '--project', 'core', '--project', 'examples', '--project', 'server'],
-  },
-  { name: 'the runtimes: Node 24, Chromium, the packed tarball', cmd: node, args: ['tools/scripts/test-runtimes.mjs'] },
+  // The runtimes step leaves a core idle for a quarter of its two minutes (its runtimes start,
+  // install and wait on a browser one after another): run beside the main run, it fills the gaps
+  // there. The main run prints as it goes; the runtimes' output comes whole when they end.
+  [
+    {
+      name: 'vitest: core (Node 20), examples, server',
+      cmd: node,
+      args: [bin('vitest', 'vitest.mjs'), 'run', '--project', 'core', '--project', 'examples', '--project', 'server'],
+      live: true,
+    },
+    { name: 'the runtimes: Node 24, Chromium, the packed tarball', cmd: node, args: ['tools/scripts/test-runtimes.mjs'] },
+  ],
 ];
 
 const since = (t) => `${((performance.now() - t) / 1000).toFixed(1)} s`;
@@ -65,7 +73,7 @@ export async function together(steps, width) {
   const lane = async () => {
     for (let s = queue.shift(); s && !failed; s = queue.shift()) {
       // Read `failed` after the step ends: another lane may have failed meanwhile.
-      const code = await run(s, true);
+      const code = await run(s, !s.live);
       if (code !== 0 && !failed) failed = code;
     }
   };

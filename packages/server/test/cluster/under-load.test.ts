@@ -136,7 +136,7 @@ describe('svc serve (cluster) under load', () => {
     // Metrics unlimited per client here: what must hold is that aggregation never starves the primary.
     const c = await serveCluster({ SVC_RATE_VERIFY: '5', SVC_RATE_METRICS: '0', SVC_LEDGER: 'off' });
     try {
-      const end = sleep(6_000);
+      const end = sleep(3_000);
       const scrapes = flood(`${c.base}/metrics`, { concurrency: 60, localAddress: '127.0.0.2', until: end });
       await sleep(500);
       const verifies = flood(`${c.base}/api/v1/verify`, { concurrency: 20, localAddress: '127.0.0.3', until: end, body: '{}' });
@@ -161,7 +161,7 @@ describe('svc serve (cluster) under load', () => {
       expect(s.get(500) ?? 0, JSON.stringify([...s])).toBe(0);
       expect(s.get(200) ?? 0).toBeGreaterThan(0);
       // Served throughout (every check above was a 200 within its deadline); how fast is reported,
-      // not asserted: a busy machine answers fewer in the six seconds.
+      // not asserted: a busy machine answers fewer in the three seconds.
       expect(bystander.length).toBeGreaterThan(0);
       const sorted = [...bystander].sort((a, b) => a - b);
       console.log(

@@ -12,7 +12,8 @@ import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../../src/internal.js';
 import { call } from '../support/harness.js';
-import { cleanups, dataDir as makeDataDir } from '../support/ledger-dirs.js';
+import { dataDir as makeDataDir } from '../support/ledger-dirs.js';
+import { afterThisTest } from '../support/lifecycle.js';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-damage-');
 
@@ -42,7 +43,7 @@ function tamper(dir: string, sql: string, ...args: unknown[]): void {
 async function serve(dir: string): Promise<Running> {
   const cfg = loadConfig({ SVC_DATA_DIR: dir, PORT: '0', SVC_LOG: '0', SVC_WORKERS: '1' });
   const r = await startServer(cfg);
-  cleanups.push(() => r.close());
+  afterThisTest(() => r.close());
   return r;
 }
 
@@ -245,7 +246,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
       (e) => events.push(e),
       () => t,
     );
-    cleanups.push(() => l.close());
+    afterThisTest(() => l.close());
     await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
     rmSync(file(dir), { recursive: true });
     t += 4_999;
@@ -296,7 +297,7 @@ describe('files the server cannot write or read (as an unprivileged user)', () =
       if ('uid' in asUser) execSync(`chown -R ${asUser.uid}:${asUser.gid} ${JSON.stringify(dir)}`);
       chmodSync(file(dir), fileMode);
       chmodSync(dir, dirMode);
-      cleanups.push(() => chmodSync(dir, 0o755));
+      afterThisTest(() => chmodSync(dir, 0o755));
       const port = 21000 + Math.floor(Math.random() * 1000);
       const child = spawn(process.execPath, [CLI, 'serve'], {
         ...asUser,
@@ -306,7 +307,7 @@ describe('files the server cannot write or read (as an unprivileged user)', () =
       child.stdout.on('data', (c) => (out += c));
       child.stderr.on('data', (c) => (out += c));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      cleanups.push(async () => {
+      afterThisTest(async () => {
         child.kill('SIGTERM');
         await exited;
       });

@@ -10,7 +10,8 @@ import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../../src/internal.js';
 import { call } from '../support/harness.js';
-import { cleanups, dataDir as makeDataDir } from '../support/ledger-dirs.js';
+import { dataDir as makeDataDir } from '../support/ledger-dirs.js';
+import { afterThisTest } from '../support/lifecycle.js';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-live-');
 
@@ -32,7 +33,7 @@ async function serve(dir: string): Promise<Running> {
     SVC_RATE_VERIFY: '0',
   });
   const r = await startServer(cfg);
-  cleanups.push(() => r.close());
+  afterThisTest(() => r.close());
   return r;
 }
 
@@ -184,7 +185,7 @@ describe('the storage process', () => {
     let t = 0;
     const exits: string[] = [];
     const store = await ProcessStore.open(file(dir), { now: () => t, onExit: (why) => exits.push(why) });
-    cleanups.push(() => store.close());
+    afterThisTest(() => store.close());
     expect(await store.size()).toBe(3);
     const pid = (await store.pid())!;
     const pending = store.size();
@@ -201,13 +202,13 @@ describe('the storage process', () => {
     const dir = await dataDir(3);
     raw(dir, 'DELETE FROM leaves WHERE idx = 1');
     const store = await ProcessStore.open(file(dir));
-    cleanups.push(() => store.close());
+    afterThisTest(() => store.close());
     await expect(store.leaves(0, 3)).rejects.toMatchObject({ damage: true });
     mkdirSync(join(dir, 'x'));
     await expect(ProcessStore.open(join(dir, 'x'))).rejects.toThrow();
     // The in-process store says the same of the same rows.
     const s = new SqliteStore(file(dir));
-    cleanups.push(() => s.close());
+    afterThisTest(() => s.close());
     await expect(s.leaves(0, 3)).rejects.toMatchObject({ damage: true });
   });
 });
@@ -219,7 +220,7 @@ describe('the storage process against messages it cannot use', () => {
     const dir = await dataDir(3);
     const entry = fileURLToPath(new URL('../../dist/sqlite-process.js', import.meta.url));
     const c = fork(entry, [file(dir)], { serialization: 'json', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    cleanups.push(() => {
+    afterThisTest(() => {
       c.kill('SIGKILL');
     });
     const replies = new Map<number, any>();

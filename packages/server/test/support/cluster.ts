@@ -6,10 +6,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { afterAll } from 'vitest';
 import { freePort } from './harness.js';
 import { CLI } from './svc-cli.js';
 import { seedKeys } from './keys.js';
+import { afterThisFile } from './lifecycle.js';
 
 export interface Cluster {
   base: string;
@@ -19,18 +19,6 @@ export interface Cluster {
   exited: Promise<number | null>;
   waitFor: (pred: (l: Record<string, any>) => boolean, what: string) => Promise<Record<string, any>>;
 }
-
-/** Every cluster a test file started: one that outlives its test (a timeout) is killed after the file. */
-const started = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of started) {
-    try {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // the group is gone
-    }
-  }
-});
 
 export async function serveCluster(env: Record<string, string>, opts: { port?: number; waitListening?: boolean } = {}): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'));
@@ -43,7 +31,14 @@ export async function serveCluster(env: Record<string, string>, opts: { port?: n
     detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  started.add(child);
+  // A cluster that outlives its file (a test timed out before stopping it) is killed after it.
+  afterThisFile(() => {
+    try {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone
+    }
+  });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

@@ -24,10 +24,14 @@ vi.mock('node:fs', async (load) => {
   return { ...fs, existsSync, default: { ...fs, existsSync } };
 });
 
+// Test files share their worker's modules (vitest.config.ts): the module is loaded afresh, on the
+// mocked node:fs, and dropped after, so no later file gets this copy.
+vi.resetModules();
 const { keptName } = await import('../../src/tlog/checkpoints.js');
 
 const dirs: string[] = [];
 afterAll(() => {
+  vi.resetModules();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
