@@ -52,7 +52,11 @@ describe.runIf(process.platform === 'linux')('memory at start', () => {
     try {
       expect((await fresh(`${c.base}/healthz`)).status).toBe(200);
       // Settled: the full check of an empty log is done and start-up garbage collectable.
-      await c.waitFor((l) => l.event === 'ledger_full_check_done', 'the full check');
+      // Each server process opens its own storage process and checks the log: both, however late
+      // a loaded machine starts the second.
+      for (let until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100)))
+        if (c.lines().filter((l) => l.event === 'ledger_full_check_done').length >= 2) break;
+      expect(c.lines().filter((l) => l.event === 'ledger_full_check_done')).toHaveLength(2);
       await new Promise((r) => setTimeout(r, 1500));
       const procs = [{ pid: c.child.pid!, cmd: 'primary' }, ...descendants(c.child.pid!)];
       const measured = procs.map((p) => ({
