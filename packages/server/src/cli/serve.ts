@@ -5,7 +5,7 @@ import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { EXIT_ADDRESS_IN_USE } from '../http/listen.js';
 import { CliError } from './common.js';
-import { parseFor, portFlag } from './io.js';
+import { io, parseFor, portFlag } from './io.js';
 
 // Each role loads only its own modules: the primary never serves, so it does not map the server's
 // (the HTTP pipeline, the routes, the pool, SQLite's driver); a server process never supervises.
@@ -18,7 +18,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
   });
-  const cfg = loadConfig(process.env, {
+  const cfg = loadConfig(io().env, {
     ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
     ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
     ...(values.host ? { host: values.host as string } : {}),

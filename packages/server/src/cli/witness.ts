@@ -5,7 +5,7 @@ import { jsonLogger } from '../log.js';
 import { startWitness } from '../witness-app.js';
 import { CliError, readInput } from './common.js';
 import { HELP } from './help.js';
-import { parseFor, portFlag } from './io.js';
+import { io, parseFor, portFlag } from './io.js';
 
 export async function witnessCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('witness', args, options);
@@ -18,7 +18,7 @@ export async function witnessCommand(args: string[]): Promise<number> {
   });
   if (positionals[0] !== 'serve') throw new CliError(`a witness subcommand is required: serve\n\n${HELP.witness}`, 2);
   if (!values.policy) throw new CliError(`--policy is required\n\n${HELP.witness}`, 2);
-  const cfg = loadConfig(process.env, {
+  const cfg = loadConfig(io().env, {
     ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
     ...(values.host ? { host: values.host as string } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
