@@ -8,15 +8,22 @@
 // The install is offered the workspace's compiled better-sqlite3 as a local prebuild, as a
 // stranger's install downloads one (tools/lib/sqlite-prebuild.mjs): SQLite is not compiled again.
 // Exits 1 with what differed; prints one line per command.
+// With --reuse-build (as `npm test` runs it) the clone is given this checkout's build when the
+// build's inputs here are exactly the committed ones and the build is newer than them: the clone
+// would build the same bytes (.ci/run's own fresh clone builds in its `npm install`), and the
+// build was a third of this script's CPU; what that build printed (recorded by build-if-stale) is
+// held to the install's rule. Without it, the install builds as a stranger's does.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUILDS, buildOutputOf, staleBecause } from '../lib/build-if-stale.mjs';
 import { root } from '../lib/root.mjs';
 import { localSqlitePrebuild } from '../lib/sqlite-prebuild.mjs';
 
 const keep = process.argv.includes('--keep');
+const reuseBuild = process.argv.includes('--reuse-build');
 const failures = [];
 const fail = (what) => {
   failures.push(what);
@@ -83,6 +90,17 @@ function accepts(port) {
   });
 }
 
+/** Why this checkout's build cannot stand for the clone's (a sentence), or null when it can: its
+ *  inputs, and what the build reads besides (the lock file, the shared compiler settings), are the
+ *  committed ones, and the build is newer than them. */
+export function reuseRefused(dir = root) {
+  const inputs = [...BUILDS.flatMap((b) => b.inputs), 'package-lock.json', 'tsconfig.base.json'];
+  const changed = spawnSync('git', ['status', '--porcelain', '--', ...inputs], { cwd: dir, encoding: 'utf8' });
+  if (changed.status !== 0) return `git status failed: ${changed.stderr.trim()}`;
+  if (changed.stdout.trim()) return `build inputs differ from the commit:\n${changed.stdout.trim()}`;
+  return staleBecause(dir) ?? (buildOutputOf(dir) === null ? 'no record of what the build printed (made by hand?)' : null);
+}
+
 function freePort() {
   return new Promise((resolve) => {
     const s = createServer();
@@ -102,6 +120,20 @@ async function main() {
   try {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, dir]);
     if (existsSync(join(base, 'shared'))) fail('a shared folder beside the clone');
+    let given = false;
+    if (reuseBuild) {
+      const refused = reuseRefused();
+      if (refused) console.log(`build: the clone builds its own (${refused.split('\n')[0]})`);
+      else {
+        // Copied after the clone's sources were written: newer than them, as a build would be.
+        for (const b of BUILDS) {
+          const dist = b.output.slice(0, b.output.lastIndexOf('/'));
+          cpSync(join(root, dist), join(dir, dist), { recursive: true });
+        }
+        console.log("build: this checkout's, its inputs being the commit's (the install's prepare step finds it fresh)");
+        given = true;
+      }
+    }
     const started = Date.now();
     const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,7 +141,10 @@ async function main() {
     });
     if (install.status !== 0) return fail(`npm install exited ${install.status}: ${install.stderr.slice(-2000)}`);
     console.log(`npm install: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    const noise = installNoise(`${install.stdout}\n${install.stderr}`);
+    // build-if-stale says "svc: building (why)" when it builds.
+    if (given && /svc: building/.test(install.stderr))
+      fail(`the install built again although the build was given:\n${install.stderr.slice(-500)}`);
+    const noise = installNoise(`${install.stdout}\n${install.stderr}${given ? `\n${buildOutputOf()}` : ''}`);
     if (noise.length) fail(`npm install printed what a user must read:\n${noise.join('\n')}`);
     const status = run('git', ['status', '--porcelain']).stdout.trim();
     if (status) fail(`npm install changed the clone:\n${status}`);

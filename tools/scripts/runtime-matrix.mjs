@@ -230,11 +230,15 @@ export async function check(doc: unknown, crypto?: CryptoBackend): Promise<boole
 `,
 );
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-for (const [mod, res] of [
-  ['node16', 'node16'],
-  ['esnext', 'bundler'],
+// Every entry's exports name one types file whatever the conditions, so both resolutions load the
+// same declaration files: they are checked once (under node16, the stricter about import paths),
+// with every other declaration the program reaches: that check cost about 29 s of CPU a run on the
+// CI machine. The bundler run checks what differs by resolution: that a consumer's code type-checks.
+for (const [mod, res, libCheck] of [
+  ['node16', 'node16', true],
+  ['esnext', 'bundler', false],
 ]) {
-  check(`TypeScript, module ${mod}, moduleResolution ${res}`, () => {
+  check(`TypeScript, module ${mod}, moduleResolution ${res}${libCheck ? ', declaration files checked too' : ''}`, () => {
     sh(
       process.execPath,
       [
@@ -242,7 +246,7 @@ for (const [mod, res] of [
         '--noEmit',
         '--strict',
         '--skipLibCheck',
-        'false',
+        String(!libCheck),
         '--target',
         'es2022',
         '--module',

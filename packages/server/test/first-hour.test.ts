@@ -2,7 +2,9 @@
 // a folder with nothing beside it, installs, starts the server as the README says and runs every
 // runnable block of the README and the guides against it, each line exiting as its comment promises.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -66,14 +68,37 @@ describe('first hour', () => {
       ).toBe(true);
   });
 
+  it("the checkout's build stands for the clone's only with the record of what it printed, for that very build", async () => {
+    const { BUILDS, buildOutputOf } = await import(`${root}tools/lib/build-if-stale.mjs`);
+    const dir = mkdtempSync(join(tmpdir(), 'svc-build-record-'));
+    try {
+      const outputs = (BUILDS as Array<{ output: string }>).map((b) => join(dir, b.output));
+      for (const o of outputs) {
+        mkdirSync(dirname(o), { recursive: true });
+        writeFileSync(o, '');
+      }
+      expect(buildOutputOf(dir)).toBeNull(); // no record: a build made by hand
+      const times = outputs.map((o) => statSync(o).mtimeMs);
+      mkdirSync(join(dir, 'node_modules/.cache/svc-build'), { recursive: true });
+      writeFileSync(join(dir, 'node_modules/.cache/svc-build/stderr.json'), JSON.stringify({ outputs: times, stderr: 'warned' }));
+      expect(buildOutputOf(dir)).toBe('warned');
+      utimesSync(outputs[0]!, new Date(), new Date(times[0]! + 5000)); // built again since
+      expect(buildOutputOf(dir)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a fresh clone with nothing beside it: install leaves it clean, every README command exits as promised', async () => {
-    const child = spawn(process.execPath, [script], { cwd: root });
+    // The checkout's build stands for the clone's when its inputs are the commit's (the script says why).
+    const child = spawn(process.execPath, [script, '--reuse-build'], { cwd: root });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     const code = await new Promise<number | null>((r) => child.on('exit', r));
     expect(code, out.slice(-6000)).toBe(0);
     expect(out).toContain('every README command exits as the README says');
+    expect(out).toMatch(/^build: /m);
     expect(out.match(/^ok /gm)?.length ?? 0).toBeGreaterThanOrEqual(32);
   }, 900_000);
 });
