@@ -195,14 +195,14 @@ function clients(m, base) {
 }
 
 /** Overlapping exports of a log growing by random batches, each run stalled at random; checks each round. */
-async function exportRounds(m, rand, until, findings) {
+async function exportRounds(m, rand, going, findings, progress) {
   let rounds = 0;
   let runs = 0;
   let leaves = 0;
   // A fresh log and folder every so often: the family is overlap, not size (a big log would only
   // make each export hold the event loop longer).
-  while (Date.now() < until) {
-    const r = await exportLog(m, rand, until, findings, rounds);
+  while (going()) {
+    const r = await exportLog(m, rand, going, findings, rounds, progress);
     rounds += r.rounds;
     runs += r.runs;
     leaves += r.size;
@@ -210,7 +210,7 @@ async function exportRounds(m, rand, until, findings) {
   return { rounds, runs, size: leaves };
 }
 
-async function exportLog(m, rand, until, findings, before) {
+async function exportLog(m, rand, going, findings, before, progress) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fuzz-exports-'));
   const cfg = m.loadConfig({ SVC_DATA_DIR: join(dir, 'data'), SVC_LOG: '0' });
   const ledger = await m.openLedger(
@@ -225,7 +225,7 @@ async function exportLog(m, rand, until, findings, before) {
   let runs = 0;
   let n = 0;
   try {
-    while (Date.now() < until && n < 20_000) {
+    while (going() && n < 20_000) {
       rounds++;
       const pending = [];
       let newest = 0;
@@ -255,6 +255,7 @@ async function exportLog(m, rand, until, findings, before) {
       } catch (e) {
         findings.push({ part: 'exports', round: before + rounds, tiles: String(e) });
       }
+      progress.rounds++;
     }
     return { rounds, runs, size: n };
   } finally {
@@ -264,10 +265,14 @@ async function exportLog(m, rand, until, findings, before) {
 }
 
 /**
- * Runs until `until`: `concurrency` loops of peer calls beside the export rounds. Resolves with the
- * counts and the findings (empty when nothing was wrong).
+ * Runs until `until`: `concurrency` loops of peer calls beside the export rounds; with
+ * `atLeastRounds`, on past it until that many export rounds are done (or `limit`), so a slice on a
+ * loaded machine does the work it checks rather than fewer rounds in the same seconds. Resolves
+ * with the counts and the findings (empty when nothing was wrong).
  */
-export async function peersCampaign({ until, seed, concurrency = 8 }) {
+export async function peersCampaign({ until, seed, concurrency = 8, atLeastRounds = 0, limit = until }) {
+  const progress = { rounds: 0 };
+  const going = () => Date.now() < until || (progress.rounds < atLeastRounds && Date.now() < limit);
   const m = await import(internal);
   const rand = prng(seed);
   const { server, sent } = hostilePeer(prng(seed ^ 0x9e3779b9));
@@ -292,7 +297,7 @@ export async function peersCampaign({ until, seed, concurrency = 8 }) {
   const calls = clients(m, base);
   let count = 0;
   const loop = async () => {
-    while (Date.now() < until) {
+    while (going()) {
       const client = Object.keys(calls)[Math.floor(rand() * 5)];
       const behaviour = BEHAVIOURS[Math.floor(rand() * BEHAVIOURS.length)];
       const started = Date.now();
@@ -320,7 +325,7 @@ export async function peersCampaign({ until, seed, concurrency = 8 }) {
   };
   let exports;
   try {
-    [exports] = await Promise.all([exportRounds(m, rand, until, findings), ...Array.from({ length: concurrency }, loop)]);
+    [exports] = await Promise.all([exportRounds(m, rand, going, findings, progress), ...Array.from({ length: concurrency }, loop)]);
   } finally {
     clearInterval(sampler);
     process.off('unhandledRejection', unhandled);

@@ -85,14 +85,15 @@ export function networkCause(e: unknown): string {
 // biome-ignore lint/suspicious/noExplicitAny: JSON from a server; each caller checks what it reads.
 export async function fetchJson(url: string, init?: RequestInit, deadlineMs = PEER_DEADLINE_MS): Promise<{ status: number; body: any }> {
   let res: Response;
+  const deadline = AbortSignal.timeout(deadlineMs);
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(deadlineMs) });
+    res = await fetch(url, { ...init, signal: deadline });
   } catch (e) {
     throw new CliError(`cannot reach ${url}: ${networkCause(e)}`, 2);
   }
   let text: string;
   try {
-    text = await textCapped(res, PEER_CAPS.json, url);
+    text = await textCapped(res, PEER_CAPS.json, url, deadline);
   } catch (e) {
     throw new CliError(e instanceof PeerAnswerTooLarge ? e.message : `reading ${url}: ${networkCause(e)}`, 2);
   }

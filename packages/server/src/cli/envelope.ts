@@ -63,9 +63,10 @@ async function keysFor(kind: 'jws' | 'cose', opts: { keys?: string; 'keys-url'?:
 /** A COSE_KeySet fetched once (capped, with the peers' deadline); exit 2 when it cannot be had. */
 export async function fetchCoseKeys(url: string): Promise<unknown[]> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(PEER_DEADLINE_MS) });
+    const deadline = AbortSignal.timeout(PEER_DEADLINE_MS);
+    const res = await fetch(url, { signal: deadline });
     if (res.status !== 200) throw new CliError(`${url} answered ${res.status}`, 2);
-    return readCoseKeySet(await readCapped(res, PEER_CAPS.json, url));
+    return readCoseKeySet(await readCapped(res, PEER_CAPS.json, url, deadline));
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw new CliError(`cannot read the COSE keys of ${url}: ${networkCause(e)}`, 2);

@@ -49,8 +49,9 @@ export function tileFetcher(where: string, deadlineMs = PEER_DEADLINE_MS): Fetch
   const prefix = where.endsWith('/') ? where : `${where}/`;
   return async (path) => {
     let res: Response;
+    const deadline = AbortSignal.timeout(deadlineMs);
     try {
-      res = await fetch(prefix + path, { signal: AbortSignal.timeout(deadlineMs) });
+      res = await fetch(prefix + path, { signal: deadline });
     } catch (e) {
       throw new CliError(`cannot reach ${prefix + path}: ${networkCause(e)}`, 2);
     }
@@ -59,7 +60,7 @@ export function tileFetcher(where: string, deadlineMs = PEER_DEADLINE_MS): Fetch
       throw new CliError(`${prefix + path} answered ${res.status}`, 2);
     }
     try {
-      return await readCapped(res, capOf(path), prefix + path);
+      return await readCapped(res, capOf(path), prefix + path, deadline);
     } catch (e) {
       throw new CliError(e instanceof PeerAnswerTooLarge ? e.message : `reading ${prefix + path}: ${networkCause(e)}`, 2);
     }

@@ -62,7 +62,7 @@ async function probeSeat(
       signal: ctl.signal,
     });
     // A seat's answer is read up to a cap, within the same deadline: a seat cannot make the probe hold gigabytes.
-    const raw = await textCapped(res, PEER_CAPS.json).catch(() => null);
+    const raw = await textCapped(res, PEER_CAPS.json, res.url, ctl.signal).catch(() => null);
     let body: { choices?: { message?: { content?: unknown } }[] } | null = null;
     try {
       body = raw === null ? null : JSON.parse(raw);

@@ -148,7 +148,7 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
   if (!r.stream) {
     let raw: Uint8Array;
     try {
-      raw = await readCapped(res, PEER_CAPS.completion, seat.url);
+      raw = await readCapped(res, PEER_CAPS.completion, seat.url, deadline);
     } catch (e) {
       if (e instanceof PeerAnswerTooLarge)
         throw new HttpError('bad_gateway', `the upstream's answer is over ${PEER_CAPS.completion} bytes: not signed`);
@@ -208,6 +208,9 @@ async function* relay(
   };
   const stop = () => void reader.cancel().catch(() => undefined);
   closed.addEventListener('abort', stop, { once: true });
+  // The deadline ends the read itself, as readCapped's does (net/peer.ts says why fetch's own
+  // following of its signal is not relied on): a cancelled read ends as `done`, told apart below.
+  deadline.addEventListener('abort', stop, { once: true });
   try {
     for (;;) {
       let chunk: Awaited<ReturnType<typeof reader.read>>;
@@ -218,8 +221,9 @@ async function* relay(
         yield fail(deadline.aborted ? 'the upstream model did not finish in time' : 'the upstream connection failed mid-stream');
         return;
       }
-      if (chunk.done) {
-        yield fail('the upstream stream ended before [DONE]');
+      if (closed.aborted) return;
+      if (chunk.done || deadline.aborted) {
+        yield fail(deadline.aborted ? 'the upstream model did not finish in time' : 'the upstream stream ended before [DONE]');
         return;
       }
       total += chunk.value.length;
@@ -291,6 +295,7 @@ async function* relay(
     }
   } finally {
     closed.removeEventListener('abort', stop);
+    deadline.removeEventListener('abort', stop);
     stop();
   }
 }

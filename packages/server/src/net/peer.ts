@@ -40,16 +40,20 @@ export class PeerAnswerTooLarge extends Error {
 
 /**
  * The body of `res`, read up to `cap` bytes; throws PeerAnswerTooLarge past it (the rest is never
- * read, and the stream is cancelled). The deadline is the one given to `fetch` as its signal: it
- * covers the body too.
+ * read, and the stream is cancelled). `signal` is the deadline given to `fetch`: it covers the body
+ * here too, by cancelling the read itself (throwing the signal's reason), not only through fetch.
+ * A fetch follows its signal over the body through its own internals (Node's keeps the link
+ * through a weak reference: nodejs/node#55428), and an injected fetch may not follow it at all; a
+ * peer that sends its headers and then nothing must not hold a read past the deadline.
  *
  * @example
  * ```ts
- * const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
- * const bytes = await readCapped(res, PEER_CAPS.tile, url);
+ * const signal = AbortSignal.timeout(5_000);
+ * const res = await fetch(url, { signal });
+ * const bytes = await readCapped(res, PEER_CAPS.tile, url, signal);
  * ```
  */
-export async function readCapped(res: Response, cap: number, url = res.url): Promise<Uint8Array> {
+export async function readCapped(res: Response, cap: number, url: string, signal: AbortSignal): Promise<Uint8Array> {
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > cap) {
     await res.body?.cancel().catch(() => undefined);
@@ -57,22 +61,34 @@ export async function readCapped(res: Response, cap: number, url = res.url): Pro
   }
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
+  // A read the deadline cancels ends as `done`: the answer is then refused, never taken as whole.
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => undefined);
-      throw new PeerAnswerTooLarge(cap, url);
+  try {
+    for (;;) {
+      if (signal.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+      total += value.byteLength;
+      if (total > cap) {
+        await reader.cancel().catch(() => undefined);
+        throw new PeerAnswerTooLarge(cap, url);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (e) {
+    cancel();
+    throw e;
+  } finally {
+    signal.removeEventListener('abort', cancel);
   }
   return Buffer.concat(chunks, total);
 }
 
 /** readCapped as UTF-8 text (malformed sequences replaced: callers parse strictly after). */
-export async function textCapped(res: Response, cap: number, url = res.url): Promise<string> {
-  return new TextDecoder().decode(await readCapped(res, cap, url));
+export async function textCapped(res: Response, cap: number, url: string, signal: AbortSignal): Promise<string> {
+  return new TextDecoder().decode(await readCapped(res, cap, url, signal));
 }

@@ -184,11 +184,12 @@ export class Witnessing {
         proof = (Array.isArray(r.proof) ? r.proof : []).map((h: unknown) => fromHex(h, 32) ?? new Uint8Array());
       }
       let res: Response;
+      const deadline = AbortSignal.timeout(this.o.timeoutMs);
       try {
         res = await (this.o.fetch ?? fetch)(url, {
           method: 'POST',
           body: formatAddCheckpoint({ oldSize: old, proof, checkpoint: note }),
-          signal: AbortSignal.timeout(this.o.timeoutMs),
+          signal: deadline,
         });
       } catch (e) {
         this.o.log('witness_unreachable', { witness: name, error: e instanceof Error ? e.message : String(e) });
@@ -196,7 +197,7 @@ export class Witnessing {
       }
       let body: string;
       try {
-        body = await textCapped(res, PEER_CAPS.witness, url);
+        body = await textCapped(res, PEER_CAPS.witness, url, deadline);
       } catch (e) {
         // Over the cap, or cut off by the deadline: that witness's answer counts for nothing this round.
         this.o.log('witness_refused', { witness: name, status: res.status, reason: e instanceof Error ? e.message : String(e) });

@@ -3,7 +3,7 @@
 // sending an endless document. Nothing past the cap is read or held.
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PEER_CAPS, tileFetcher } from '../../src/internal.js';
+import { PEER_CAPS, readCapped, tileFetcher } from '../../src/internal.js';
 import { fetchJson } from '../../src/cli/common.js';
 
 let server: Server;
@@ -47,5 +47,48 @@ describe('reads from peers are capped', () => {
     await expect(fetchJson(`${base}/api/provenance/pubkey`)).rejects.toThrow(/more than \d+ bytes/);
     await new Promise((r) => setTimeout(r, 200));
     expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('the deadline covers the body by itself', () => {
+  // A body that sends a first piece and then nothing, given as a Response no fetch made: only
+  // readCapped's own hold on the signal can end the read (a fetch's following of its signal over
+  // the body is not relied on: net/peer.ts says why).
+  const silentAfterFirst = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new Uint8Array([0x7b]));
+        },
+      }),
+    );
+  const settled = (p: Promise<unknown>) =>
+    Promise.race([
+      p.then(
+        () => 'resolved',
+        (e: Error) => `rejected: ${e.name}`,
+      ),
+      // One generous bound, reported: the deadline under test is 50 ms.
+      new Promise((r) => setTimeout(() => r('still reading after 20 s'), 20_000)),
+    ]);
+
+  it('a peer silent after its first bytes: the read is refused with the deadline, never left pending or taken as whole', async () => {
+    const ctl = new AbortController();
+    const read = readCapped(silentAfterFirst(), PEER_CAPS.json, 'http://peer.test/', ctl.signal);
+    setTimeout(() => ctl.abort(new DOMException('deadline', 'TimeoutError')), 50);
+    expect(await settled(read)).toBe('rejected: TimeoutError');
+  });
+
+  it('a deadline already passed when the body is read: refused at once, the body cancelled', async () => {
+    const res = silentAfterFirst();
+    const signal = AbortSignal.abort(new DOMException('deadline', 'TimeoutError'));
+    expect(await settled(readCapped(res, PEER_CAPS.json, 'http://peer.test/', signal))).toBe('rejected: TimeoutError');
+    expect(res.bodyUsed || res.body?.locked).toBe(true);
+  });
+
+  it('an answer that ends before the deadline is read whole', async () => {
+    const ctl = new AbortController();
+    const bytes = await readCapped(new Response('{"ok":true}'), PEER_CAPS.json, 'http://peer.test/', ctl.signal);
+    expect(new TextDecoder().decode(bytes)).toBe('{"ok":true}');
   });
 });
