@@ -7,4 +7,11 @@ export interface PeersResult {
   grewMb: number;
   findings: Array<Record<string, unknown>>;
 }
-export function peersCampaign(o: { until: number; seed: number; concurrency?: number }): Promise<PeersResult>;
+export function peersCampaign(o: {
+  until: number;
+  seed: number;
+  concurrency?: number;
+  /** Go on past `until` until this many export rounds are done, or `limit` (a time, ms). */
+  atLeastRounds?: number;
+  limit?: number;
+}): Promise<PeersResult>;
