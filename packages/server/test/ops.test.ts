@@ -34,7 +34,7 @@ describe('health and readiness', () => {
     let r = await call(s.url, '/readyz');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ ready: true, checks: { keys: 'ok', ledger: 'ok (0 leaves)' } });
-    expect(r.body.checks.workers).toMatch(/^ok/);
+    expect(r.body.checks.workers).toBe('ok (2, started by the first verification)');
     // A high-water mark above the log: a rollback, so the head is withheld.
     const hw = join(s.dir, 'keys', 'high-water.json');
     writeFileSync(hw, JSON.stringify({ tree_size: 9, root_hash: 'ab'.repeat(32) }));
@@ -93,7 +93,12 @@ describe('metrics', () => {
     expect(after.get('svc_http_request_duration_seconds').type).toBe('HISTOGRAM');
     expect(sample(after.get('svc_ledger_tree_size'), {})).toBe(0);
     expect(sample(after.get('svc_ledger_withheld'), { reason: 'rollback' })).toBe(0);
-    expect(sample(after.get('svc_verify_queue'), { state: 'workers' })).toBeGreaterThan(0);
+    // No verification yet, so no worker thread: they start with the first task that needs one.
+    expect(sample(after.get('svc_verify_queue'), { state: 'workers' })).toBe(0);
+    // Five signatures by estimate: past the inline bound on every runtime, so it goes to a worker.
+    const costly = { sig: 'a', b: { sig: 'b' }, c: { sig: 'c' }, d: { sig: 'd' }, e: { sig: 'e' } };
+    expect((await call(s.url, '/api/v1/verify', { json: costly })).status).toBeLessThan(500);
+    expect(sample((await metrics(s.url)).get('svc_verify_queue'), { state: 'workers' })).toBe(2);
     expect(after.has('svc_process_cpu_seconds_total')).toBe(true);
     expect(sample(after.get('svc_events_total'), { event: 'worker_exit' })).toBe(0);
   });

@@ -1,6 +1,12 @@
 // A fixed pool of worker threads for verification, so signature checks use every core and reads
 // on the event loop stay fast while verifies queue. Each worker takes one task at a time.
 //
+// The threads start with the first task that needs one, all of them, and from then on the pool
+// keeps its size. A thread loads the core and its noble primitives (about 0.5 s of CPU and 15-20 MB
+// each on the CI machine); a process that never verifies anything off its event loop (static
+// pages, heads, proofs served from the ledger) never pays that, and the first task waits for the
+// loading once.
+//
 // Every task settles exactly once: with the worker's answer, with a refusal when the queue is full
 // (by count, bytes or estimated signatures), when its deadline passes (the worker running it is
 // replaced), when its worker dies, or when its reply cannot be read. Nothing waits forever.
@@ -103,6 +109,10 @@ export interface PoolStats {
   workers: number;
   /** Workers that have loaded and said so (a replacement takes a moment to load). */
   ready: number;
+  /** The pool's size: the workers it keeps once started. */
+  size: number;
+  /** Whether a task has needed a worker yet (the threads start then). */
+  started: boolean;
   busy: number;
   queued: number;
   queuedBytes: number;
@@ -120,6 +130,7 @@ export class WorkerPool implements Executor {
   private queuedCost = 0;
   private nextId = 1;
   private closed = false;
+  private started = false;
   private inlined = 0;
   private readonly inlineCrypto = nativeCrypto() ?? undefined;
   private readonly limits: PoolLimits;
@@ -132,7 +143,6 @@ export class WorkerPool implements Executor {
     private readonly onEvent: (event: string, fields: Record<string, unknown>) => void = () => {},
   ) {
     this.limits = { ...defaultLimits(size), ...(this.inlineCrypto ? {} : { inlineMaxCost: 0 }), ...limits };
-    for (let i = 0; i < size; i++) this.spawn();
   }
 
   static create(
@@ -151,6 +161,8 @@ export class WorkerPool implements Executor {
     return {
       workers: this.idle.length + this.busy.size,
       ready: this.loaded.size,
+      size: this.size,
+      started: this.started,
       busy: this.busy.size,
       queued: this.queue.length,
       queuedBytes: this.queuedBytes,
@@ -262,6 +274,10 @@ export class WorkerPool implements Executor {
     if (cost <= this.limits.inlineMaxCost && task.op !== 'statements') {
       this.inlined++;
       return runTask(task, this.settings, this.inlineCrypto).catch(crashedBy);
+    }
+    if (!this.started) {
+      this.started = true;
+      for (let i = 0; i < this.size; i++) this.spawn();
     }
     const bytes = task.body.length;
     const w = this.idle.pop();

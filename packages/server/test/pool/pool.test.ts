@@ -31,6 +31,16 @@ async function until(cond: () => boolean) {
 }
 
 describe('worker pool', () => {
+  it('no thread starts before a task needs one; the first such task starts them all, and inline tasks start none', async () => {
+    const p = pool(2, { inlineMaxCost: 2 });
+    expect(p.stats()).toMatchObject({ workers: 0, started: false, size: 2 });
+    // A task cheap enough to run here starts nothing (run by the real verifier: not JSON).
+    expect(await p.run(task('{"sig":"a"}x'))).toMatchObject({ ok: false, code: 'invalid_json' });
+    expect(p.stats()).toMatchObject({ workers: 0, started: false, inlined: 1 });
+    expect(await p.run(task('{"sig":"a","b":{"sig":"c"}}'))).toEqual({ ok: true, json: '"other"' });
+    expect(p.stats()).toMatchObject({ workers: 2, started: true });
+  });
+
   it("a reply that cannot cross the thread boundary fails that task as the server's fault (internal), and the worker keeps serving", async () => {
     const p = pool(1);
     const r = await p.run(task('deep'));

@@ -30,7 +30,9 @@ export function opsHandlers(d: AppDeps, openApi: () => string): Record<OpsId, Ha
       if (['answer', 'sth'].every((r) => d.ring.has(r as Role))) checks.keys = 'ok';
       else fail('keys', 'the answer or tree-head key is missing');
       const pool = d.poolStats?.();
-      if (!pool || pool.workers > 0) checks.workers = pool ? `ok (${pool.workers})` : 'ok (inline)';
+      if (!pool) checks.workers = 'ok (inline)';
+      else if (!pool.started) checks.workers = `ok (${pool.size}, started by the first verification)`;
+      else if (pool.workers > 0) checks.workers = `ok (${pool.workers})`;
       else fail('workers', 'no verification worker is running');
       if (d.ledger) {
         try {
