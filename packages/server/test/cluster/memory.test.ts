@@ -57,7 +57,12 @@ describe.runIf(process.platform === 'linux')('memory at start', () => {
       // a loaded machine starts the second.
       for (let until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100)))
         if (c.lines().filter((l) => l.event === 'ledger_full_check_done').length >= 2) break;
-      expect(c.lines().filter((l) => l.event === 'ledger_full_check_done')).toHaveLength(2);
+      // On failure, what each process said about its ledger (opened, unavailable, checked).
+      const ledgerEvents = c.lines().filter((l) => String(l.event).startsWith('ledger_') || l.level === 'error' || l.level === 'warn');
+      expect(
+        c.lines().filter((l) => l.event === 'ledger_full_check_done'),
+        JSON.stringify(ledgerEvents),
+      ).toHaveLength(2);
       await new Promise((r) => setTimeout(r, 1500));
       const procs = [{ pid: c.child.pid!, cmd: 'primary' }, ...descendants(c.child.pid!)];
       const measured = procs.map((p) => ({
