@@ -481,9 +481,13 @@ describe('crash safety (SQLite)', () => {
     const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < CRASH_RUNS; run++) {
       const { child, onLine } = appendLoop(db.location, `r${run}`, acked);
-      const first = new Promise<void>((r) => onLine(() => r()));
-      // Kill at a random point once it is appending: mid-transaction, mid-write or between appends.
-      await Promise.race([first, new Promise((r) => setTimeout(r, 10_000))]);
+      // Kill at a random point once it is appending: after 1-3 acknowledgements (counted, not timed:
+      // a loaded machine once gave each appender a single one in the old 0-300 ms), then 0-300 ms
+      // on, mid-transaction, mid-write or between appends.
+      const want = 1 + Math.floor(rand() * 3);
+      let lines = 0;
+      const enough = new Promise<void>((r) => onLine((l) => l.startsWith('ack ') && ++lines >= want && r()));
+      await Promise.race([enough, new Promise((r) => setTimeout(r, 30_000))]);
       await new Promise((r) => setTimeout(r, Math.floor(rand() * 300)));
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
