@@ -475,7 +475,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: keys loaded, verification workers up, the ledger readable and not withheld */
+        /** Readiness: keys loaded, verification workers able to start (they start with the first verification), the ledger readable and not withheld */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
