@@ -47,7 +47,8 @@ export const OPS_ROUTES = [
     group: 'none',
     cache: NO_STORE,
     doc: {
-      summary: 'Readiness: keys loaded, verification workers able to start (they start with the first verification), the ledger readable and not withheld',
+      summary:
+        'Readiness: keys loaded, verification workers able to start (they start with the first verification), the ledger readable and not withheld',
       responses: {
         '200': jsonBody('Readiness', 'Ready.'),
         '503': jsonBody('Readiness', 'Not ready: `reasons` says why.'),
