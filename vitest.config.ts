@@ -5,9 +5,11 @@ export default defineConfig({
   server: { fs: { allow: ['..'] } },
   test: {
     // Vitest's default on two cores is one file at a time; most server files wait on child
-    // processes, sockets and timers, so two at a time takes the server suite from about 760 s to
-    // about 460 s on the two-core CI machine, every file passing.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // processes, sockets and timers, so two at a time took the server suite from about 760 s to
+    // about 460 s on the two-core CI machine. Two still left the machine idle a fifth of the main
+    // run (its files' wall time less their CPU: about 400 s); three keep both cores busy (99% of
+    // the run's core-seconds), and the main run fell from about 620 s to 595 s.
+    maxWorkers: Math.max(3, availableParallelism()),
     // Each file's time written to test-timings.json, the slowest printed (tools/lib/timing-reporter.mjs).
     reporters: ['default', './tools/lib/timing-reporter.mjs'],
     projects: [
