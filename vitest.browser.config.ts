@@ -23,6 +23,10 @@ export default defineConfig({
     name: 'core-browser',
     // What differs by runtime: tools/lib/runtime-suite.mjs says which files and why.
     include: RUNTIME_SUITE,
+    // The core keeps no state between calls (as in the Node projects): its files share one frame's
+    // modules instead of each loading the core, noble and fast-check into a frame of its own; the
+    // run took about 43 core-seconds instead of 58, the same 203 tests passing.
+    isolate: false,
     reporters: ['default', './tools/lib/timing-reporter.mjs'],
     testTimeout: 300_000,
     browser: {
