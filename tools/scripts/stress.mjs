@@ -5,7 +5,7 @@
 // table into docs/reliability.md. A test that fails here says nothing about the code and hides the
 // failures that do: it is a bug to fix, not a rerun to hope for.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,9 @@ const { values, positionals } = parseArgs({
 const runs = Number(values.runs);
 const busy = Number(values.busy);
 const dir = mkdtempSync(join(tmpdir(), 'svc-stress-'));
+// Each run's temporary folders land in the run's own folder (as npm test's do), removed after it;
+// readable by all for PostgreSQL's server, which runs as its own user when the tests run as root.
+chmodSync(dir, 0o755);
 const spinners = Array.from({ length: busy }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 const stop = () => {
   for (const s of spinners) s.kill('SIGKILL');
@@ -30,6 +33,8 @@ const durations = [];
 let tests = 0;
 for (let i = 1; i <= runs; i++) {
   const out = join(dir, `run-${i}.json`);
+  const tmp = join(dir, `tmp-${i}`);
+  mkdirSync(tmp, { mode: 0o755 });
   const started = Date.now();
   const r = spawnSync(
     process.execPath,
@@ -47,8 +52,9 @@ for (let i = 1; i <= runs; i++) {
       `--outputFile.json=${out}`,
       ...positionals,
     ],
-    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } },
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0', TMPDIR: tmp } },
   );
+  rmSync(tmp, { recursive: true, force: true });
   durations.push((Date.now() - started) / 1000);
   let report;
   try {
@@ -64,6 +70,9 @@ for (let i = 1; i <= runs; i++) {
       if (t.status === 'failed') {
         const name = `${file.name.replace(root, '')} > ${t.fullName}`;
         failures.set(name, [...(failures.get(name) ?? []), (t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 160)]);
+        // The whole message too, as it comes: a failure under load is rare, and what it printed
+        // (a test's own diagnostics) is what names its cause.
+        console.log(`run ${i}: FAILED ${name}\n${t.failureMessages?.join('\n') ?? ''}\n`);
       }
   console.log(`run ${i} of ${runs}: ${report.numFailedTests} failed of ${report.numTotalTests}, ${durations.at(-1).toFixed(0)} s`);
 }
