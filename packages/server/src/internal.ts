@@ -10,7 +10,7 @@ export { CouncilProbe, loadCouncilConfig, PROBE_TTL_MS, type CouncilConfig } fro
 export { WorkerPool, defaultLimits, type PoolLimits } from './pool/pool.js';
 export { estimateCost } from './pool/tasks.js';
 export { Ledger, LEAF_HASHING, ALGO } from './ledger/ledger.js';
-export { LedgerError, type LedgerErrorCode } from './ledger/errors.js';
+export { LedgerError, type LedgerErrorCode, ledgerUnavailable, messageWithCauses } from './ledger/errors.js';
 export { SqliteStore } from './ledger/sqlite/store.js';
 export { ProcessStore } from './ledger/sqlite/process.js';
 export { PgStore, PG_TIMEOUTS } from './ledger/postgres/store.js';
@@ -19,7 +19,7 @@ export type { LedgerStore, LedgerReads, HeadRow, NewHead, Seal } from './ledger/
 export { Sequencer, type Appended } from './ledger/sequencer.js';
 export { readTree, rootAt, readInclusion, readConsistency } from './ledger/reads.js';
 export { Auditor, type Withheld } from './ledger/audit.js';
-export { openLedger, openStore, serveLedger, ledgerFile, ledgerLocation, logName } from './tlog/open.js';
+export { openLedger, openStore, serveLedger, type Later, ledgerFile, ledgerLocation, logName } from './tlog/open.js';
 export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
 export type { LedgerApi } from './ledger/api.js';
 export { witnessedLog, type LogApi } from './tlog/api.js';

@@ -18,14 +18,25 @@ export class LedgerError extends Error {
   constructor(
     readonly code: LedgerErrorCode,
     message: string,
-    o: { retryAfter?: number } = {},
+    o: { retryAfter?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    // The cause stays with the refusal for the logs (a 503 says no more than "unavailable").
+    super(message, o.cause === undefined ? undefined : { cause: o.cause });
     this.name = 'LedgerError';
     if (o.retryAfter !== undefined) this.retryAfter = o.retryAfter;
   }
 }
 
-export function ledgerUnavailable(what = 'ledger'): LedgerError {
-  return new LedgerError('unavailable', `${what} temporarily unavailable`);
+export function ledgerUnavailable(what = 'ledger', cause?: unknown): LedgerError {
+  return new LedgerError('unavailable', `${what} temporarily unavailable`, { cause });
+}
+
+/** An error's message, with its causes' after it (`a: b: c`), for a log line. */
+export function messageWithCauses(e: unknown): string {
+  const parts: string[] = [];
+  for (let cur = e, depth = 0; cur !== undefined && depth < 4; depth++) {
+    parts.push(cur instanceof Error ? cur.message : String(cur));
+    cur = cur instanceof Error ? cur.cause : undefined;
+  }
+  return parts.join(': ');
 }

@@ -13,7 +13,7 @@ export async function guard<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (e) {
     if (e instanceof LedgerError) throw e;
-    throw ledgerUnavailable();
+    throw ledgerUnavailable('ledger', e);
   }
 }
 
@@ -40,9 +40,9 @@ export class AuditGate {
         await this.audit.refresh();
         this.seen = v;
       }
-    } catch {
+    } catch (e) {
       this.seen = null;
-      throw ledgerUnavailable();
+      throw ledgerUnavailable('ledger', e);
     }
     this.recheckIfDue();
     return this.audit.withheld();

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { toHex, type Names } from '@svc/core';
-import { ledgerUnavailable } from '../ledger/errors.js';
+import { ledgerUnavailable, messageWithCauses } from '../ledger/errors.js';
 import type { Config } from '../config.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
@@ -78,7 +78,7 @@ export async function openLedger(
     if (opts.background !== false) {
       void ledger.audit.fullCheckInBackground().then(
         () => log('ledger_full_check_done', { withheld: ledger.audit.withheld() }),
-        (e: unknown) => log('ledger_full_check_failed', { error: e instanceof Error ? e.message : String(e) }),
+        (e: unknown) => log('ledger_full_check_failed', { error: messageWithCauses(e) }),
       );
     }
     return ledger;
@@ -88,28 +88,67 @@ export async function openLedger(
   }
 }
 
-// How often a ledger that could not be opened is tried again, on the next request after it.
+// How often a ledger that could not be opened is tried again on the next request after it; and,
+// with no request, in the background: 5 s after the failure, then twice as long each time up to a
+// minute. An open can fail for a moment at start (two server processes making one fresh SQLite
+// file together: one of them failed its first read, 1 of 5 stress runs; a database restarting),
+// and a server then heals by itself, as /readyz shows, without waiting for traffic.
 const RETRY_MS = 5_000;
+const RETRY_MAX_MS = 60_000;
+
+/** Runs `fn` after `ms` (never keeping the process alive); tests pass their own. */
+export type Later = (fn: () => void, ms: number) => { cancel(): void };
+const realLater: Later = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  t.unref();
+  return { cancel: () => clearTimeout(t) };
+};
 
 /**
  * The server's ledger: the opened ledger, or, while the store cannot be opened (a truncated,
  * unreadable, read-only or corrupt file; a database that is down), a stand-in that answers 503 and
  * tries again now and then.
  */
-export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log: Logger, now: () => number = Date.now): Promise<LedgerApi> {
+export async function serveLedger(
+  cfg: Config,
+  names: Names,
+  ring: Keyring,
+  log: Logger,
+  now: () => number = Date.now,
+  later: Later = realLater,
+): Promise<LedgerApi> {
   let ledger: Ledger | null = null;
   let opening: Promise<Ledger | null> | null = null;
   let lastTry = -Infinity;
+  let closed = false;
+  let retry: { cancel(): void } | null = null;
+  let backoff = RETRY_MS;
+  const retryLater = (): void => {
+    retry?.cancel();
+    const wait = backoff;
+    backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+    retry = later(() => {
+      retry = null;
+      if (!closed && !ledger && !opening) void tryOpen();
+    }, wait);
+  };
   const tryOpen = (): Promise<Ledger | null> => {
     lastTry = now();
     opening ??= openLedger(cfg, names, ring, log, { isolate: true }).then(
-      (l) => {
+      async (l) => {
+        // Closed while it opened: nothing serves it, so nothing may keep it (or its storage process).
+        if (closed) {
+          await l.close().catch(() => undefined);
+          return null;
+        }
         ledger = l;
+        retry?.cancel();
         log('ledger_opened', { store: ledgerLocation(cfg) });
         return l;
       },
       (e: unknown) => {
-        log('ledger_unavailable', { store: ledgerLocation(cfg), error: e instanceof Error ? e.message : String(e) });
+        log('ledger_unavailable', { store: ledgerLocation(cfg), error: messageWithCauses(e) });
+        if (!closed) retryLater();
         return null;
       },
     );
@@ -142,6 +181,8 @@ export async function serveLedger(cfg: Config, names: Names, ring: Keyring, log:
     // The keys are known without the store: the checkpointer is made from the keyring alone.
     vkeys: () => vkeys,
     close: async () => {
+      closed = true;
+      retry?.cancel();
       await opening?.catch(() => undefined);
       await (ledger as Ledger | null)?.close();
     },

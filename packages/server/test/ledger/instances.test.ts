@@ -140,6 +140,8 @@ describe('a database that is down', () => {
         ring,
         (e) => events.push(e),
         () => t,
+        // Time is this test's clock: no background retry (open-retry.test.ts holds that one).
+        () => ({ cancel: () => undefined }),
       );
       await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
       pg.resume();

@@ -245,6 +245,8 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
       ensureKeys(cfg, quiet),
       (e) => events.push(e),
       () => t,
+      // Time is this test's clock: no background retry (open-retry.test.ts holds that one).
+      () => ({ cancel: () => undefined }),
     );
     afterThisTest(() => l.close());
     await expect(l.head()).rejects.toMatchObject({ code: 'unavailable' });
