@@ -135,12 +135,8 @@ export async function serveLedger(
   const tryOpen = (): Promise<Ledger | null> => {
     lastTry = now();
     opening ??= openLedger(cfg, names, ring, log, { isolate: true }).then(
-      async (l) => {
-        // Closed while it opened: nothing serves it, so nothing may keep it (or its storage process).
-        if (closed) {
-          await l.close().catch(() => undefined);
-          return null;
-        }
+      (l) => {
+        // Closed while it opened: close() awaits this open and then closes it.
         ledger = l;
         retry?.cancel();
         log('ledger_opened', { store: ledgerLocation(cfg) });
