@@ -36,7 +36,7 @@ export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
 export type { AlgorithmRange } from './verify/receipt.js';
 export type { BaseVerdict, Facts, Verified } from './verify/verdict.js';
-export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding } from './verify/receipt.js';
+export type { ReceiptVerdict, FramingVerdict, DiversityVerdict, QuestionBinding, RequestVerdict } from './verify/receipt.js';
 export type { BridgeVerdict } from './verify/bridge.js';
 export type { TranscriptVerdict } from './verify/transcript.js';
 export type { RunVerdict, RunFacts } from './verify/run.js';
@@ -50,11 +50,23 @@ export {
   exportManifest,
   framingMessage,
   receiptMessage,
+  requestSha256,
   runHash,
   treeHeadText,
   UNSIGNED_RECEIPT_MEMBERS,
 } from './wire/signed.js';
 export { parseTreeHead } from './verify/sth.js';
+export {
+  ANSWER_FORM,
+  MESSAGE_FORM,
+  MESSAGE_LIMITS,
+  isMessageAnswer,
+  messageText,
+  readMessage,
+  type MessageAnswer,
+  type ToolCall,
+} from './wire/message.js';
+export type { MessageVerdict } from './verify/message.js';
 export { excerptOk } from './verify/proof.js';
 export * from './merkle/index.js';
 export { buildRecord, checkOrg, MAX_ORG_LENGTH, type AiProvenanceRecord, type BuildRecordOptions } from './record/build.js';

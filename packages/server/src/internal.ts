@@ -64,7 +64,7 @@ export { poolStatementChecker, scittPolicy, type StatementChecker } from './scit
 export { addToken, revokeToken, parseTokens, matchToken, newToken, TokenFile } from './issuing/tokens.js';
 export { openIssuer, issuerOf } from './issuing/open.js';
 export { issuingApp, authenticate } from './issuing/app.js';
-export { questionOf } from './issuing/openai.js';
+export { questionOf } from './issuing/front-request.js';
 export { parseIssueInput, IssueRequest, IssueBatchRequest, MAX_BATCH } from './issuing/input.js';
 export { issueOpenApiDocument } from './issuing/openapi.js';
 export { SignerPool } from './issuing/signers.js';

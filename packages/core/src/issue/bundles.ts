@@ -10,12 +10,14 @@ import {
   bridgePayload,
   countMessages,
   exportManifest,
+  requestSha256,
   runHash,
   treeHeadText,
   type FramingFlags,
   type TreeHeadBody,
 } from '../wire/signed.js';
 import type { Obj } from '../lib/json.js';
+import { MESSAGE_FORM, readMessage } from '../wire/message.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope, type SignOptions } from './receipt.js';
 import type { EnvelopeMaker } from '../envelope/checker.js';
@@ -81,6 +83,13 @@ export interface ProofInput {
   governance_flag?: string;
   council_grounded?: boolean;
   excerpt?: { start: number; end: number; quote?: string };
+  /** `message`: `answer` is the message form's text (messageText), and the receipt says so. */
+  answerForm?: 'message';
+  /**
+   * The request's members beyond its messages that the model read (tools, response_format...):
+   * signed by digest, carried in the bundle, and the question then bound as current-message.
+   */
+  request?: Obj;
 }
 
 /**
@@ -185,7 +194,14 @@ function textHash(text: string, what: string): string {
 export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOptions = {}): ProofBundle {
   const n = namesFor(opts.service);
   const bind = input.prompt !== undefined && input.bindQuestion !== false;
-  const v = bind && input.framing ? 2 : 1;
+  if (input.answerForm !== undefined && (input.answerForm !== MESSAGE_FORM || readMessage(input.answer) === null))
+    throw new SvcError('invalid_request', 'a message answer must be the canonical text of a message (wire-format s.15)');
+  // A disclosed request binds the question as current-message: v:2 with framing, so a verifier
+  // that predates the disclosure never reads the question as the entire input.
+  const request = bind && input.request !== undefined ? requestSha256(input.request) : undefined;
+  if (request === null) throw new SvcError('invalid_request', 'request must be a canonicalisable JSON object');
+  const framing = input.framing ?? (request ? { persona: 0, voice: 0, attachment: 0, history_turns: 0 } : undefined);
+  const v = bind && framing ? 2 : 1;
   let receipt = signReceipt(
     {
       v,
@@ -195,12 +211,14 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
       governance_flag: input.governance_flag,
       council_grounded: input.council_grounded,
       prompt_sha256: bind ? textHash(input.prompt!, 'prompt') : undefined,
+      answer_form: input.answerForm,
+      request_sha256: request,
     },
     keys.receipt,
     n.contexts.answer,
     receiptOptions(keys, n),
   );
-  if (v === 2) receipt = signFraming(receipt, input.framing!, keys.receipt, n.contexts.framing, keys.random, keys.crypto);
+  if (v === 2) receipt = signFraming(receipt, framing!, keys.receipt, n.contexts.framing, keys.random, keys.crypto);
   const bundle: ProofBundle = {
     v: 1,
     kind: n.kinds.proof,
@@ -210,6 +228,7 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
     receiptKey: toReceiptKey(keys.receipt, n.contexts.answer, keys.slh, envelopeEd25519(keys)),
   };
   if (input.prompt !== undefined) bundle.prompt = input.prompt;
+  if (request) bundle.request = input.request;
   if (keys.bridge)
     Object.assign(bundle, attestBridge(input, keys.bridge, { service: n.service, random: keys.random, crypto: keys.crypto }));
   if (input.excerpt) {

@@ -25,6 +25,10 @@ export interface ReceiptFields {
   /** Serialized only when false (wire-format s.3). */
   council_grounded?: boolean;
   prompt_sha256?: string;
+  /** `message`: the answer is in the message form (wire-format s.15). */
+  answer_form?: 'message';
+  /** H(JCS) of the request's members beyond its messages (wire-format s.15). */
+  request_sha256?: string;
 }
 
 /**
@@ -83,6 +87,8 @@ export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string
   if (fields.governance_flag !== undefined) core.governance_flag = fields.governance_flag;
   if (fields.council_grounded === false) core.council_grounded = false;
   if (fields.prompt_sha256 !== undefined) core.prompt_sha256 = fields.prompt_sha256;
+  if (fields.answer_form !== undefined) core.answer_form = fields.answer_form;
+  if (fields.request_sha256 !== undefined) core.request_sha256 = fields.request_sha256;
   core.key_id = receiptKeyId(key.publicKey);
   core.context = context;
   core.algo = ML_DSA_87;

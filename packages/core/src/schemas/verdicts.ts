@@ -24,6 +24,41 @@ export const FramingVerdict = Type.Object({
 });
 
 /**
+ * TypeBox schema of a receipt's signed request disclosure (wire-format s.15): the digest of what the
+ * request put before the model beyond its messages, checked against the `request` the bundle carries.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(RequestVerdict, verdict.receipt.request);
+ * ```
+ */
+export const RequestVerdict = Type.Object({
+  present: Type.Boolean(),
+  ok: Type.Boolean(),
+  /** The request's member names, sorted; reported only when `ok`. */
+  members: Type.Optional(Type.Array(Type.String())),
+});
+
+/**
+ * TypeBox schema of a message-form answer as verified (wire-format s.15): tool calls, a refusal,
+ * why the answer ended. Present exactly when the receipt says its answer is in the message form.
+ *
+ * @example
+ * ```ts
+ * import { Value } from 'typebox/value';
+ * Value.Check(MessageVerdict, verdict.message);
+ * ```
+ */
+export const MessageVerdict = Type.Object({
+  ok: Type.Boolean(),
+  finishReason: Type.Optional(Type.String()),
+  content: Type.Optional(Type.String()),
+  refusal: Type.Optional(Type.String()),
+  toolCalls: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), arguments: Type.String() }))),
+});
+
+/**
  * TypeBox schema of a receipt's SLH-DSA diversity signature as verified; the source of `DiversityVerdict`.
  *
  * @example
@@ -160,6 +195,7 @@ export const ReceiptVerdict = Type.Object({
   promptOk: Type.Boolean(),
   questionBinding: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('entire-input'), Type.Literal('current-message')])),
   framing: Type.Optional(FramingVerdict),
+  request: Type.Optional(RequestVerdict),
   diversity: Type.Optional(DiversityVerdict),
   envelopes: Type.Optional(EnvelopesVerdict),
 });
@@ -252,6 +288,7 @@ export const ProofVerdict = Type.Object({
   ...verdictBase,
   receipt: ReceiptVerdict,
   promptUnverified: Type.Optional(Type.Literal(true)),
+  message: Type.Optional(MessageVerdict),
   excerpt: Type.Optional(ExcerptVerdict),
   bridge: Type.Optional(BridgeVerdict),
   log: Type.Optional(LogVerdict),

@@ -5,6 +5,7 @@ import { fromHex } from '../encoding/bytes.js';
 import { checkBridge } from './bridge.js';
 import type { VerifyContext } from './context.js';
 import { checkQuestion } from './question.js';
+import { checkMessage } from './message.js';
 import { checkReceipt, type AlgorithmRange, type ReceiptVerdict } from './receipt.js';
 import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
@@ -97,6 +98,12 @@ export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerd
     layersOk &&= rc.layerOk;
   }
   const verdict: ProofVerdict = { overallOk: false, checks: 0, receipt, signerRecognized: rc.recognized };
+  // A receipt that says its answer is a message must hold one: else the receipt layer fails.
+  const message = checkMessage(b.receipt, b.answer);
+  if (message) {
+    verdict.message = message;
+    layersOk &&= message.ok;
+  }
   if (has(b, 'attestation')) {
     const br = checkBridge(b.attestation, b.bridgeKeys, answerHash, vc.names.contexts.bridge, vc.compute, vc.pinnedBridge);
     verdict.bridge = br.verdict;

@@ -4,7 +4,7 @@ import { fromHex, isHex } from '../encoding/bytes.js';
 import { textSha256Hex } from '../encoding/hash.js';
 import { verifyMlDsa87, type SyncVerify } from '../crypto/algorithms.js';
 import type { FramingVerdict, QuestionBinding, ReceiptCheck, ReceiptVerdict } from './receipt.js';
-import { framingMessage, type FramingFlags } from '../wire/signed.js';
+import { framingMessage, requestSha256, type FramingFlags } from '../wire/signed.js';
 
 export type { FramingFlags };
 import { has, isNonNegInt, isObj, type Obj } from '../lib/json.js';
@@ -35,7 +35,7 @@ function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: strin
 /** What the question adds to a receipt verdict, and whether the question is unverified. */
 export interface QuestionCheck {
   /** Members of the receipt verdict the question decides (framing before questionBinding, as answered). */
-  receipt: Partial<Pick<ReceiptVerdict, 'promptOk' | 'framing' | 'questionBinding'>>;
+  receipt: Partial<Pick<ReceiptVerdict, 'promptOk' | 'framing' | 'request' | 'questionBinding'>>;
   /** No signature covers the question shown (V6: reported, not failed). */
   unverified: boolean;
 }
@@ -57,6 +57,14 @@ export function checkQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: str
     out.framing = framing;
     ok = hashOk && framing.ok;
     if (framing.ok && (framing.persona || framing.voice || framing.attachment || framing.historyTurns)) binding = 'current-message';
+  }
+  // A disclosed request (tools, a response format...) means the model read more than the question:
+  // never the entire input, and the disclosure must be the one signed, as the framing must.
+  if (has(r, 'request_sha256')) {
+    const reqOk = isHex(r.request_sha256, 32) && has(bundle, 'request') && requestSha256(bundle.request) === r.request_sha256;
+    out.request = reqOk ? { present: true, ok: true, members: Object.keys(bundle.request as Obj).sort() } : { present: true, ok: false };
+    ok &&= reqOk;
+    binding = 'current-message';
   }
   out.promptOk = ok;
   // The question is attested only by a receipt whose own signature holds.

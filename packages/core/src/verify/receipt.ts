@@ -31,6 +31,16 @@ export type DiversityVerdict = Static<typeof S.DiversityVerdict>;
 export type FramingVerdict = Static<typeof S.FramingVerdict>;
 
 /**
+ * A receipt's signed request disclosure (wire-format s.15): what the model read beyond the messages.
+ *
+ * @example
+ * ```ts
+ * if (res.kind === 'svc-proof' && res.verdict.receipt.request?.ok) console.log(res.verdict.receipt.request.members);
+ * ```
+ */
+export type RequestVerdict = Static<typeof S.RequestVerdict>;
+
+/**
  * What a verified receipt binds of the question: nothing, the entire input, or only the current message (wire-format s.4).
  *
  * @example
@@ -95,7 +105,9 @@ function wellFormed(r: Obj): boolean {
     typeof r.context === 'string' &&
     r.algo === ML_DSA_87 &&
     (!has(r, 'council_grounded') || typeof r.council_grounded === 'boolean') &&
-    (!has(r, 'governance_flag') || typeof r.governance_flag === 'string')
+    (!has(r, 'governance_flag') || typeof r.governance_flag === 'string') &&
+    (!has(r, 'answer_form') || typeof r.answer_form === 'string') &&
+    (!has(r, 'request_sha256') || isHex(r.request_sha256, 32))
   );
 }
 

@@ -68,6 +68,21 @@ export function framingMessage(receipt: Obj, flags: FramingFlags): Uint8Array | 
 }
 
 /**
+ * The signed digest of what a request put before the model beyond its messages (wire-format s.15):
+ * H(JCS(request)); null when not canonicalisable.
+ *
+ * @example
+ * ```ts
+ * requestSha256({ tools: [{ type: 'function', function: { name: 'get_weather' } }] }) === bundle.receipt.request_sha256;
+ * ```
+ */
+export function requestSha256(request: unknown): string | null {
+  if (!isObj(request)) return null;
+  const text = tryCanonicalize(request);
+  return text === null ? null : sha256Hex(text);
+}
+
+/**
  * A run's signed subject: H(JCS(run)) (wire-format s.8); null when not canonicalisable.
  *
  * @example

@@ -142,12 +142,13 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * try { return await route.run(req); } catch (e) { return errorResponse(e, log, req.path); }
  * ```
  */
-export function errorResponse(e: unknown, log: Logger, path: string, form: 'json' | 'problem+cbor' = 'json'): AppResponse {
+export function errorResponse(e: unknown, log: Logger, path: string, form: ErrorForm = 'json'): AppResponse {
   const r = refusalOf(e);
   if (r && r.code !== 'internal') {
     return {
       status: r.status,
-      body: form === 'json' ? r.toJSON() : problem(r.title ?? titleOf(r.code), r.message),
+      body:
+        form === 'json' ? r.toJSON() : form === 'openai' ? openAiError(r.code, r.message) : problem(r.title ?? titleOf(r.code), r.message),
       headers: {
         ...(form === 'json' ? {} : PROBLEM_TYPE),
         ...(r.code === 'unavailable' ? NO_STORE : {}),
@@ -163,9 +164,28 @@ export function errorResponse(e: unknown, log: Logger, path: string, form: 'json
     body:
       form === 'json'
         ? { error: 'internal error', code: 'internal', ...(id !== undefined ? { request_id: id } : {}) }
-        : problem('Internal error', `internal error${id !== undefined ? ` (request ${id})` : ''}`),
+        : form === 'openai'
+          ? openAiError('internal', `internal error${id !== undefined ? ` (request ${id})` : ''}`)
+          : problem('Internal error', `internal error${id !== undefined ? ` (request ${id})` : ''}`),
     headers: { ...NO_STORE, ...(form === 'json' ? {} : PROBLEM_TYPE) },
   };
+}
+
+/** How a listener writes its refusals: `{error, code}`, SCRAPI's CBOR problems, or OpenAI's shape. */
+export type ErrorForm = 'json' | 'problem+cbor' | 'openai';
+
+/** The `type` OpenAI's clients read beside `code`, by the class of refusal. */
+function openAiType(code: HttpErrorCode): string {
+  if (code === 'unauthorized') return 'authentication_error';
+  if (code === 'rate_limited') return 'rate_limit_error';
+  if (code === 'bad_gateway' || code === 'gateway_timeout') return 'upstream_error';
+  if (code === 'unavailable' || code === 'internal' || code === 'not_implemented') return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** A refusal as OpenAI's API writes one, which its SDKs read into their error classes (wire-format s.15). */
+export function openAiError(code: HttpErrorCode, message: string) {
+  return { error: { message, type: openAiType(code), code, param: null } };
 }
 
 const PROBLEM_TYPE = { 'content-type': 'application/concise-problem-details+cbor' };

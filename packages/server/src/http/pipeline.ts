@@ -19,6 +19,8 @@ export interface Mounted {
   preflight?: boolean;
   /** Its errors are Concise Problem Details (CBOR), as SCRAPI asks. */
   problem?: 'cbor';
+  /** Its errors are in OpenAI's shape, `{error: {message, type, code, param}}` (the front's routes). */
+  errors?: 'openai';
   run: Handler;
 }
 
@@ -152,8 +154,13 @@ export function createPipeline(o: PipelineOptions) {
     try {
       res = await dispatch(req, found);
     } catch (e) {
-      const cbor = found && Object.values(found.entry.methods).some((m) => m.problem === 'cbor');
-      res = errorResponse(e, o.log, req.path, cbor ? 'problem+cbor' : 'json');
+      const methods = found ? Object.values(found.entry.methods) : [];
+      const form = methods.some((m) => m.problem === 'cbor')
+        ? 'problem+cbor'
+        : methods.some((m) => m.errors === 'openai')
+          ? 'openai'
+          : 'json';
+      res = errorResponse(e, o.log, req.path, form);
     }
     o.observe?.(found ? found.entry.template : 'unmatched', req.method, res.status, (performance.now() - started) / 1000);
     const headers: Record<string, string> = { ...(o.cors ? CORS : {}), ...(res.headers ?? {}) };

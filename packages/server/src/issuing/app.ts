@@ -129,6 +129,7 @@ export function issuingApp(d: IssuingDeps) {
       path: '/v1/chat/completions',
       group: 'none',
       cache: 'no-store',
+      errors: 'openai',
       run: guarded(async (req) => chatCompletions(req, await readJson(req), d)),
     },
     {

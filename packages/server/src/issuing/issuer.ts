@@ -46,6 +46,10 @@ export interface IssueInput {
   logged?: boolean;
   /** Register the service's SCITT Signed Statement about the answer and embed the Transparent Statement (`scitt`). */
   scitt?: boolean;
+  /** `message`: `answer` is a message's canonical text (tool calls, a refusal, a cut; wire-format s.15). */
+  answerForm?: 'message';
+  /** What the request put before the model beyond its messages: signed by digest, carried in the bundle. */
+  request?: Record<string, unknown>;
 }
 
 /** What an issuer needs of the ledger: appending, and the reads that prove an answer was logged. */
@@ -154,6 +158,8 @@ export class Issuer {
           created: ts,
           ...(i.prompt !== undefined ? { prompt: i.prompt } : {}),
           ...(i.framing ? { framing: i.framing } : {}),
+          ...(i.answerForm ? { answerForm: i.answerForm } : {}),
+          ...(i.request ? { request: i.request } : {}),
           ...(i.governance_flag !== undefined ? { governance_flag: i.governance_flag } : {}),
           ...(i.council_grounded !== undefined ? { council_grounded: i.council_grounded } : {}),
         },

@@ -3,14 +3,18 @@
 // member OpenAI clients ignore; streamed, one more event before [DONE]). What is signed is exactly
 // what the upstream said, once it has said all of it: an upstream that fails, times out, sends
 // more than its cap or something that is not an answer yields an error and no signature.
-import type { FramingFlags, ProofBundle } from '@svc/core';
+import type { ProofBundle } from '@svc/core';
 import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import type { IssueInput } from './issuer.js';
 import type { Logger } from '../log.js';
 import { PEER_CAPS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
-import { MAX_TEXT } from './input.js';
 import { textSha256 } from '@svc/core';
+import { AnswerGatherer, NotAnAnswer, onlyChoice, type SignedAnswer } from './answer-shape.js';
+import { bindingOf, refuseClientWrittenAnswers, type Question } from './front-request.js';
+import { readEvents, sseEvent, StreamFailure } from './sse.js';
+
+export { questionOf } from './front-request.js';
 
 /** Where a seat's requests go. */
 export interface Upstream {
@@ -37,39 +41,8 @@ interface FrontDeps {
 
 type Message = { role?: unknown; content?: unknown };
 
-// WF-ISSUE-FRONT
-/**
- * The question as it was put, from the messages: the last message, when it is the user's, is the
- * question (its text parts joined by a newline). Alone, it is the entire input; with a system or
- * developer message (persona), earlier turns (history_turns), audio (voice) or any other non-text
- * part (attachment), it is bound as the current message, and the framing says what came with it.
- * A conversation that does not end with a user message has no question to bind: none is signed.
- */
-export function questionOf(messages: readonly Message[]): { prompt: string; framing?: FramingFlags } | null {
-  const last = messages[messages.length - 1];
-  if (last?.role !== 'user') return null;
-  let voice: 0 | 1 = 0;
-  let attachment: 0 | 1 = 0;
-  let prompt: string;
-  if (typeof last.content === 'string') prompt = last.content;
-  else if (Array.isArray(last.content)) {
-    const texts: string[] = [];
-    for (const p of last.content as { type?: unknown; text?: unknown }[]) {
-      if (p && p.type === 'text' && typeof p.text === 'string') texts.push(p.text);
-      else if (p && p.type === 'input_audio') voice = 1;
-      else attachment = 1;
-    }
-    prompt = texts.join('\n');
-  } else return null;
-  const earlier = messages.slice(0, -1);
-  const persona: 0 | 1 = earlier.some((m) => m.role === 'system' || m.role === 'developer') ? 1 : 0;
-  const history_turns = earlier.filter((m) => m.role !== 'system' && m.role !== 'developer').length;
-  if (!persona && !voice && !attachment && history_turns === 0) return { prompt };
-  return { prompt, framing: { persona, voice, attachment, history_turns } };
-}
-
 /** The request, checked for what the front needs; the rest goes to the upstream as sent. */
-function checkRequest(body: unknown): { model: string; messages: Message[]; stream: boolean } {
+function checkRequest(body: unknown): { model: string; messages: Message[]; stream: boolean; body: Record<string, unknown> } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new HttpError('invalid_request', 'the body must be a chat completion request object');
   const b = body as Record<string, unknown>;
@@ -78,26 +51,20 @@ function checkRequest(body: unknown): { model: string; messages: Message[]; stre
     throw new HttpError('invalid_request', 'messages must be a non-empty array of message objects');
   if (b.n !== undefined && b.n !== 1) throw new HttpError('invalid_request', 'n must be 1: one answer per request is signed');
   if (b.stream !== undefined && typeof b.stream !== 'boolean') throw new HttpError('invalid_request', 'stream must be a boolean');
-  return { model: b.model, messages: b.messages as Message[], stream: b.stream === true };
+  refuseClientWrittenAnswers(b, b.messages as Message[]);
+  return { model: b.model, messages: b.messages as Message[], stream: b.stream === true, body: b };
 }
 
-/** The answer of a finished completion: choice 0's content, a string the issuer can sign. */
-function answerOf(text: unknown): string {
-  if (typeof text !== 'string')
-    throw new HttpError('bad_gateway', 'the upstream answered no text content (tool calls and refusals are not signed)');
-  if (text.length > MAX_TEXT) throw new HttpError('bad_gateway', `the upstream's answer is over ${MAX_TEXT} characters: not signed`);
-  if (!textSha256(text)) throw new HttpError('bad_gateway', "the upstream's answer is not valid Unicode text: not signed");
-  return text;
-}
-
-function inputFor(answer: string, model: string, messages: Message[]): IssueInput {
-  const q = questionOf(messages);
+/** What the issuer signs for an answer: its form, the model, and the question as bound. */
+function inputFor(answer: SignedAnswer, model: string, q: Question | null): IssueInput {
+  if (!textSha256(answer.text)) throw new NotAnAnswer("the upstream's answer is not valid Unicode text");
   return {
-    answer,
+    answer: answer.text,
+    ...(answer.form ? { answerForm: answer.form } : {}),
     model,
     // One model answered: it was not grounded by a council.
     council_grounded: false,
-    ...(q ? { prompt: q.prompt, ...(q.framing ? { framing: q.framing } : {}) } : {}),
+    ...(q ? { prompt: q.prompt, ...(q.framing ? { framing: q.framing } : {}), ...(q.request ? { request: q.request } : {}) } : {}),
   };
 }
 
@@ -163,12 +130,21 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
     }
     if (typeof completion !== 'object' || completion === null || Array.isArray(completion) || proofMember in completion)
       throw new HttpError('bad_gateway', 'the upstream answered what is not a chat completion');
-    const choices = completion.choices as { message?: { content?: unknown } }[] | undefined;
-    if (!Array.isArray(choices) || choices.length !== 1) throw new HttpError('bad_gateway', 'the upstream answered no single choice');
-    const answer = answerOf(choices[0]?.message?.content);
-    const [bundle] = await d.issue([inputFor(answer, answeringModel(completion.model, seat), r.messages)]);
+    let relayed: Record<string, unknown>;
+    let input: IssueInput;
+    try {
+      const choice = onlyChoice(completion);
+      if (!choice) throw new NotAnAnswer('the upstream answered no choice');
+      const gathered = new AnswerGatherer();
+      relayed = { ...completion, choices: [gathered.add(choice, 'message')] };
+      input = inputFor(gathered.signed(), answeringModel(completion.model, seat), bindingOf(r.body, r.messages));
+    } catch (e) {
+      if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
+      throw e;
+    }
+    const [bundle] = await d.issue([input]);
     d.log('issued', { token: req.principal, answers: 1, front: 'chat.completions' });
-    return { status: 200, body: { ...completion, [proofMember]: bundle } };
+    return { status: 200, body: { ...relayed, [proofMember]: bundle } };
   }
   if (!res.body) throw new HttpError('bad_gateway', 'the upstream answered an empty stream');
   return {
@@ -178,124 +154,101 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
   };
 }
 
-/** One server-sent event's data line, as the OpenAI clients read it. */
-const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
-
 /**
- * Relay the upstream's events as they come, gathering choice 0's deltas; at [DONE], sign what was
- * gathered and send the proof as one more event before [DONE]. Anything else ends the stream with
- * an error event and no proof.
+ * Relay the upstream's events as this front parsed them (wire-format s.15), gathering choice 0;
+ * at [DONE], sign what was gathered and send the proof as one more chunk before [DONE]. Anything
+ * else ends the stream with an error event and no proof.
  */
 async function* relay(
   body: ReadableStream<Uint8Array>,
   closed: AbortSignal,
   deadline: AbortSignal,
-  r: { messages: Message[] },
+  r: { messages: Message[]; body: Record<string, unknown> },
   seat: Upstream,
   proofMember: string,
   d: FrontDeps,
   principal: string | undefined,
 ): AsyncGenerator<string> {
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let buffer = '';
-  let total = 0;
-  let answer = '';
+  const gathered = new AnswerGatherer();
   let model: unknown;
+  let last: Record<string, unknown> | null = null;
   const fail = (message: string) => {
     d.log('upstream_stream_failed', { token: principal, error: message });
-    return event({ error: { message: `${message}: nothing was signed`, type: 'upstream_error', code: 'bad_gateway' } });
+    return sseEvent({ error: { message: `${message}: nothing was signed`, type: 'upstream_error', code: 'bad_gateway', param: null } });
   };
   const stop = () => void reader.cancel().catch(() => undefined);
   closed.addEventListener('abort', stop, { once: true });
   // The deadline ends the read itself, as readCapped's does (net/peer.ts says why fetch's own
-  // following of its signal is not relied on): a cancelled read ends as `done`, told apart below.
+  // following of its signal is not relied on): a cancelled read ends the events, told apart below.
   deadline.addEventListener('abort', stop, { once: true });
   try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        if (closed.aborted) return;
-        yield fail(deadline.aborted ? 'the upstream model did not finish in time' : 'the upstream connection failed mid-stream');
-        return;
-      }
-      if (closed.aborted) return;
-      if (chunk.done || deadline.aborted) {
-        yield fail(deadline.aborted ? 'the upstream model did not finish in time' : 'the upstream stream ended before [DONE]');
-        return;
-      }
-      total += chunk.value.length;
-      if (total > PEER_CAPS.completion) {
-        yield fail(`the upstream stream is over ${PEER_CAPS.completion} bytes`);
-        return;
-      }
-      try {
-        buffer += decoder.decode(chunk.value, { stream: true });
-      } catch {
-        yield fail('the upstream stream is not UTF-8');
-        return;
-      }
-      // Events end with a blank line (LF or CRLF); each is relayed whole, as the upstream sent it.
-      for (let end = /\r?\n\r?\n/.exec(buffer); end; end = /\r?\n\r?\n/.exec(buffer)) {
-        const raw = buffer.slice(0, end.index);
-        buffer = buffer.slice(end.index + end[0].length);
-        const data = raw
-          .split(/\r?\n/)
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data === '') continue;
-        if (data === '[DONE]') {
-          let bundle: ProofBundle;
-          try {
-            [bundle] = (await d.issue([inputFor(answerOf(answer), answeringModel(model, seat), r.messages)])) as [ProofBundle];
-          } catch (e) {
-            yield fail(e instanceof Error ? e.message : 'the answer could not be signed');
-            return;
-          }
-          d.log('issued', { token: principal, answers: 1, front: 'chat.completions', stream: true });
-          yield event({ [proofMember]: bundle });
-          yield event('[DONE]');
-          return;
-        }
-        let parsed: { model?: unknown; choices?: { index?: unknown; delta?: { content?: unknown } }[]; error?: unknown };
+    for await (const ev of readEvents(reader, PEER_CAPS.completion, () => closed.aborted || deadline.aborted)) {
+      // The standard's readers (and the OpenAI clients) name an event `message` unless it says
+      // otherwise; the clients throw on `error`. Any other name is not part of an answer.
+      if (ev.event !== undefined && ev.event !== 'message')
+        throw new NotAnAnswer(`the upstream sent an event named ${JSON.stringify(ev.event.slice(0, 32))}`);
+      if (ev.data === '[DONE]') {
+        const input = inputFor(gathered.signed(), answeringModel(model, seat), bindingOf(r.body, r.messages));
+        let bundle: ProofBundle;
         try {
-          parsed = JSON.parse(data);
-        } catch {
-          yield fail('the upstream sent an event that is not JSON');
+          [bundle] = (await d.issue([input])) as [ProofBundle];
+        } catch (e) {
+          yield fail(e instanceof Error ? e.message : 'the answer could not be signed');
           return;
         }
-        if (typeof parsed !== 'object' || parsed === null || parsed.error !== undefined) {
-          yield fail('the upstream sent an error event');
-          return;
-        }
-        // Only this front writes the proof member: an upstream event carrying one (a proof of some
-        // other answer, replayed) would reach the client beside the real one.
-        if (Object.hasOwn(parsed, proofMember)) {
-          yield fail('the upstream sent an event carrying a proof member');
-          return;
-        }
-        model ??= parsed.model;
-        for (const c of Array.isArray(parsed.choices) ? parsed.choices : []) {
-          if ((c.index ?? 0) !== 0) {
-            yield fail('the upstream streamed more than one choice');
-            return;
-          }
-          const piece = c.delta?.content;
-          if (typeof piece === 'string') answer += piece;
-          if (answer.length > MAX_TEXT) {
-            yield fail(`the upstream's answer is over ${MAX_TEXT} characters`);
-            return;
-          }
-        }
-        yield `${raw}\n\n`;
+        d.log('issued', { token: principal, answers: 1, front: 'chat.completions', stream: true });
+        yield sseEvent(proofChunk(last, proofMember, bundle));
+        yield sseEvent('[DONE]');
+        return;
       }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(ev.data);
+      } catch {
+        throw new NotAnAnswer('the upstream sent an event that is not JSON');
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new NotAnAnswer('the upstream sent an event that is not an object');
+      const p = parsed as Record<string, unknown>;
+      if (p.error !== undefined) throw new NotAnAnswer('the upstream sent an error event');
+      // Only this front writes the proof member: an upstream event carrying one (a proof of some
+      // other answer, replayed) would reach the client beside the real one.
+      if (Object.hasOwn(p, proofMember)) throw new NotAnAnswer('the upstream sent an event carrying a proof member');
+      model ??= p.model;
+      last = p;
+      const choice = onlyChoice(p);
+      yield sseEvent(choice ? { ...p, choices: [gathered.add(choice, 'delta')] } : p);
     }
+    if (closed.aborted) return;
+    yield fail('the upstream model did not finish in time');
+  } catch (e) {
+    if (closed.aborted) return;
+    if (e instanceof NotAnAnswer || e instanceof StreamFailure) {
+      yield fail(deadline.aborted ? 'the upstream model did not finish in time' : e.message);
+      return;
+    }
+    throw e;
   } finally {
     closed.removeEventListener('abort', stop);
     deadline.removeEventListener('abort', stop);
     stop();
   }
+}
+
+/**
+ * The chunk that carries the proof: a chat.completion.chunk of the stream's id, model and time with
+ * one empty delta for choice 0, so the clients' loops over `chunk.choices[0].delta` read it as
+ * nothing said, and the proof beside it.
+ */
+function proofChunk(last: Record<string, unknown> | null, proofMember: string, bundle: ProofBundle): Record<string, unknown> {
+  const same = (k: string) => (last && last[k] !== undefined ? { [k]: last[k] } : {});
+  return {
+    ...same('id'),
+    object: 'chat.completion.chunk',
+    ...same('created'),
+    ...same('model'),
+    choices: [{ index: 0, delta: {}, finish_reason: null }],
+    [proofMember]: bundle,
+  };
 }

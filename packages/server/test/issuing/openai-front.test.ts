@@ -47,14 +47,18 @@ beforeAll(async () => {
           return sse(res, [
             chunk({ role: 'assistant', content: '' }),
             ...PIECES.map((p) => chunk({ content: p })),
-            chunk({}, { usage: null }),
+            chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
             'data: [DONE]\n\n',
           ]);
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify(completion(ANSWER)));
       }
       if (mode === 'crlf')
-        return sse(res, [...PIECES.map((p) => chunk({ content: p }).replace(/\n\n$/, '\r\n\r\n')), 'data: [DONE]\r\n\r\n']);
+        return sse(res, [
+          ...PIECES.map((p) => chunk({ content: p }).replace(/\n\n$/, '\r\n\r\n')),
+          chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }).replace(/\n\n$/, '\r\n\r\n'),
+          'data: [DONE]\r\n\r\n',
+        ]);
       if (mode === 'slow') return setTimeout(() => res.end(JSON.stringify(completion(ANSWER))), 20_000).unref();
       if (mode === 'fail') {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -192,10 +196,14 @@ describe('plain completions', () => {
     expect((v.verdict as any).receipt.framing).toMatchObject({ ok: true, persona: 1, attachment: 1, historyTurns: 2 });
   });
 
-  it('a conversation not ending with a user message binds no question', async () => {
-    const r = await chat({ model: 'plain', messages: [user('Hi'), { role: 'assistant', content: 'Hel' }] });
+  it('a conversation ending with a tool result binds no question', async () => {
+    const r = await chat({
+      model: 'plain',
+      messages: [user('Hi'), { role: 'assistant', content: null, tool_calls: [] }, { role: 'tool', tool_call_id: 'c1', content: '18C' }],
+    });
     expect(r.status).toBe(200);
     expect(r.body.svc_proof.prompt).toBeUndefined();
+    expect((await verdictOf(s.dir, r.body.svc_proof)).verdict.overallOk).toBe(true);
   });
 
   it('property: the question is the last user message; framing is given exactly when something came with it', () => {
@@ -222,7 +230,11 @@ describe('streamed completions', () => {
       expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const ev = events(r.text);
       expect(ev[ev.length - 1]).toBe('[DONE]');
-      const proof = JSON.parse(ev[ev.length - 2]!).svc_proof;
+      const last = JSON.parse(ev[ev.length - 2]!);
+      // The proof rides a chunk the clients' loops read as an empty delta of choice 0.
+      expect(last.choices).toEqual([{ index: 0, delta: {}, finish_reason: null }]);
+      expect(last.object).toBe('chat.completion.chunk');
+      const proof = last.svc_proof;
       const deltas = ev.slice(0, -2).map((e) => JSON.parse(e).choices[0].delta.content ?? '');
       expect(deltas.join('')).toBe(ANSWER);
       expect(proof.answer).toBe(ANSWER);
@@ -245,7 +257,9 @@ describe('an upstream failure never yields a signature', () => {
       const before = await size();
       const r = await chat({ model: mode, stream, messages: [user('q')] });
       expect(r.status).toBe(status);
-      expect(r.body.code).toBe(status === 504 ? 'gateway_timeout' : 'bad_gateway');
+      // OpenAI's error shape, which its SDKs read into their error classes.
+      expect(r.body.error).toMatchObject({ code: status === 504 ? 'gateway_timeout' : 'bad_gateway', type: 'upstream_error', param: null });
+      expect(typeof r.body.error.message).toBe('string');
       expect(r.text).not.toContain('svc_proof');
       expect(await size()).toBe(before);
     });
@@ -270,9 +284,14 @@ describe('an upstream failure never yields a signature', () => {
       { model: 'plain', messages: [user('q')], n: 2 },
       { messages: [user('q')] },
       { model: 'plain', messages: [user('q')], stream: 'yes' },
-    ])
-      expect((await chat(body)).status).toBe(422);
-    expect((await post(`${s.issueUrl}/v1/chat/completions`, { model: 'plain', messages: [user('q')] })).status).toBe(401);
+    ]) {
+      const refused = await chat(body);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request' });
+    }
+    const unauth = await post(`${s.issueUrl}/v1/chat/completions`, { model: 'plain', messages: [user('q')] });
+    expect(unauth.status).toBe(401);
+    expect(unauth.body.error).toMatchObject({ type: 'authentication_error', code: 'unauthorized' });
     expect(seen.length).toBe(calls);
   });
 });
