@@ -1,0 +1,145 @@
+// The proofs reach the clients people use (issue 52), each used as its documentation shows, against
+// a real chat-completions upstream this test starts: the official openai npm package (plain, the
+// documented streaming loop, the stream helper) and LangChain JS (invoke and stream), which keeps
+// no unknown member, so it reaches the proof through proofFetch, the fetch wrapper it accepts.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ChatOpenAI } from '@langchain/openai';
+import { proofFetch, proofOf } from '@svc/core';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issuingServer, verdictOf, type IssuingServer } from './support.js';
+
+const ANSWER = 'The capital of France is Paris.';
+const PIECES = ['The capital', ' of France', ' is Paris.'];
+let upstream: Server;
+let s: IssuingServer;
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const body = JSON.parse(raw);
+      const base = { id: 'chatcmpl-c', created: 1767225600, model: 'up-1' };
+      if (!body.stream) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(
+          JSON.stringify({
+            ...base,
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+          }),
+        );
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (choices: unknown[], extra = {}) =>
+        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
+      res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+      for (const p of PIECES) res.write(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
+      res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+      if (body.stream_options?.include_usage) res.write(chunk([], { usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } }));
+      res.end('data: [DONE]\n\n');
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  s = await issuingServer({
+    env: { SVC_RATE_ISSUE: '0' },
+    council: { seats: [{ id: 'seat-1', label: 'one', model: 'up-1', endpoint: up }] },
+  });
+}, 60_000);
+afterAll(async () => {
+  await s?.stop();
+  upstream?.closeAllConnections();
+  await new Promise((r) => upstream?.close(r));
+});
+
+async function expectProofOf(proof: unknown, text: string) {
+  expect(proof).toBeDefined();
+  expect((proof as { answer: string }).answer).toBe(text);
+  const v = await verdictOf(s.dir, proof);
+  expect(v.verdict.overallOk).toBe(true);
+  expect(v.signerRecognized).toBe(true);
+}
+
+describe('the openai npm package', () => {
+  const client = () => new OpenAI({ baseURL: `${s.issueUrl}/v1`, apiKey: s.tokens.app!, maxRetries: 0 });
+
+  it('plain: proofOf reads the proof off the completion it returns', async () => {
+    const completion = await client().chat.completions.create({
+      model: 'seat-1',
+      messages: [{ role: 'user', content: 'Capital of France?' }],
+    });
+    expect(completion.choices[0]!.message.content).toBe(ANSWER);
+    await expectProofOf(proofOf(completion), ANSWER);
+  });
+
+  it('streamed: the documented loop runs to its end, with and without include_usage, and the proof is a chunk', async () => {
+    for (const stream_options of [undefined, { include_usage: true }]) {
+      const stream = await client().chat.completions.create({
+        model: 'seat-1',
+        messages: [{ role: 'user', content: 'Capital of France?' }],
+        stream: true,
+        ...(stream_options ? { stream_options } : {}),
+      });
+      let text = '';
+      let proof: unknown;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta?.content || '';
+        proof ??= proofOf(chunk);
+      }
+      expect(text).toBe(ANSWER);
+      await expectProofOf(proof, ANSWER);
+    }
+  });
+
+  it('the stream helper: finalChatCompletion() is the answer, finish reason kept', async () => {
+    const captured = proofFetch(fetch);
+    const c = new OpenAI({ baseURL: `${s.issueUrl}/v1`, apiKey: s.tokens.app!, maxRetries: 0, fetch: captured.fetch });
+    const runner = c.chat.completions.stream({ model: 'seat-1', messages: [{ role: 'user', content: 'Capital of France?' }] });
+    const final = await runner.finalChatCompletion();
+    expect(final.choices[0]!.message.content).toBe(ANSWER);
+    expect(final.choices[0]!.finish_reason).toBe('stop');
+    await expectProofOf((await captured.settled()).at(-1), ANSWER);
+  });
+
+  it('errors arrive as the SDK error classes, with the code', async () => {
+    const bad = new OpenAI({ baseURL: `${s.issueUrl}/v1`, apiKey: 'svc_it_wrong', maxRetries: 0 });
+    const e = await bad.chat.completions.create({ model: 'seat-1', messages: [{ role: 'user', content: 'q' }] }).catch((x) => x);
+    expect(e).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(e.code).toBe('unauthorized');
+    const e2 = await client()
+      .chat.completions.create({ model: 'nobody', messages: [{ role: 'user', content: 'q' }] })
+      .catch((x) => x);
+    expect(e2).toBeInstanceOf(OpenAI.UnprocessableEntityError);
+    expect(e2.code).toBe('invalid_request');
+  });
+});
+
+describe('LangChain JS (@langchain/openai)', () => {
+  const llm = (fetchImpl: typeof fetch, streaming = false) =>
+    new ChatOpenAI({
+      model: 'seat-1',
+      apiKey: s.tokens.app!,
+      maxRetries: 0,
+      streaming,
+      configuration: { baseURL: `${s.issueUrl}/v1`, fetch: fetchImpl },
+    });
+
+  it('invoke: the proof is captured by proofFetch', async () => {
+    const captured = proofFetch(fetch);
+    const msg = await llm(captured.fetch).invoke('Capital of France?');
+    expect(msg.content).toBe(ANSWER);
+    await expectProofOf((await captured.settled()).at(-1), ANSWER);
+  });
+
+  it('stream: the chunks join to the answer; the proof is captured', async () => {
+    const captured = proofFetch(fetch);
+    let text = '';
+    for await (const chunk of await llm(captured.fetch, true).stream('Capital of France?')) text += chunk.content;
+    expect(text).toBe(ANSWER);
+    await expectProofOf((await captured.settled()).at(-1), ANSWER);
+  });
+});
