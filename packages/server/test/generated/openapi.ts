@@ -952,6 +952,11 @@ export interface components {
                     attachment?: 0 | 1;
                     historyTurns?: number;
                 };
+                request?: {
+                    present: boolean;
+                    ok: boolean;
+                    members?: string[];
+                };
                 diversity?: {
                     present: boolean;
                     ok: boolean;

@@ -2,7 +2,10 @@
 // chat completion binds, and the token file's lines (hashes made by Python's hashlib).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { messageText, readMessage, textSha256Hex } from '@svc/core';
 import { matchToken, parseTokens, questionOf } from '../../src/internal.js';
+import { AnswerGatherer, NotAnAnswer, onlyChoice } from '../../src/issuing/answer-shape.js';
+import { disclosedMembers, refuseClientWrittenAnswers } from '../../src/issuing/front-request.js';
 
 const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../../../../test-vectors/issuing/${name}`, import.meta.url), 'utf8'));
 
@@ -24,5 +27,43 @@ describe('test-vectors/issuing', () => {
     it(`token file ${i}: ${f.error ? `refused at ${f.error}` : 'accepted'}`, () => {
       if (f.error) expect(() => parseTokens(f.text)).toThrow(new RegExp(f.error));
       else expect(parseTokens(f.text).map((e) => e.name)).toEqual(f.names);
+    });
+});
+
+describe('test-vectors/issuing: the front (wire-format s.15)', () => {
+  const form = vectors('message-form.json');
+  for (const c of form.cases)
+    it(`message form: ${c.name}`, () => {
+      expect(messageText(c.message)).toBe(c.text);
+      expect(textSha256Hex(c.text)).toBe(c.answer_sha256);
+      expect(readMessage(c.text)).toEqual(c.message);
+    });
+  for (const c of form.refused)
+    it(`message form refused: ${c.name}`, () => {
+      expect(readMessage(c.text)).toBeNull();
+    });
+
+  const front = vectors('front-reading.json');
+  for (const c of front.chunks)
+    it(`chunks: ${c.name}`, () => {
+      const read = () => {
+        const g = new AnswerGatherer();
+        for (const chunk of c.chunks) {
+          const choice = onlyChoice(chunk);
+          if (choice) g.add(choice, 'delta');
+        }
+        return g.signed();
+      };
+      if (c.expect.refused) expect(read).toThrow(NotAnAnswer);
+      else expect(read()).toEqual(c.expect);
+    });
+  for (const c of front.requests)
+    it(`request: ${c.name}`, () => {
+      const judge = () => {
+        refuseClientWrittenAnswers(c.body, c.body.messages);
+        return disclosedMembers(c.body) ?? null;
+      };
+      if (c.expect.refused) expect(judge).toThrow(/./);
+      else expect(judge()).toEqual(c.expect.disclosed);
     });
 });
