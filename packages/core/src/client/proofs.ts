@@ -93,7 +93,7 @@ async function readAll(body: Body, onEvent: (data: string) => void, text = false
  * ```
  */
 export function proofFetch<F extends Fetch>(fetchImpl: F, opts: { service?: string } = {}): ProofCapture<F> {
-  const ResponseCtor = (globalThis as { Response?: ResponseConstructor }).Response;
+  const ResponseCtor = (globalThis as unknown as { Response?: ResponseConstructor }).Response;
   if (!ResponseCtor) throw new TypeError('proofFetch needs the platform Response class (fetch)');
   const proofs: ProofBundle[] = [];
   const pending = new Set<Promise<void>>();
