@@ -110,4 +110,4 @@ export {
   type ProofBundle,
   type SthBundle,
 } from './issue/bundles.js';
-export { proofFetch, proofOf, type ProofCapture } from './client/proofs.js';
+export { proofFetch, proofOf, type FetchLike, type ProofCapture } from './client/proofs.js';

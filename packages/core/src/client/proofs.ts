@@ -21,8 +21,16 @@ interface FetchResponse {
   readonly statusText: string;
 }
 type ResponseConstructor = new (body: Body, init: { status: number; statusText: string; headers: unknown }) => FetchResponse;
+/**
+ * Any runtime's fetch, or a client's: what proofFetch wraps and hands back with the same signature.
+ *
+ * @example
+ * ```ts
+ * const f: FetchLike = fetch;
+ * ```
+ */
 // biome-ignore lint/suspicious/noExplicitAny: a fetch of any runtime's signature is wrapped as it is
-type Fetch = (...args: any[]) => Promise<any>;
+export type FetchLike = (...args: any[]) => Promise<any>;
 
 /**
  * A fetch for an OpenAI client that collects the proofs of the answers it carries.
@@ -35,7 +43,7 @@ type Fetch = (...args: any[]) => Promise<any>;
  * const proof = (await captured.settled()).at(-1); // the answer's ProofBundle
  * ```
  */
-export interface ProofCapture<F extends Fetch = Fetch> {
+export interface ProofCapture<F extends FetchLike = FetchLike> {
   /** Pass this to the client. */
   fetch: F;
   /** The proofs seen so far, in the order their answers finished. */
@@ -44,7 +52,15 @@ export interface ProofCapture<F extends Fetch = Fetch> {
   settled(): Promise<ProofBundle[]>;
 }
 
-/** The proof member of a parsed completion or chunk, when it carries one. */
+/**
+ * The proof member (`<service>_proof`) of a parsed completion or chunk, when it carries one.
+ *
+ * @example
+ * ```ts
+ * const completion = await client.chat.completions.create({ model: 'seat-1', messages });
+ * const proof = proofOf(completion); // ProofBundle | undefined
+ * ```
+ */
 export function proofOf(value: unknown, service?: string): ProofBundle | undefined {
   const member = `${namesFor(service).service}_proof`;
   if (typeof value !== 'object' || value === null || !Object.hasOwn(value, member)) return undefined;
@@ -92,7 +108,7 @@ async function readAll(body: Body, onEvent: (data: string) => void, text = false
  * const [proof] = await captured.settled();
  * ```
  */
-export function proofFetch<F extends Fetch>(fetchImpl: F, opts: { service?: string } = {}): ProofCapture<F> {
+export function proofFetch<F extends FetchLike>(fetchImpl: F, opts: { service?: string } = {}): ProofCapture<F> {
   const ResponseCtor = (globalThis as unknown as { Response?: ResponseConstructor }).Response;
   if (!ResponseCtor) throw new TypeError('proofFetch needs the platform Response class (fetch)');
   const proofs: ProofBundle[] = [];

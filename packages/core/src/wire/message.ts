@@ -6,8 +6,23 @@
 import { canonicalize, tryCanonicalize } from '../encoding/jcs.js';
 import { isObj } from '../lib/json.js';
 
-/** The receipt member that marks an answer as a message, and its one value. */
+/**
+ * The receipt member that marks an answer as a message (signed with the receipt).
+ *
+ * @example
+ * ```ts
+ * const isMessage = bundle.receipt[ANSWER_FORM] === MESSAGE_FORM;
+ * ```
+ */
 export const ANSWER_FORM = 'answer_form';
+/**
+ * The one value of `answer_form`: the answer is a message's canonical text.
+ *
+ * @example
+ * ```ts
+ * issueProof({ answer: messageText(m), answerForm: MESSAGE_FORM, model: 'm-1', ts }, keys);
+ * ```
+ */
 export const MESSAGE_FORM = 'message';
 
 /**
@@ -43,7 +58,15 @@ export interface MessageAnswer {
 
 const MEMBERS = new Set(['content', 'refusal', 'tool_calls', 'finish_reason']);
 const CALL_MEMBERS = ['arguments', 'id', 'name'];
-/** Longest finish reason and tool-call id or name accepted; longer is not an answer shape. */
+/**
+ * Longest finish reason and tool-call id or name accepted, and the most tool calls; beyond them a
+ * value is not a message answer.
+ *
+ * @example
+ * ```ts
+ * if (calls.length > MESSAGE_LIMITS.toolCalls) throw new Error('too many tool calls to sign');
+ * ```
+ */
 export const MESSAGE_LIMITS = { finishReason: 64, id: 256, name: 256, toolCalls: 128 } as const;
 
 const str = (x: unknown, max = Number.POSITIVE_INFINITY, min = 1): x is string =>
