@@ -14,6 +14,7 @@
 // (house.test.ts checks that every source file naming one is mapped below to a file of this list;
 // the testing entry's fuzz harnesses are exercised where their property files run, on Node 20).
 export const RUNTIME_SUITE = [
+  'packages/core/test/client/proofs.test.ts',
   'packages/core/test/crypto/acvp.test.ts',
   'packages/core/test/crypto/backends.test.ts',
   'packages/core/test/crypto/wycheproof.test.ts',
@@ -30,6 +31,7 @@ export const RUNTIME_SUITE = [
 
 /** The core source files that name a runtime global, and the file of RUNTIME_SUITE that exercises each. */
 export const RUNTIME_GLOBALS = {
+  'packages/core/src/client/proofs.ts': 'packages/core/test/client/proofs.test.ts',
   'packages/core/src/crypto/backend.ts': 'packages/core/test/crypto/backends.test.ts',
   'packages/core/src/encoding/bytes.ts': 'packages/core/test/encoding/bytes.test.ts',
   'packages/core/src/envelope/forms.ts': 'packages/core/test/envelope/forms.test.ts',

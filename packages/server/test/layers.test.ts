@@ -102,6 +102,8 @@ describe('layers', () => {
     scitt: 5,
     issue: 5,
     dispatch: 6,
+    // proofFetch and proofOf: a client's reading of the front's answers, above the kinds it names.
+    client: 6,
     testing: 7,
     index: 7,
     // The storage entry (@svc/core/merkle): the tree and its tiles, gathered from merkle/ and tlog/.
