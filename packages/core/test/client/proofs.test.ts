@@ -13,7 +13,7 @@ const sse = (events: string[], split = 7) => {
     },
   });
 };
-const served = (body: BodyInit, type: string) => async () => new Response(body, { headers: { 'content-type': type } });
+const served = (body: BodyInit, type: string) => async (_url: string) => new Response(body, { headers: { 'content-type': type } });
 
 describe('proofFetch', () => {
   it('a whole completion: the proof is collected, the caller reads the same JSON', async () => {
@@ -26,7 +26,7 @@ describe('proofFetch', () => {
 
   it('a stream split anywhere: the proof chunk is collected, the caller reads every byte', async () => {
     const events = ['{"choices":[{"index":0,"delta":{"content":"Pa"}}]}', '{"choices":[],"svc_proof":{"answer":"Paris."}}', '[DONE]'];
-    const captured = proofFetch(async () => new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } }));
+    const captured = proofFetch(async (_url: string) => new Response(sse(events), { headers: { 'content-type': 'text/event-stream' } }));
     const text = await (await captured.fetch('http://x')).text();
     expect(text).toBe(events.map((e) => `data: ${e}\n\n`).join(''));
     expect(await captured.settled()).toEqual([{ answer: 'Paris.' }]);
