@@ -10,7 +10,7 @@ import type { Issuer } from './issuer.js';
 import type { Logger } from '../log.js';
 import { rereadOnChange } from '../util/reread.js';
 import { issuingApp } from './app.js';
-import type { Upstream, Upstreams } from './openai.js';
+import type { Upstream, Upstreams } from './upstream.js';
 import { TokenFile } from './tokens.js';
 
 /** The seats of the council file, by id or model; the file is read again when it changes. */
@@ -30,7 +30,8 @@ export function councilUpstreams(file: string, env: NodeJS.ProcessEnv, log: Logg
       const endpoint = s?.endpoint ?? c?.endpoint;
       if (!s || !endpoint) return null;
       const key = s.key_env ? env[s.key_env] : undefined;
-      return { url: `${endpoint.replace(/\/+$/, '')}/chat/completions`, model: s.model, ...(key ? { key } : {}) };
+      const base = endpoint.replace(/\/+$/, '');
+      return { url: `${base}/chat/completions`, responses: `${base}/responses`, model: s.model, ...(key ? { key } : {}) };
     },
   };
 }

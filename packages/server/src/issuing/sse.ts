@@ -36,7 +36,7 @@ export async function* readEvents(
       // A CR is a whole line end; the parser holds a last one back in case an LF follows (CRLF).
       if (endsInCr) parser.feed('\n');
       while (queue.length > 0) yield queue.shift()!;
-      throw new StreamFailure('the upstream stream ended before [DONE]');
+      throw new StreamFailure('the upstream stream ended before its answer did');
     }
     total += chunk.value.length;
     if (total > cap) throw new StreamFailure(`the upstream stream is over ${cap} bytes`);
@@ -52,10 +52,16 @@ export async function* readEvents(
   }
 }
 
-/** One event as this front writes it: `data:` lines (one per line of the data) and a blank line. */
-export function sseEvent(data: unknown): string {
+/**
+ * One event as this front writes it: its `event:` name when it has one (the Responses API's typed
+ * events), `data:` lines (one per line of the data) and a blank line.
+ */
+export function sseEvent(data: unknown, event?: string): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
-  return `${text
+  // A name is one line by construction here (JSON string members are checked by the reader); a line
+  // end in it would start a second field.
+  if (event !== undefined && /[\r\n]/.test(event)) throw new Error('an event name is one line');
+  return `${event !== undefined ? `event: ${event}\n` : ''}${text
     .split('\n')
     .map((l) => `data: ${l}`)
     .join('\n')}\n\n`;

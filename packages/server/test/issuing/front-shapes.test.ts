@@ -3,18 +3,13 @@
 // sends (line ends the WHATWG standard allows, named events, choice shapes, tool calls, refusals,
 // cut answers), the proof either covers exactly what that client assembled, or there is no proof
 // and the log does not grow.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import { readMessage } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/harness.js';
-import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
+import { post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
 
-/** What each seat's upstream streams (raw event-stream text) or answers (a JSON object). */
-const scripts = new Map<string, { stream?: (string | Uint8Array)[]; json?: unknown }>();
-let seq = 0;
 const chunk = (choices: unknown, extra: object = {}) =>
   JSON.stringify({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1767225600, model: 'up-1', choices, ...extra });
 const delta = (d: object, finish: string | null = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
@@ -26,47 +21,16 @@ const completion = (message: object, finish = 'stop') => ({
   choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
 });
 
-let upstream: Server;
-let upBase = '';
+let front: Awaited<ReturnType<typeof scriptedFront>>;
 let s: IssuingServer;
-const SEATS = 40;
+const seat = (script: Script) => front.seat(script);
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const script = scripts.get(req.url!.split('/')[1]!);
-      if (!script) return void res.writeHead(404).end();
-      if (script.json !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify(script.json));
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const piece of script.stream!) res.write(piece);
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  s = await issuingServer({
-    env: { SVC_UPSTREAM_SECONDS: '5', SVC_RATE_ISSUE: '0' },
-    council: {
-      seats: Array.from({ length: SEATS }, (_, i) => ({ id: `s${i}`, label: `s${i}`, model: `m${i}`, endpoint: `${upBase}/s${i}/v1` })),
-    },
-  });
+  front = await scriptedFront();
+  s = front.s;
 }, 60_000);
-afterAll(async () => {
-  await s?.stop();
-  upstream?.closeAllConnections();
-  await new Promise((r) => upstream?.close(r));
-});
+afterAll(async () => front?.stop());
 
-/** A seat that answers with this script (seats are reused round the table). */
-function seat(script: { stream?: (string | Uint8Array)[]; json?: unknown }): string {
-  const id = `s${seq++ % SEATS}`;
-  scripts.set(id, script);
-  return id;
-}
 const client = () => new OpenAI({ baseURL: `${s.issueUrl}/v1`, apiKey: s.tokens.app!, maxRetries: 0 });
 const size = async () => (await call(s.url, '/api/transparency/ledger')).body.tree_size as number;
 const Q = [{ role: 'user' as const, content: 'Capital of France?' }];

@@ -1,6 +1,8 @@
 // A server with its private issuing listener, tokens made as `svc token add` makes them, and the
 // keys a verifier pins, for the issuing tests.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor, verifyBundle, type ProofBundle } from '@svc/core';
@@ -66,4 +68,64 @@ export async function post(url: string, body: unknown, token?: string, headers: 
 export async function verdictOf(dir: string, bundle: ProofBundle | unknown) {
   const ring = Keyring.load(join(dir, 'keys')).ring;
   return verifyBundle(bundle, { trustedKeys: pinnedKeys(ring, namesFor('svc'), false) });
+}
+
+/** What a seat's upstream streams (raw event-stream text, sent piece by piece) or answers (JSON). */
+export interface Script {
+  stream?: (string | Uint8Array)[];
+  json?: unknown;
+}
+
+/**
+ * An issuing server whose council has `seats` seats, each served by one loopback upstream that
+ * answers whatever script the seat was last given, on any path (chat completions or responses).
+ */
+export async function scriptedFront(seats = 40, env: NodeJS.ProcessEnv = {}) {
+  const scripts = new Map<string, Script>();
+  const asked: { seat: string; path: string; body: any }[] = [];
+  let seq = 0;
+  const upstream = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      const [, id, ...rest] = req.url!.split('/');
+      let body: unknown = raw;
+      try {
+        body = JSON.parse(raw);
+      } catch {}
+      asked.push({ seat: id!, path: `/${rest.join('/')}`, body });
+      const script = scripts.get(id!);
+      if (!script) return void res.writeHead(404).end();
+      if (script.json !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end(JSON.stringify(script.json));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const piece of script.stream!) res.write(piece);
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const s = await issuingServer({
+    env: { SVC_UPSTREAM_SECONDS: '5', SVC_RATE_ISSUE: '0', ...env },
+    council: {
+      seats: Array.from({ length: seats }, (_, i) => ({ id: `s${i}`, label: `s${i}`, model: `m${i}`, endpoint: `${base}/s${i}/v1` })),
+    },
+  });
+  return {
+    s,
+    asked,
+    /** A seat that answers with this script (seats are reused round the table). */
+    seat(script: Script): string {
+      const id = `s${seq++ % seats}`;
+      scripts.set(id, script);
+      return id;
+    },
+    async stop() {
+      await s.stop();
+      upstream.closeAllConnections();
+      await new Promise((r) => upstream.close(r));
+    },
+  };
 }
