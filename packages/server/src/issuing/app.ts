@@ -11,6 +11,7 @@ import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
 import { chatCompletions, type Upstreams } from './openai.js';
+import { responses } from './responses.js';
 import { issueOpenApiDocument } from './openapi.js';
 import type { TokenFile } from './tokens.js';
 
@@ -131,6 +132,14 @@ export function issuingApp(d: IssuingDeps) {
       cache: 'no-store',
       errors: 'openai',
       run: guarded(async (req) => chatCompletions(req, await readJson(req), d)),
+    },
+    {
+      method: 'POST',
+      path: '/v1/responses',
+      group: 'none',
+      cache: 'no-store',
+      errors: 'openai',
+      run: guarded(async (req) => responses(req, await readJson(req), d)),
     },
     {
       method: 'GET',

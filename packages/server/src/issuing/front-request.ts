@@ -128,3 +128,72 @@ export function bindingOf(body: Obj, messages: readonly Message[], control?: Rea
   const request = disclosedMembers(body, control);
   return { ...q, ...(request ? { request } : {}) };
 }
+
+/**
+ * The Responses API's members that, like CONTROL_MEMBERS, carry no text the model reads.
+ * `instructions` is read by the model, and counted as a system message is: it makes the framing's
+ * persona, as it does in chat.
+ */
+export const RESPONSES_CONTROL_MEMBERS: ReadonlySet<string> = new Set([
+  'model',
+  'input',
+  'instructions',
+  'stream',
+  'stream_options',
+  'temperature',
+  'top_p',
+  'top_logprobs',
+  'max_output_tokens',
+  'max_tool_calls',
+  'user',
+  'safety_identifier',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+  'metadata',
+  'store',
+  'service_tier',
+  'reasoning',
+  'parallel_tool_calls',
+  'truncation',
+  'include',
+]);
+
+/** Responses members that need state this stateless front does not keep, or a text it cannot see. */
+const RESPONSES_REFUSED: Readonly<Record<string, string>> = {
+  previous_response_id: 'previous_response_id needs a stored response: this front keeps none; send the whole input',
+  conversation: 'conversation needs stored state: this front keeps none; send the whole input',
+  background: 'background responses are stored and fetched later: this front keeps none',
+  prompt: 'a stored prompt is text the front cannot see and so cannot bind: send it as instructions or input',
+};
+
+/**
+ * The messages a Responses request puts before the model, in chat's terms, for the rules above: its
+ * instructions as a system message, a string input as one user message, and each input item as a
+ * message (items that are not messages, such as function_call_output, as turns of their own role).
+ * Refuses what needs server-side state. Throws 422.
+ */
+export function responsesMessages(body: Obj): Message[] {
+  for (const [k, why] of Object.entries(RESPONSES_REFUSED))
+    if (body[k] !== undefined && body[k] !== null && body[k] !== false) throw new HttpError('invalid_request', `${k}: ${why}`);
+  if (body.store === true)
+    throw new HttpError('invalid_request', 'store: true keeps the response upstream; this front is stateless: send store: false');
+  if (body.instructions !== undefined && body.instructions !== null && typeof body.instructions !== 'string')
+    throw new HttpError('invalid_request', 'instructions must be a string');
+  const out: Message[] = typeof body.instructions === 'string' ? [{ role: 'system', content: body.instructions }] : [];
+  const input = body.input;
+  if (typeof input === 'string') return [...out, { role: 'user', content: input }];
+  if (!Array.isArray(input) || input.length === 0)
+    throw new HttpError('invalid_request', 'input must be a string or a non-empty array of items');
+  for (const item of input as unknown[]) {
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new HttpError('invalid_request', 'each input item must be an object');
+    const it = item as Obj;
+    if (it.type === 'item_reference') throw new HttpError('invalid_request', 'item_reference needs a stored item: this front keeps none');
+    if (it.type === undefined || it.type === 'message') {
+      if (typeof it.role !== 'string') throw new HttpError('invalid_request', 'an input message must have a role');
+      out.push({ role: it.role, content: it.content, ...(it.prefix !== undefined ? { prefix: it.prefix } : {}) });
+    } else if (typeof it.type === 'string') out.push({ role: `item:${it.type.slice(0, 64)}` });
+    else throw new HttpError('invalid_request', 'an input item type must be a string');
+  }
+  return out;
+}

@@ -98,6 +98,28 @@ export function issueOpenApiDocument(service: string) {
           },
         },
       },
+      '/v1/responses': {
+        post: {
+          operationId: 'responses',
+          summary:
+            'OpenAI Responses API, stateless: forwarded to the seat named by model at <endpoint>/responses; the response comes back with ' +
+            `${proof} (streamed, on the response of its response.completed or response.incomplete event). previous_response_id, ` +
+            'conversation, background, a stored prompt, item_reference and store: true are refused. council_grounded is false.',
+          requestBody: { required: true, ...jsonOf({ type: 'object', required: ['model', 'input'] }, 'A response request.') },
+          responses: {
+            '200': {
+              description: `The response with ${proof}, or (stream: true) its typed events, the last carrying ${proof} on its response.`,
+              content: {
+                'application/json': { schema: { type: 'object', properties: { [proof]: ref('ProofBundle') } } },
+                'text/event-stream': { schema: { type: 'string' } },
+              },
+            },
+            ...REFUSALS,
+            '502': err('The upstream failed, answered what is not an answer, or more than its cap: nothing was signed (bad_gateway).'),
+            '504': err('The upstream did not answer within SVC_UPSTREAM_SECONDS: nothing was signed (gateway_timeout).'),
+          },
+        },
+      },
       '/api/v1/issue/openapi.json': {
         get: {
           operationId: 'issueOpenApi',

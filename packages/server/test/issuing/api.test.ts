@@ -128,6 +128,7 @@ describe('routes', () => {
       '/api/v1/issue/batch',
       '/api/v1/issue/openapi.json',
       '/v1/chat/completions',
+      '/v1/responses',
     ]);
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
     expect(doc.paths['/api/v1/issue'].post.responses['401']).toBeDefined();

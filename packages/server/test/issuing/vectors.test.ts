@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { messageText, readMessage, textSha256Hex } from '@svc/core';
 import { matchToken, parseTokens, questionOf } from '../../src/internal.js';
 import { AnswerGatherer, NotAnAnswer, onlyChoice } from '../../src/issuing/answer-shape.js';
-import { disclosedMembers, refuseClientWrittenAnswers } from '../../src/issuing/front-request.js';
+import {
+  bindingOf,
+  disclosedMembers,
+  RESPONSES_CONTROL_MEMBERS,
+  refuseClientWrittenAnswers,
+  responsesMessages,
+} from '../../src/issuing/front-request.js';
+import { finishOf, readOutput, signedItems } from '../../src/issuing/response-shape.js';
 
 const vectors = (name: string) => JSON.parse(readFileSync(new URL(`../../../../test-vectors/issuing/${name}`, import.meta.url), 'utf8'));
 
@@ -65,5 +72,26 @@ describe('test-vectors/issuing: the front (wire-format s.15)', () => {
       };
       if (c.expect.refused) expect(judge).toThrow(/./);
       else expect(judge()).toEqual(c.expect.disclosed);
+    });
+  for (const c of front.responses)
+    it(`response (s.15.6): ${c.name}`, () => {
+      const read = () => {
+        const items = readOutput(c.response);
+        return signedItems(items, finishOf(c.response, items));
+      };
+      if (c.expect.refused) expect(read).toThrow(NotAnAnswer);
+      else expect(read()).toEqual(c.expect);
+    });
+  for (const c of front.responseRequests)
+    it(`response request (s.15.6): ${c.name}`, () => {
+      const judge = () => {
+        const messages = responsesMessages(c.body);
+        refuseClientWrittenAnswers(c.body, messages);
+        const q = bindingOf(c.body, messages, RESPONSES_CONTROL_MEMBERS);
+        const { request, ...question } = q ?? {};
+        return { question: q ? question : null, disclosed: request ?? null };
+      };
+      if (c.expect.refused) expect(judge).toThrow(/./);
+      else expect(judge()).toEqual(c.expect);
     });
 });
