@@ -57,7 +57,7 @@ describe('examples', () => {
     expect(r.out.match(/overallOk=true signerRecognized=true logged at \d+/g)).toHaveLength(3);
   });
 
-  it('echo-model.mjs speaks chat completions, whole and streamed', async () => {
+  it('echo-model.mjs speaks chat completions and the Responses API, whole and streamed', async () => {
     const port = 20000 + Math.floor(Math.random() * 30000);
     const c = spawn(process.execPath, [ex('echo-model.mjs'), String(port)]);
     try {
@@ -74,6 +74,29 @@ describe('examples', () => {
         events
           .slice(0, -1)
           .map((e) => JSON.parse(e.slice(6)).choices[0].delta.content ?? '')
+          .join(''),
+      ).toBe('You asked: Hi there');
+      // And the Responses API: one message item whole, or its typed events ending in response.completed.
+      const respond = (stream: boolean) =>
+        fetch(`http://127.0.0.1:${port}/v1/responses`, {
+          method: 'POST',
+          body: JSON.stringify({ model: 'echo-1', stream, input: 'Hi there' }),
+        });
+      expect((await (await respond(false)).json()).output[0].content[0].text).toBe('You asked: Hi there');
+      const typed = (await (await respond(true)).text())
+        .split('\n\n')
+        .filter(Boolean)
+        .map((e) => {
+          const [name, data] = e.split('\n');
+          const d = JSON.parse(data!.slice(6));
+          expect(name).toBe(`event: ${d.type}`);
+          return d;
+        });
+      expect(typed.at(-1).type).toBe('response.completed');
+      expect(
+        typed
+          .filter((d) => d.type === 'response.output_text.delta')
+          .map((d) => d.delta)
           .join(''),
       ).toBe('You asked: Hi there');
     } finally {

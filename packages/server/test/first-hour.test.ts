@@ -58,6 +58,7 @@ describe('first hour', () => {
       '/api/v1/issue/batch',
       '"stream":true',
       '/v1/chat/completions',
+      '/v1/responses',
       'issue --jsonl',
       'examples/issue-library.mjs',
       'svc token add',
