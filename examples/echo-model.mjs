@@ -80,4 +80,7 @@ function respond(res, body, answer) {
   res.end();
 }
 
-server.listen(port, '127.0.0.1', () => console.log(JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${port}/v1` })));
+// Port 0 takes a free port; the line says which.
+server.listen(port, '127.0.0.1', () =>
+  console.log(JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${server.address().port}/v1` })),
+);
