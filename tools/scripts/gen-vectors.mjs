@@ -132,6 +132,16 @@ const legacy = issueProof({ ...base, prompt: 'Where?', bindQuestion: false }, { 
 const bridged = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
 const diverse = issueProof(base, { receipt: K.answer, slh: K.slh });
 const replacement = issueProof({ ...base, answer: 'Total: 100 \uFFFD', prompt: 'Sum \uFFFD?' }, { receipt: K.answer });
+// Issue 52 (wire-format s.15): a tool call signed in the message form, its tools disclosed.
+const toolCallText = core.messageText({
+  finish_reason: 'tool_calls',
+  tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+});
+const disclosedTools = { tools: [{ type: 'function', function: { name: 'get_weather', description: 'The weather in a city.' } }] };
+const toolCall = issueProof(
+  { ...base, answer: toolCallText, answerForm: 'message', prompt: 'Weather in Paris?', request: disclosedTools },
+  { receipt: K.answer },
+);
 const ungrounded = issueProof({ ...base, council_grounded: false, governance_flag: 'review' }, { receipt: K.answer });
 
 const m = (b, f) => {
@@ -272,6 +282,27 @@ write(
       'v:2 framing flag changed: framing not ok, no flags disclosed',
       fails,
       m(framed, (x) => (x.receipt.framing.persona = 0)),
+    ),
+    await vector('message form with a tool call and a disclosed request: verdict.message, receipt.request', ok, toolCall),
+    await vector(
+      'message form: the disclosed request swapped fails the question',
+      fails,
+      m(toolCall, (x) => (x.request = { tools: [] })),
+    ),
+    await vector(
+      'message form: the disclosed request removed fails the question',
+      fails,
+      m(toolCall, (x) => delete x.request),
+    ),
+    await vector(
+      'message form: answer_form removed from the signed receipt fails',
+      fails,
+      m(toolCall, (x) => delete x.receipt.answer_form),
+    ),
+    await vector(
+      'message form: the same message with other key order is not the signed text',
+      fails,
+      m(toolCall, (x) => (x.answer = JSON.stringify({ tool_calls: JSON.parse(x.answer).tool_calls, finish_reason: 'tool_calls' }))),
     ),
     await vector('excerpt in code points (astral character counts as one)', ok, {
       ...clone(plain),

@@ -30,6 +30,7 @@ const SAMPLES = [
   ['proof', 'v:1 bound question matches: entire-input', 'A proof with an attested question'],
   ['proof', 'excerpt in code points (astral character counts as one)', 'A proof with a pinned quote'],
   ['proof', 'legacy receipt with a question: unverified, reported not failed', 'A proof whose question is not attested'],
+  ['proof', 'message form with a tool call and a disclosed request', 'A tool call, signed with the tools it was given'],
   ['proof', 'answer altered by one space: answerHashOk false', 'A tampered proof (answer changed)'],
   ['transcript', 'one altered turn fails the transcript', 'A transcript with one tampered turn'],
   ['run', 'run verifies', 'An autopilot run'],

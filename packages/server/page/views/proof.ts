@@ -1,5 +1,5 @@
 // A proof bundle: what was signed (or only claimed), where it is logged, and its checks.
-import type { ProofVerdict } from '@svc/core';
+import type { MessageVerdict, ProofVerdict } from '@svc/core';
 import { parseTlogProof } from '@svc/core/tlog';
 import { type Child, el, facts, row, section } from '../dom.js';
 import { type Doc, obj, str } from '../doc.js';
@@ -47,6 +47,17 @@ export function logPicture(doc: Doc, v: ProofVerdict): HTMLElement | null {
   }
 }
 
+/** A message-form answer: why it ended, its refusal and tool calls, each as signed. */
+function messageRow(m: MessageVerdict): HTMLLIElement {
+  if (!m.ok) return row('Answer form', false, 'message: the signed answer is NOT a well-formed message');
+  const calls = (m.toolCalls ?? []).map((c) => `${c.name}(${c.arguments})`);
+  return row(
+    'Answer form',
+    true,
+    `message, finish_reason ${m.finishReason}${m.refusal !== undefined ? `; refusal: “${m.refusal}”` : ''}${calls.length ? `; tool calls: ${calls.join(', ')}` : ''}`,
+  );
+}
+
 export function proofRows(v: ProofVerdict, signs = 'Answer'): HTMLLIElement[] {
   const out = receiptRows(v.receipt, signs);
   const r = v.receipt;
@@ -61,6 +72,17 @@ export function proofRows(v: ProofVerdict, signs = 'Answer'): HTMLLIElement[] {
           )
         : row('Question', true, `attested (${r.questionBinding})`),
     );
+  if (r?.request)
+    out.push(
+      row(
+        'Request beyond the messages',
+        r.request.ok,
+        r.request.ok
+          ? `disclosed and signed: ${(r.request.members ?? []).join(', ')}`
+          : 'the disclosed request does NOT match what was signed',
+      ),
+    );
+  if (v.message) out.push(messageRow(v.message));
   if (v.excerpt)
     out.push(
       row(

@@ -1,5 +1,14 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
-import { buildRecord, isSvcError, parseDocument, verifyBundle, type BridgeKey, type ReceiptKey, type VerifyResponse } from '@svc/core';
+import {
+  buildRecord,
+  isSvcError,
+  type MessageVerdict,
+  parseDocument,
+  verifyBundle,
+  type BridgeKey,
+  type ReceiptKey,
+  type VerifyResponse,
+} from '@svc/core';
 import { envelopeChecker } from '@svc/core/envelope';
 import { scittChecker } from '@svc/core/scitt';
 import { opensslClassical } from '../crypto/classical.js';
@@ -51,6 +60,13 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
       );
     }
   }
+  if (receipt?.request)
+    lines.push(
+      receipt.request.ok
+        ? `  request beyond the messages: disclosed and signed (${(receipt.request.members ?? []).join(', ')})`
+        : '  request beyond the messages: FAILED (the disclosed request is not what was signed)',
+    );
+  if (v.message) lines.push(messageLine(v.message));
   if (receipt?.envelopes) lines.push(...envelopeLines(receipt.envelopes));
   if (v.scitt) lines.push(scittLine(v.scitt));
   if (v.log)
@@ -76,6 +92,13 @@ export function summarise(r: VerifyResponse, pinnedCount: number): string {
     );
   lines.push('A passing verdict attests origin and integrity only, never that the content is accurate.');
   return lines.join('\n');
+}
+
+/** A message-form answer: why it ended, and the tool calls and refusal it signs. */
+function messageLine(m: MessageVerdict): string {
+  if (!m.ok) return '  answer form: message, FAILED (the signed answer is not a well-formed message)';
+  const calls = (m.toolCalls ?? []).map((c) => `${c.name}(${c.arguments.length > 80 ? `${c.arguments.slice(0, 80)}…` : c.arguments})`);
+  return `  answer form: message, finish_reason ${m.finishReason}${m.refusal !== undefined ? ', a refusal' : ''}${calls.length ? `, tool calls: ${calls.join(', ')}` : ''}`;
 }
 
 type Sig = { alg: string; ok: boolean; error?: string; keyRecognized?: boolean };

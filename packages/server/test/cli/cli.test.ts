@@ -8,7 +8,8 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueProof, signTreeHead } from '@svc/core';
+import { issueProof, signTreeHead, verifyBundle } from '@svc/core';
+import { summarise } from '../../src/cli/verify.js';
 import { testKeys } from '@svc/core/testing';
 import { baseUrl, SqliteStore } from '../../src/internal.js';
 import { boot, call, type Booted } from '../support/harness.js';
@@ -63,6 +64,22 @@ describe('svc issue / verify / record', () => {
     const url = await svc(['verify', file, '--keys-url', s.url, '--json']);
     expect(url.code).toBe(0);
     expect(JSON.parse(url.out).signerRecognized).toBe(true);
+  });
+
+  it('the text output names a message-form answer, its tool calls and the disclosed request (issue 52)', async () => {
+    const cases = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../test-vectors/proof.json', import.meta.url)), 'utf8')).cases;
+    const pick = (d: string) => cases.find((c: { description: string }) => c.description.startsWith(d));
+    const good = pick('message form with a tool call and a disclosed request');
+    const out = summarise(await verifyBundle(good.input, { trustedKeys: good.trustedKeys }), 1);
+    expect(out).toMatch(/Integrity: PASS/);
+    expect(out).toContain('answer form: message, finish_reason tool_calls, tool calls: get_weather({"city":"Paris"})');
+    expect(out).toContain('request beyond the messages: disclosed and signed (tools)');
+    expect(out).toContain('question: attested (current-message)');
+    const swapped = pick('message form: the disclosed request swapped');
+    const bad = summarise(await verifyBundle(swapped.input, { trustedKeys: swapped.trustedKeys }), 1);
+    expect(bad).toMatch(/Integrity: FAIL/);
+    expect(bad).toContain('request beyond the messages: FAILED');
+    expect(bad).toContain('question: NOT attested');
   });
 
   it('exit 1 when it does not verify, 2 when unreadable or not a bundle, stdin with -', async () => {
