@@ -48,12 +48,21 @@ if (node24) {
   spawnSync(node24, ['--no-warnings', new URL('./issuing.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
     stdio: 'inherit',
   });
+  console.log('\n== the OpenAI-compatible front (Node 24): 50 concurrent streams, added latency');
+  spawnSync(node24, ['--no-warnings', new URL('./front.mjs', import.meta.url).pathname, ...(quick ? ['--quick'] : [])], {
+    stdio: 'inherit',
+  });
   // Witnesses run where svc serve runs (Node 24: OpenSSL's ML-DSA-44 signs their cosignatures).
   console.log('\n== witnessing (Node 24)');
   spawnSync(node24, ['--no-warnings', new URL('./witness.mjs', import.meta.url).pathname], {
     stdio: 'inherit',
   });
-} else console.log('\nNode 24 is not available here: native figures skipped');
+} else {
+  console.log('\nNode 24 is not available here: native figures skipped');
+  console.log('\n== the OpenAI-compatible front (this Node, noble signing): 50 concurrent streams, added latency');
+  const { frontBench } = await import('./front.mjs');
+  await frontBench({ quick });
+}
 // verifyBundle with default options against one raw WebCrypto verify, on each Node with WebCrypto ML-DSA.
 console.log('\n== WebCrypto, default options (Node 24 and 26)');
 for (const node of [node24, ensureNode26()]) {

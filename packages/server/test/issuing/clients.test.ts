@@ -2,49 +2,41 @@
 // a real chat-completions upstream this test starts: the official openai npm package (plain, the
 // documented streaming loop, the stream helper) and LangChain JS (invoke and stream), which keeps
 // no unknown member, so it reaches the proof through proofFetch, the fetch wrapper it accepts.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ChatOpenAI } from '@langchain/openai';
 import { proofFetch, proofOf } from '@svc/core';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issuingServer, verdictOf, type IssuingServer } from './support.js';
+import { issuingServer, upstreamServer, verdictOf, type IssuingServer } from './support.js';
 
 const ANSWER = 'The capital of France is Paris.';
 const PIECES = ['The capital', ' of France', ' is Paris.'];
-let upstream: Server;
+let upstream: Awaited<ReturnType<typeof upstreamServer>>;
 let s: IssuingServer;
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw);
-      const base = { id: 'chatcmpl-c', created: 1767225600, model: 'up-1' };
-      if (!body.stream) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(
-          JSON.stringify({
-            ...base,
-            object: 'chat.completion',
-            choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
-          }),
-        );
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (choices: unknown[], extra = {}) =>
-        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
-      res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
-      for (const p of PIECES) res.write(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
-      res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
-      if (body.stream_options?.include_usage) res.write(chunk([], { usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } }));
-      res.end('data: [DONE]\n\n');
-    });
+  upstream = await upstreamServer((_req, body, res) => {
+    const base = { id: 'chatcmpl-c', created: 1767225600, model: 'up-1' };
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({
+          ...base,
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 },
+        }),
+      );
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (choices: unknown[], extra = {}) =>
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices, ...extra })}\n\n`;
+    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+    for (const p of PIECES) res.write(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
+    res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+    if (body.stream_options?.include_usage) res.write(chunk([], { usage: { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12 } }));
+    res.end('data: [DONE]\n\n');
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  const up = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  const up = `${upstream.base}/v1`;
   s = await issuingServer({
     env: { SVC_RATE_ISSUE: '0' },
     council: { seats: [{ id: 'seat-1', label: 'one', model: 'up-1', endpoint: up }] },
@@ -52,8 +44,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await s?.stop();
-  upstream?.closeAllConnections();
-  await new Promise((r) => upstream?.close(r));
+  await upstream?.close();
 });
 
 async function expectProofOf(proof: unknown, text: string) {

@@ -3,13 +3,12 @@
 // 500, oversized, not JSON, cut mid-stream, tool calls). What comes back is the upstream's answer
 // unchanged plus a proof bundle that verifies; a failure yields an error and no signature (the log
 // does not grow).
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionOf } from '../../src/internal.js';
 import { call } from '../support/harness.js';
-import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
+import { issuingServer, post, upstreamServer, verdictOf, type IssuingServer } from './support.js';
 
 const ANSWER = 'The capital of France is Paris.';
 const completion = (content: unknown, model = 'up-model-1') => ({
@@ -24,7 +23,7 @@ const PIECES = ['The capital', ' of France', ' is Paris', '.'];
 const chunk = (delta: unknown, extra: object = {}) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1767225600, model: 'up-model-1', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}\n\n`;
 
-let upstream: Server;
+let upstream: Awaited<ReturnType<typeof upstreamServer>>;
 let upBase = '';
 const seen: { path: string; body: any; auth?: string }[] = [];
 
@@ -35,73 +34,67 @@ function sse(res: ServerResponse, events: string[], end = true) {
 }
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const body = JSON.parse(raw);
-      const mode = req.url!.split('/')[1]!;
-      seen.push({ path: req.url!, body, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}) });
-      if (mode === 'plain') {
-        if (body.stream)
-          return sse(res, [
-            chunk({ role: 'assistant', content: '' }),
-            ...PIECES.map((p) => chunk({ content: p })),
-            chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
-            'data: [DONE]\n\n',
-          ]);
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(completion(ANSWER)));
-      }
-      if (mode === 'crlf')
+  upstream = await upstreamServer((req, body, res) => {
+    const mode = req.url!.split('/')[1]!;
+    seen.push({ path: req.url!, body, ...(req.headers.authorization ? { auth: req.headers.authorization } : {}) });
+    if (mode === 'plain') {
+      if (body.stream)
         return sse(res, [
-          ...PIECES.map((p) => chunk({ content: p }).replace(/\n\n$/, '\r\n\r\n')),
-          chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }).replace(/\n\n$/, '\r\n\r\n'),
-          'data: [DONE]\r\n\r\n',
-        ]);
-      if (mode === 'slow') return setTimeout(() => res.end(JSON.stringify(completion(ANSWER))), 20_000).unref();
-      if (mode === 'fail') {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        return res.end('{"error":{"message":"overloaded"}}');
-      }
-      if (mode === 'oversized') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(completion('x'.repeat(5 * 1024 * 1024))));
-      }
-      if (mode === 'malformed') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"choices": [');
-      }
-      if (mode === 'toolcall') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify(completion(null)));
-      }
-      if (mode === 'cut') return sse(res, [chunk({ content: 'The capital' })]);
-      if (mode === 'badevent') return sse(res, [chunk({ content: 'The capital' }), 'data: {not json\n\n', 'data: [DONE]\n\n']);
-      if (mode === 'errorevent')
-        return sse(res, [chunk({ content: 'The' }), `data: ${JSON.stringify({ error: { message: 'boom' } })}\n\n`, 'data: [DONE]\n\n']);
-      if (mode === 'twochoices')
-        return sse(res, [
-          chunk({ content: 'a' }),
-          `data: ${JSON.stringify({ choices: [{ index: 1, delta: { content: 'b' } }] })}\n\n`,
+          chunk({ role: 'assistant', content: '' }),
+          ...PIECES.map((p) => chunk({ content: p })),
+          chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
           'data: [DONE]\n\n',
         ]);
-      if (mode === 'streamhang') return sse(res, [chunk({ content: 'The' })], false);
-      if (mode === 'replay')
-        return sse(res, [
-          chunk({ content: 'The' }),
-          `data: ${JSON.stringify({ svc_proof: { answer: 'another answer' } })}\n\n`,
-          'data: [DONE]\n\n',
-        ]);
-      if (mode === 'replayplain') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ ...completion(ANSWER), svc_proof: { answer: 'another answer' } }));
-      }
-      res.writeHead(404).end();
-    });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(completion(ANSWER)));
+    }
+    if (mode === 'crlf')
+      return sse(res, [
+        ...PIECES.map((p) => chunk({ content: p }).replace(/\n\n$/, '\r\n\r\n')),
+        chunk({}, { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }).replace(/\n\n$/, '\r\n\r\n'),
+        'data: [DONE]\r\n\r\n',
+      ]);
+    if (mode === 'slow') return setTimeout(() => res.end(JSON.stringify(completion(ANSWER))), 20_000).unref();
+    if (mode === 'fail') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end('{"error":{"message":"overloaded"}}');
+    }
+    if (mode === 'oversized') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(completion('x'.repeat(5 * 1024 * 1024))));
+    }
+    if (mode === 'malformed') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"choices": [');
+    }
+    if (mode === 'toolcall') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(completion(null)));
+    }
+    if (mode === 'cut') return sse(res, [chunk({ content: 'The capital' })]);
+    if (mode === 'badevent') return sse(res, [chunk({ content: 'The capital' }), 'data: {not json\n\n', 'data: [DONE]\n\n']);
+    if (mode === 'errorevent')
+      return sse(res, [chunk({ content: 'The' }), `data: ${JSON.stringify({ error: { message: 'boom' } })}\n\n`, 'data: [DONE]\n\n']);
+    if (mode === 'twochoices')
+      return sse(res, [
+        chunk({ content: 'a' }),
+        `data: ${JSON.stringify({ choices: [{ index: 1, delta: { content: 'b' } }] })}\n\n`,
+        'data: [DONE]\n\n',
+      ]);
+    if (mode === 'streamhang') return sse(res, [chunk({ content: 'The' })], false);
+    if (mode === 'replay')
+      return sse(res, [
+        chunk({ content: 'The' }),
+        `data: ${JSON.stringify({ svc_proof: { answer: 'another answer' } })}\n\n`,
+        'data: [DONE]\n\n',
+      ]);
+    if (mode === 'replayplain') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ ...completion(ANSWER), svc_proof: { answer: 'another answer' } }));
+    }
+    res.writeHead(404).end();
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  upBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  upBase = upstream.base;
 }, 30_000);
 
 let s: IssuingServer;
@@ -129,8 +122,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await s?.stop();
-  upstream?.closeAllConnections();
-  await new Promise((r) => upstream?.close(r));
+  await upstream?.close();
 });
 
 const chat = (body: object) => post(`${s.issueUrl}/v1/chat/completions`, body, s.tokens.app);

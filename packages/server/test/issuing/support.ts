@@ -1,7 +1,7 @@
 // A server with its private issuing listener, tokens made as `svc token add` makes them, and the
 // keys a verifier pins, for the issuing tests.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,32 @@ export async function verdictOf(dir: string, bundle: ProofBundle | unknown) {
   return verifyBundle(bundle, { trustedKeys: pinnedKeys(ring, namesFor('svc'), false) });
 }
 
+/**
+ * A loopback stand-in for a model endpoint: each request's JSON body (or its raw text, when it is
+ * not JSON) is handed to `answer` with the response to write. `base` is its origin.
+ */
+export async function upstreamServer(answer: (req: IncomingMessage, body: any, res: ServerResponse) => void) {
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      let body: unknown = raw;
+      try {
+        body = JSON.parse(raw);
+      } catch {}
+      answer(req, body, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
 /** What a seat's upstream streams (raw event-stream text, sent piece by piece) or answers (JSON). */
 export interface Script {
   stream?: (string | Uint8Array)[];
@@ -84,29 +110,20 @@ export async function scriptedFront(seats = 40, env: NodeJS.ProcessEnv = {}) {
   const scripts = new Map<string, Script>();
   const asked: { seat: string; path: string; body: any }[] = [];
   let seq = 0;
-  const upstream = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const [, id, ...rest] = req.url!.split('/');
-      let body: unknown = raw;
-      try {
-        body = JSON.parse(raw);
-      } catch {}
-      asked.push({ seat: id!, path: `/${rest.join('/')}`, body });
-      const script = scripts.get(id!);
-      if (!script) return void res.writeHead(404).end();
-      if (script.json !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return void res.end(JSON.stringify(script.json));
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const piece of script.stream!) res.write(piece);
-      res.end();
-    });
+  const upstream = await upstreamServer((req, body, res) => {
+    const [, id, ...rest] = req.url!.split('/');
+    asked.push({ seat: id!, path: `/${rest.join('/')}`, body });
+    const script = scripts.get(id!);
+    if (!script) return void res.writeHead(404).end();
+    if (script.json !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify(script.json));
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const piece of script.stream!) res.write(piece);
+    res.end();
   });
-  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
-  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const base = upstream.base;
   const s = await issuingServer({
     env: { SVC_UPSTREAM_SECONDS: '5', SVC_RATE_ISSUE: '0', ...env },
     council: {
@@ -124,8 +141,7 @@ export async function scriptedFront(seats = 40, env: NodeJS.ProcessEnv = {}) {
     },
     async stop() {
       await s.stop();
-      upstream.closeAllConnections();
-      await new Promise((r) => upstream.close(r));
+      await upstream.close();
     },
   };
 }
