@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill,peers,cluster] [--core-procs P] [--native] [--pg] [--no-docs]
+// npm run fuzz -- [--minutes N] [--seed S] [--only http,core,sigkill,peers,cluster,front] [--core-procs P] [--native] [--pg] [--no-docs]
 // The long campaign: the HTTP fuzzer against `svc serve` (RSS sampled), the structure-aware core
 // fuzzer in P processes (--native: under Node 24 on node:crypto, about ten times the inputs), and
 // SIGKILL during appends, and hostile peers with overlapping exports (fuzz/peers.mjs), at once for N minutes; `--only cluster` runs the cluster campaign alone
@@ -22,7 +22,7 @@ import { ensureNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
 /** The full campaign's parts (the cluster campaign runs alone: its latency needs the cores). */
-const FULL = 'http,core,sigkill,peers';
+const FULL = 'http,core,sigkill,peers,front';
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
@@ -39,8 +39,8 @@ const minutes = Number(values.minutes);
 if (!(minutes > 0)) throw new Error('--minutes must be a positive number');
 const parts = new Set(values.only.split(',').map((s) => s.trim()));
 for (const p of parts)
-  if (!['http', 'core', 'sigkill', 'peers', 'cluster'].includes(p))
-    throw new Error(`--only takes http, core, sigkill, peers and cluster, got ${p}`);
+  if (!['http', 'core', 'sigkill', 'peers', 'cluster', 'front'].includes(p))
+    throw new Error(`--only takes http, core, sigkill, peers, cluster and front, got ${p}`);
 const procs = Number(values['core-procs']);
 const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
 const started = Date.now();
@@ -208,12 +208,35 @@ function corePart() {
   );
 }
 
-const [h, k, c, cl, pe] = await Promise.all([
+// --- The stream fuzzer (test/fuzz/stream-fuzz.ts) through the front, read by the openai package:
+// the bounded test run with more cases and this campaign's seed; about 4 cases a second here.
+async function frontPart() {
+  const cases = Math.max(80, Math.round(minutes * 60 * 4));
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'server', 'packages/server/test/issuing/fuzz-front.test.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, FUZZ_FRONT_CASES: String(cases), FUZZ_FRONT_SEED: String(seed) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const code = await new Promise((r) => child.on('exit', r));
+  const findings = [...out.matchAll(/"(stream \d+: [^"]*)"/g)].map((m) => m[1]);
+  if (code !== 0 && findings.length === 0) findings.push(`the front fuzzer exited ${code}: ${out.slice(-500)}`);
+  return { cases, findings };
+}
+
+const [h, k, c, cl, pe, fr] = await Promise.all([
   parts.has('http') ? httpPart() : null,
   parts.has('sigkill') ? sigkillCampaign({ until, seed, pg: !!values.pg }) : null,
   parts.has('core') ? corePart() : null,
   parts.has('cluster') ? clusterCampaign({ until, seed }) : null,
   parts.has('peers') ? peersCampaign({ until, seed }) : null,
+  parts.has('front') ? frontPart() : null,
 ]);
 const elapsed = ((Date.now() - started) / 60_000).toFixed(1);
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
@@ -311,6 +334,13 @@ if (pe) {
     `| Hostile peers: a tile source, a keys URL, a policy witness and a council seat answering endless, dripping, oversized, truncated, reset, silent, redirect-looping, gzip-bomb, huge-header, random and near-valid bodies; beside them overlapping \`svc ledger tiles\` exports of a growing log into one folder, stalled at random | ${n(pe.calls)} peer calls, ${n(pe.exports.runs)} exports in ${n(pe.exports.rounds)} rounds (log of ${n(pe.exports.size)} leaves) | ${pe.findings.length} findings (reads past a cap, calls past their deadline, untyped throws, a folder checkpoint older than the newest export or tiles that do not hash to it); memory grew ${f1(pe.grewMb)} MiB |`,
   );
   if (pe.findings.length) notes.push(`\`\`\`\n${JSON.stringify(pe.findings.slice(0, 20), null, 1)}\n\`\`\``);
+}
+if (fr) {
+  failed ||= fr.findings.length > 0;
+  rows.push(
+    `| Upstream streams through the OpenAI-compatible front (line ends, comments, event names, choice shapes, tool-call pieces, refusals, finish reasons, error and proof-member events, truncation, UTF-8 split across writes, members beyond the messages), read by the openai package's loop | ${n(fr.cases)} streams | ${fr.findings.length} findings (a proof over other than what the client assembled, a log that grew without a proof, an undisclosed member) |`,
+  );
+  if (fr.findings.length) notes.push(`\`\`\`\n${fr.findings.slice(0, 20).join('\n')}\n\`\`\``);
 }
 if (k?.crashLogs?.length) notes.push(`\`\`\`\n${k.crashLogs.slice(0, 5).join('\n')}\n\`\`\``);
 if (h?.findings.length) notes.push(`\`\`\`\n${JSON.stringify(h.findings.slice(0, 20), null, 1)}\n\`\`\``);
