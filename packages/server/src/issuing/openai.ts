@@ -13,6 +13,7 @@ import { sseEvent } from './sse.js';
 import {
   answeringModel,
   callUpstream,
+  checkDepth,
   eventObject,
   type FrontDeps,
   inputFor,
@@ -35,6 +36,7 @@ function checkRequest(body: unknown): { model: string; messages: Message[]; stre
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new HttpError('invalid_request', 'the body must be a chat completion request object');
   const b = body as Obj;
+  checkDepth(b);
   if (typeof b.model !== 'string' || b.model === '') throw new HttpError('invalid_request', 'model must name a council seat');
   if (!Array.isArray(b.messages) || b.messages.length === 0 || b.messages.some((m) => typeof m !== 'object' || m === null))
     throw new HttpError('invalid_request', 'messages must be a non-empty array of message objects');

@@ -15,6 +15,7 @@ import { sseEvent } from './sse.js';
 import {
   answeringModel,
   callUpstream,
+  checkDepth,
   eventObject,
   type FrontDeps,
   inputFor,
@@ -48,6 +49,7 @@ function shownResponse(response: Obj, items: readonly Item[], proofMember: strin
  */
 export async function responses(req: AppRequest, body: unknown, d: FrontDeps): Promise<AppResponse> {
   if (!isObj(body)) throw new HttpError('invalid_request', 'the body must be a response request object');
+  checkDepth(body);
   if (typeof body.model !== 'string' || body.model === '') throw new HttpError('invalid_request', 'model must name a council seat');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw new HttpError('invalid_request', 'stream must be a boolean');
   const messages = responsesMessages(body);

@@ -11,6 +11,20 @@ import { NotAnAnswer, type SignedAnswer } from './answer-shape.js';
 import type { Question } from './front-request.js';
 import type { IssueInput } from './issuer.js';
 import { readEvents, StreamFailure } from './sse.js';
+import { deeperThan } from '../util/depth.js';
+
+/**
+ * How deep a request to the front or an upstream's answer may nest. A chat or Responses answer is
+ * under 10 deep and a tool's JSON Schema rarely 30; what is relayed or disclosed is written back
+ * out, by recursion, so nothing deeper is read.
+ */
+export const FRONT_MAX_DEPTH = 128;
+
+/** A request to a front route, refused (422) when it nests deeper than FRONT_MAX_DEPTH. */
+export function checkDepth(body: unknown): void {
+  if (deeperThan(body, FRONT_MAX_DEPTH))
+    throw new HttpError('invalid_request', `the request nests more than ${FRONT_MAX_DEPTH} arrays or objects deep`);
+}
 
 /** Where a seat's requests go. */
 export interface Upstream {
@@ -117,6 +131,8 @@ export async function readWhole(res: Response, url: string, deadline: AbortSigna
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || proofMember in parsed)
     throw new HttpError('bad_gateway', `the upstream answered what is not ${what}`);
+  if (deeperThan(parsed, FRONT_MAX_DEPTH))
+    throw new HttpError('bad_gateway', `the upstream's answer nests more than ${FRONT_MAX_DEPTH} deep: nothing was signed`);
   return parsed as Obj;
 }
 
@@ -131,6 +147,7 @@ export function eventObject(data: string, proofMember: string): Obj {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new NotAnAnswer('the upstream sent an event that is not an object');
   const p = parsed as Obj;
+  if (deeperThan(p, FRONT_MAX_DEPTH)) throw new NotAnAnswer(`the upstream sent an event nested more than ${FRONT_MAX_DEPTH} deep`);
   if (p.error !== undefined) throw new NotAnAnswer('the upstream sent an error event');
   // Only this front writes the proof member: an upstream event carrying one (a proof of some other
   // answer, replayed) would reach the client beside the real one.

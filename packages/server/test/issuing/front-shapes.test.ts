@@ -303,3 +303,43 @@ describe('an honest binding (rows 3, 7)', () => {
       expect(r.body.error.type).toBe('invalid_request_error');
     });
 });
+
+describe('hostile nesting: a clear error, nothing signed, never a cut connection', () => {
+  // JSON.parse reads any depth; what writes it back out recurses. 200,000 levels would overflow
+  // the stack where the front re-serialises an event, a completion or a request.
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+  const answerChunk = (extra: string) =>
+    `{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Paris"},"finish_reason":null}],"x":${extra}}`;
+
+  it('an event nested 200,000 deep ends the stream with the error event', async () => {
+    const before = await size();
+    const id = seat({ stream: [`data: ${answerChunk(deep(200_000))}\n\n`, framed([delta({}, 'stop'), '[DONE]'], '\n')] });
+    const r = await post(`${s.issueUrl}/v1/chat/completions`, { model: id, stream: true, messages: Q }, s.tokens.app);
+    expect(r.status).toBe(200);
+    expect(r.text).toMatch(/^data: \{"error":\{"message":"the upstream sent an event nested more than 128 deep: nothing was signed"/m);
+    expect(r.text).not.toContain('svc_proof');
+    expect(await size()).toBe(before);
+  });
+
+  it('a whole completion nested deep is a 502', async () => {
+    const id = seat({
+      json: JSON.parse(
+        `{"choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"x":${deep(3000)}}`,
+      ),
+    });
+    const r = await post(`${s.issueUrl}/v1/chat/completions`, { model: id, messages: Q }, s.tokens.app);
+    expect(r.status).toBe(502);
+    expect(r.body.error.code).toBe('bad_gateway');
+  });
+
+  it('a request nested deep is a 422 on both routes, before the upstream is asked', async () => {
+    for (const [path, rest] of [
+      ['/v1/chat/completions', `"messages":[{"role":"user","content":"q"}]`],
+      ['/v1/responses', `"input":"q"`],
+    ] as const) {
+      const r = await post(`${s.issueUrl}${path}`, `{"model":"${seat({ json: {} })}",${rest},"tools":${deep(100_000)}}`, s.tokens.app);
+      expect(r.status, path).toBe(422);
+      expect(r.body.error.message).toMatch(/nests more than 128/);
+    }
+  });
+});
