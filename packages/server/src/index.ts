@@ -11,3 +11,4 @@ export { jsonLogger, levelOf, LOG_LEVELS, type Logger, type LogLevel } from './l
 export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';
 export { openIssuer, type IssuerSettings, type SvcIssuer } from './issuing/open.js';
 export type { IssueInput } from './issuing/issuer.js';
+export type { ExportInput, RunInput, TranscriptInput } from './issuing/kinds.js';

@@ -50,7 +50,7 @@ Dev keys are made on first start when the data folder has none.`,
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F | --jsonl) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
+  issue: `svc issue (--answer TEXT | --answer-file F | --jsonl | --transcript F | --run F | --export F) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
@@ -65,7 +65,13 @@ receipts (ML-DSA-44, and Ed25519 unless SVC_LOG_ED25519=off) for the published c
 --jsonl reads one answer object per line of stdin ({"answer": ..., "prompt", "model", "framing",
 "envelopes", "logged", "scitt"}: the issuing API's) and writes one bundle per line, in input order;
 lines read while a batch is signed form the next (at most 256), each batch one append under one
-signed head. A bad line stops with exit 2 naming it; every bundle printed before it is logged.`,
+signed head. A bad line stops with exit 2 naming it; every bundle printed before it is logged.
+--transcript F, --run F and --export F (- for stdin) read the body POST /api/v1/issue/transcript,
+/run or /export takes: a transcript's turns (answer objects, signed together), an autopilot run
+({"run": {id, goal, steps: [{output_sha256, verify, credits}], budgetCredits, spentCredits...}},
+signed under the autopilot context) or a conversation export ({"conversations": [{messages}]},
+its manifest signed under the export context). Each is logged like an answer; one that would not
+verify (a budget overrun, credits that do not add up) is refused with exit 2, nothing signed.`,
   token: `svc token add NAME | svc token revoke NAME | svc token list   [--file F] [--data-dir DIR]
 
 The bearer tokens of the private issuing API (SVC_ISSUE_LISTEN). The file (--file, else

@@ -16,7 +16,10 @@ import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { clearProgress, io, jsonForTerminal, out, parseFor, progress } from './io.js';
-import { fromBase64Url } from '@svc/core';
+import { fromBase64Url, isSvcError, parseDocument } from '@svc/core';
+import type { IssueInput } from '../issuing/issuer.js';
+import { parseExport, parseRun, parseTranscript } from '../issuing/kind-input.js';
+import type { ExportInput, RunInput, TranscriptInput } from '../issuing/kinds.js';
 
 export async function issueCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('issue', args, options);
@@ -24,6 +27,9 @@ export async function issueCommand(args: string[]): Promise<number> {
     answer: { type: 'string' },
     'answer-file': { type: 'string' },
     jsonl: { type: 'boolean' },
+    transcript: { type: 'string' },
+    run: { type: 'string' },
+    export: { type: 'string' },
     prompt: { type: 'string' },
     model: { type: 'string' },
     logged: { type: 'boolean' },
@@ -32,8 +38,18 @@ export async function issueCommand(args: string[]): Promise<number> {
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
   });
-  const given = [values.answer, values['answer-file'], values.jsonl].filter((v) => v !== undefined).length;
-  if (given !== 1) throw new CliError('give exactly one of --answer, --answer-file or --jsonl', 2);
+  const kind = (['transcript', 'run', 'export'] as const).find((k) => values[k] !== undefined);
+  const given = [values.answer, values['answer-file'], values.jsonl, values.transcript, values.run, values.export].filter(
+    (v) => v !== undefined,
+  ).length;
+  if (given !== 1) throw new CliError('give exactly one of --answer, --answer-file, --jsonl, --transcript, --run or --export', 2);
+  if (kind && (values.prompt !== undefined || values.logged || values.scitt !== undefined))
+    throw new CliError(
+      `--${kind} FILE takes its own members (the issuing API's body): --prompt, --logged and --scitt are for one answer`,
+      2,
+    );
+  // The kind's body, read and checked before the keys or the ledger are touched.
+  const kindInput = kind ? kindBody(kind, values[kind] as string, values.model as string | undefined) : null;
   if (values.jsonl && values.scitt !== undefined)
     throw new CliError('--scitt FILE writes one statement; with --jsonl ask for "scitt": true per line (the bundle carries it)', 2);
   const envelopes = parseEnvelopes(values.envelopes as string | undefined);
@@ -44,9 +60,8 @@ export async function issueCommand(args: string[]): Promise<number> {
   });
   if (!cfg.ledger && (values.logged || values.scitt !== undefined))
     throw new CliError(`${values.logged ? '--logged' : '--scitt'} needs the ledger (SVC_LEDGER is off)`, 2);
-  const answer = values.jsonl
-    ? null
-    : ((values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file'));
+  const answer =
+    values.jsonl || kind ? null : ((values.answer as string | undefined) ?? readInput(values['answer-file'] as string, '--answer-file'));
   const log: Logger = () => {};
   requireKeyring(cfg.dataDir);
   const ring = ensureKeys(cfg, (e, f) => io().stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
@@ -69,6 +84,18 @@ export async function issueCommand(args: string[]): Promise<number> {
   if (audit) progress('checking the whole log before signing');
   const issuer = issuerOf(cfg, ring, ledger, ledger ? publishedCheckpoints(cfg, ledger, log) : null, envelopes.length ? { envelopes } : {});
   try {
+    if (kindInput) {
+      const bundle =
+        kindInput.kind === 'transcript'
+          ? await issuer.issueTranscript(kindInput.input)
+          : kindInput.kind === 'run'
+            ? await issuer.issueRun(kindInput.input)
+            : await issuer.issueExport(kindInput.input);
+      clearInterval(ticker);
+      clearProgress();
+      out(jsonForTerminal(bundle));
+      return 0;
+    }
     if (answer === null)
       return await issueLines(issuer, cfg, () => {
         clearInterval(ticker);
@@ -88,6 +115,7 @@ export async function issueCommand(args: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
       throw new CliError(`nothing was signed: ${e.message}`, 3);
+    if (e instanceof LedgerError && e.code === 'invalid_request') throw new CliError(e.message, 2);
     throw e;
   } finally {
     clearInterval(ticker);
@@ -95,6 +123,26 @@ export async function issueCommand(args: string[]): Promise<number> {
     await ledger?.close();
   }
   return 0;
+}
+
+type KindBody =
+  | { kind: 'transcript'; input: TranscriptInput<IssueInput> }
+  | { kind: 'run'; input: RunInput }
+  | { kind: 'export'; input: ExportInput };
+
+/** --transcript/--run/--export FILE (or - for stdin): the issuing API's body for that kind, checked. */
+function kindBody(kind: 'transcript' | 'run' | 'export', file: string, model: string | undefined): KindBody {
+  let body: unknown;
+  try {
+    body = parseDocument(readInput(file, `--${kind}`));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--${kind} ${file} is not valid JSON${isSvcError(e) ? ` (${e.message})` : ''}`, 2);
+  }
+  if (model !== undefined && typeof body === 'object' && body !== null && kind !== 'transcript') body = { ...body, model };
+  const parsed = kind === 'transcript' ? parseTranscript(body, { ledger: true }) : kind === 'run' ? parseRun(body) : parseExport(body);
+  if (typeof parsed === 'string') throw new CliError(`--${kind} ${file}: ${parsed}`, 2);
+  return { kind, input: parsed } as KindBody;
 }
 
 /**

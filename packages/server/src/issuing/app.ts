@@ -6,7 +6,8 @@ import { HttpError } from '../http/errors.js';
 import { createPipeline, type Mounted } from '../http/pipeline.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import { json, type AppRequest, type Handler } from '../http/types.js';
-import type { IssueInput } from './issuer.js';
+import type { IssueInput, Issuer } from './issuer.js';
+import { parseExport, parseRun, parseTranscript } from './kind-input.js';
 import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
@@ -17,6 +18,8 @@ import type { TokenFile } from './tokens.js';
 
 export interface IssuingDeps {
   issue(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  /** The kinds beyond one answer: a transcript of issued turns, a run evidence pack, an export. */
+  kinds: Pick<Issuer, 'issueTranscript' | 'issueRun' | 'issueExport'>;
   tokens: Pick<TokenFile, 'match'>;
   /** Whether logged and scitt answers can be had (the ledger is on). */
   ledger: boolean;
@@ -68,12 +71,24 @@ async function issued(d: IssuingDeps, inputs: IssueInput[]): Promise<ProofBundle
   }
 }
 
+/** A kind's refusals: what the issuer says cannot be signed is the caller's 422; the rest as `issued`. */
+async function kinded<T>(issue: () => Promise<T>): Promise<T> {
+  try {
+    return await issue();
+  } catch (e) {
+    if (e instanceof LedgerError && e.code === 'invalid_request') throw new HttpError('invalid_request', e.message);
+    if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
+      throw new HttpError('unavailable', `nothing was signed: ${e.message}`, { retryAfter: 5 });
+    throw e;
+  }
+}
+
 /**
  * The private listener's request handler.
  *
  * @example
  * ```ts
- * const { handle } = issuingApp({ issue: (i) => issuer.issueMany(i), tokens, ledger: true, service: 'svc', perMinute: 600, upstreams, log });
+ * const { handle } = issuingApp({ issue: (i) => issuer.issueMany(i), kinds: issuer, tokens, ledger: true, service: 'svc', perMinute: 600, upstreams, log });
  * ```
  */
 export function issuingApp(d: IssuingDeps) {
@@ -125,6 +140,27 @@ export function issuingApp(d: IssuingDeps) {
         return json(200, { bundles });
       }),
     },
+    ...(
+      [
+        ['/api/v1/issue/transcript', (b: unknown) => parseTranscript(b, d), (i: never) => d.kinds.issueTranscript(i), 'transcript'],
+        ['/api/v1/issue/run', parseRun, (i: never) => d.kinds.issueRun(i), 'run'],
+        ['/api/v1/issue/export', parseExport, (i: never) => d.kinds.issueExport(i), 'export'],
+      ] as const
+    ).map(
+      ([path, parse, issue, kind]): Mounted => ({
+        method: 'POST',
+        path,
+        group: 'none',
+        cache: 'no-store',
+        run: guarded(async (req) => {
+          const input = parse(await readJson(req));
+          if (typeof input === 'string') throw new HttpError('invalid_request', input);
+          const bundle = await kinded(() => issue(input as never));
+          d.log('issued', { token: req.principal, kind });
+          return json(200, bundle);
+        }),
+      }),
+    ),
     {
       method: 'POST',
       path: '/v1/chat/completions',

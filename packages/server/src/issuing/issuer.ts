@@ -22,6 +22,7 @@ import { LedgerError } from '../ledger/errors.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { LedgerApi } from '../ledger/api.js';
 import { answerStatement, type ScittService } from '../scitt/service.js';
+import { type ExportInput, KindIssuer, type RunInput, type TranscriptInput } from './kinds.js';
 
 /**
  * One answer to sign: its text, and what `svc issue` takes beside it.
@@ -99,6 +100,27 @@ export class Issuer {
       this.makers.set(key, m);
     }
     return m;
+  }
+
+  private kindIssuer: KindIssuer | null = null;
+  private get kinds(): KindIssuer {
+    if (!this.kindIssuer) this.kindIssuer = new KindIssuer(this.ring, this.names, this.ledger, this.opts.now ?? Date.now, this.opts.crypto);
+    return this.kindIssuer;
+  }
+
+  /** Issue a transcript: its turns signed and logged as answers issued together. */
+  issueTranscript(input: TranscriptInput<IssueInput>): Promise<Record<string, unknown>> {
+    return this.kinds.transcript(input, (turns) => this.issueMany(turns));
+  }
+
+  /** Sign an autopilot run's evidence pack under the autopilot context and log its hash. */
+  issueRun(input: RunInput): Promise<Record<string, unknown>> {
+    return this.kinds.run(input);
+  }
+
+  /** Sign a conversation export under the export context and log its manifest's hash. */
+  issueExport(input: ExportInput): Promise<Record<string, unknown>> {
+    return this.kinds.export(input);
   }
 
   /** Sign one answer; when a ledger is attached its hash is appended under a signed head first. */

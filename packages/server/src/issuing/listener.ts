@@ -47,7 +47,7 @@ export function councilUpstreams(file: string, env: NodeJS.ProcessEnv, log: Logg
 export async function issueListener(
   cfg: Config,
   where: IssueListenerConfig,
-  issuer: Pick<Issuer, 'issueMany'>,
+  issuer: Pick<Issuer, 'issueMany' | 'issueTranscript' | 'issueRun' | 'issueExport'>,
   log: Logger,
   opts: {
     env?: NodeJS.ProcessEnv;
@@ -63,6 +63,7 @@ export async function issueListener(
     });
   const app = issuingApp({
     issue: (inputs) => issuer.issueMany(inputs),
+    kinds: issuer,
     tokens,
     ledger: cfg.ledger,
     service: cfg.service,

@@ -6,6 +6,7 @@ import { namesFor, type EnvelopeFormat, type ProofBundle } from '@svc/core';
 import { loadConfig, type Config } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { Issuer, type IssueInput } from './issuer.js';
+import type { ExportInput, RunInput, TranscriptInput } from './kinds.js';
 import { ensureKeys } from '../keys/ensure.js';
 import type { Keyring } from '../keys/keyring.js';
 import type { LedgerApi } from '../ledger/api.js';
@@ -59,6 +60,12 @@ export interface SvcIssuer {
   issue(input: IssueInput): Promise<ProofBundle>;
   /** Sign many answers as one append; resolves with the bundles in order. */
   issueMany(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  /** Issue a transcript: its turns signed and logged together, as issueMany does. */
+  issueTranscript(input: TranscriptInput<IssueInput>): Promise<Record<string, unknown>>;
+  /** Sign an autopilot run's evidence pack (goal, steps, budget) under the autopilot context; log its hash. */
+  issueRun(input: RunInput): Promise<Record<string, unknown>>;
+  /** Sign a conversation export under the export context; log its manifest's hash. */
+  issueExport(input: ExportInput): Promise<Record<string, unknown>>;
   /** Whether answers are logged (SVC_LEDGER is on). */
   readonly logging: boolean;
   /** Seal what is pending under a signed head and close the ledger. */
@@ -156,6 +163,9 @@ export async function openIssuer(settings: IssuerSettings = {}): Promise<SvcIssu
   return {
     issue: (input) => issuer.issue(input),
     issueMany: (inputs) => issuer.issueMany(inputs),
+    issueTranscript: (input) => issuer.issueTranscript(input),
+    issueRun: (input) => issuer.issueRun(input),
+    issueExport: (input) => issuer.issueExport(input),
     logging: ledger !== null,
     close: () =>
       (closed ??= (async () => {

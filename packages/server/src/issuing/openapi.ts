@@ -4,6 +4,7 @@
 import { MAX_BODY_BYTES } from '@svc/core';
 import * as schemas from '@svc/core/schemas';
 import { IssueBatchRequest, IssueRequest, MAX_BATCH } from './input.js';
+import { IssueExportRequest, IssueRunRequest, IssueTranscriptRequest } from './kind-input.js';
 
 const plain = (s: unknown): unknown => JSON.parse(JSON.stringify(s), (k, v) => (k === '$id' ? undefined : v));
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -74,6 +75,35 @@ export function issueOpenApiDocument(service: string) {
           },
         },
       },
+      '/api/v1/issue/transcript': {
+        post: {
+          operationId: 'issueTranscript',
+          summary: 'Sign the turns as answers issued together (one append) and return them as a TranscriptBundle.',
+          requestBody: { required: true, ...jsonOf(ref('IssueTranscriptRequest'), 'The turns, answer objects, and a title.') },
+          responses: { '200': jsonOf({ type: 'object' }, 'The TranscriptBundle; every turn verifies as a ProofBundle.'), ...REFUSALS },
+        },
+      },
+      '/api/v1/issue/run': {
+        post: {
+          operationId: 'issueRun',
+          summary:
+            "Sign an autopilot run's evidence pack under the autopilot context and log its run hash; refused (422) when it would not verify (V3: budget, steps).",
+          requestBody: {
+            required: true,
+            ...jsonOf(ref('IssueRunRequest'), 'The run: goal, steps with output hashes and verification method, budget.'),
+          },
+          responses: { '200': jsonOf({ type: 'object' }, 'The RunProofBundle.'), ...REFUSALS },
+        },
+      },
+      '/api/v1/issue/export': {
+        post: {
+          operationId: 'issueExport',
+          summary:
+            'Sign a conversation export under the export context (its manifest commits to the payload and counts) and log the manifest hash.',
+          requestBody: { required: true, ...jsonOf(ref('IssueExportRequest'), 'The conversations, each with its messages.') },
+          responses: { '200': jsonOf({ type: 'object' }, 'The ExportArchive.'), ...REFUSALS },
+        },
+      },
       '/v1/chat/completions': {
         post: {
           operationId: 'chatCompletions',
@@ -136,6 +166,9 @@ export function issueOpenApiDocument(service: string) {
       schemas: {
         IssueRequest: plain(IssueRequest),
         IssueBatchRequest: plain(IssueBatchRequest),
+        IssueTranscriptRequest: plain(IssueTranscriptRequest),
+        IssueRunRequest: plain(IssueRunRequest),
+        IssueExportRequest: plain(IssueExportRequest),
         ProofBundle: plain(schemas.ProofBundle),
         Error: plain(schemas.ErrorBody),
       },

@@ -126,7 +126,10 @@ describe('routes', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/issue',
       '/api/v1/issue/batch',
+      '/api/v1/issue/export',
       '/api/v1/issue/openapi.json',
+      '/api/v1/issue/run',
+      '/api/v1/issue/transcript',
       '/v1/chat/completions',
       '/v1/responses',
     ]);
