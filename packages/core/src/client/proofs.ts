@@ -53,18 +53,27 @@ export interface ProofCapture<F extends FetchLike = FetchLike> {
 }
 
 /**
- * The proof member (`<service>_proof`) of a parsed completion or chunk, when it carries one.
+ * The proof member (`<service>_proof`) of a parsed completion, chunk or Responses API response,
+ * when it carries one; of a streamed Responses event, its response's (the front puts the proof on
+ * `response.completed` and `response.incomplete`).
  *
  * @example
  * ```ts
  * const completion = await client.chat.completions.create({ model: 'seat-1', messages });
  * const proof = proofOf(completion); // ProofBundle | undefined
+ * for await (const event of await client.responses.create({ model: 'seat-1', input: 'Hi', stream: true }))
+ *   if (event.type === 'response.completed') console.log(proofOf(event)?.answer);
  * ```
  */
 export function proofOf(value: unknown, service?: string): ProofBundle | undefined {
   const member = `${namesFor(service).service}_proof`;
-  if (typeof value !== 'object' || value === null || !Object.hasOwn(value, member)) return undefined;
-  const p = (value as Record<string, unknown>)[member];
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!Object.hasOwn(v, member)) {
+    const ended = v.type === 'response.completed' || v.type === 'response.incomplete';
+    return ended && typeof v.response === 'object' && v.response !== null ? proofOf(v.response, service) : undefined;
+  }
+  const p = v[member];
   return typeof p === 'object' && p !== null ? (p as ProofBundle) : undefined;
 }
 

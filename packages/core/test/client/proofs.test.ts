@@ -42,4 +42,16 @@ describe('proofFetch', () => {
     expect(proofOf({ svc_proof: 'a string' })).toBeUndefined();
     expect(proofOf({ acme_proof: { answer: 'x' } }, 'acme')).toEqual({ answer: 'x' });
   });
+
+  it("a Responses stream's final event carries its response's proof; no other event does", async () => {
+    const response = { object: 'response', status: 'completed', svc_proof: { answer: 'Paris.' } };
+    expect(proofOf({ type: 'response.completed', response })).toEqual({ answer: 'Paris.' });
+    expect(proofOf({ type: 'response.incomplete', response })).toEqual({ answer: 'Paris.' });
+    expect(proofOf({ type: 'response.created', response })).toBeUndefined();
+    expect(proofOf({ type: 'response.completed', response: null })).toBeUndefined();
+    const events = ['{"type":"response.created","response":{}}', JSON.stringify({ type: 'response.completed', response })];
+    const captured = proofFetch(served(events.map((e) => `event: x\ndata: ${e}\n\n`).join(''), 'text/event-stream'));
+    await (await captured.fetch('http://x')).text();
+    expect(await captured.settled()).toEqual([{ answer: 'Paris.' }]);
+  });
 });

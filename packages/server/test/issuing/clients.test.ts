@@ -1,7 +1,9 @@
 // The proofs reach the clients people use (issue 52), each used as its documentation shows, against
 // a real chat-completions upstream this test starts: the official openai npm package (plain, the
-// documented streaming loop, the stream helper) and LangChain JS (invoke and stream), which keeps
+// documented streaming loop, the stream helper) and LangChain JS (invoke and stream, chat completions
+// and the Responses API), which keeps
 // no unknown member, so it reaches the proof through proofFetch, the fetch wrapper it accepts.
+import type { ServerResponse } from 'node:http';
 import { ChatOpenAI } from '@langchain/openai';
 import { proofFetch, proofOf } from '@svc/core';
 import OpenAI from 'openai';
@@ -14,7 +16,8 @@ let upstream: Awaited<ReturnType<typeof upstreamServer>>;
 let s: IssuingServer;
 
 beforeAll(async () => {
-  upstream = await upstreamServer((_req, body, res) => {
+  upstream = await upstreamServer((req, body, res) => {
+    if (req.url!.endsWith('/responses')) return responsesAnswer(body, res);
     const base = { id: 'chatcmpl-c', created: 1767225600, model: 'up-1' };
     if (!body.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -46,6 +49,35 @@ afterAll(async () => {
   await s?.stop();
   await upstream?.close();
 });
+
+/** The Responses API's shapes for ANSWER: one message item, whole or as its typed events. */
+function responsesAnswer(body: any, res: ServerResponse) {
+  const response = (status: string, output: unknown[]) => ({
+    id: 'resp_c',
+    object: 'response',
+    created_at: 1767225600,
+    status,
+    model: 'up-1',
+    output,
+  });
+  const part = { type: 'output_text', text: ANSWER, annotations: [] };
+  const item = { id: 'msg_c', type: 'message', status: 'completed', role: 'assistant', content: [part] };
+  if (!body.stream)
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response('completed', [item])));
+  const at = { item_id: 'msg_c', output_index: 0, content_index: 0 };
+  const events = [
+    { type: 'response.created', response: response('in_progress', []) },
+    { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
+    { type: 'response.content_part.added', ...at, part: { ...part, text: '' } },
+    ...PIECES.map((delta) => ({ type: 'response.output_text.delta', ...at, delta })),
+    { type: 'response.output_text.done', ...at, text: ANSWER },
+    { type: 'response.content_part.done', ...at, part },
+    { type: 'response.output_item.done', output_index: 0, item },
+    { type: 'response.completed', response: response('completed', [item]) },
+  ];
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  res.end(events.map((e, n) => `event: ${e.type}\ndata: ${JSON.stringify({ ...e, sequence_number: n })}\n\n`).join(''));
+}
 
 async function expectProofOf(proof: unknown, text: string) {
   expect(proof).toBeDefined();
@@ -125,6 +157,23 @@ describe('LangChain JS (@langchain/openai)', () => {
     expect(msg.content).toBe(ANSWER);
     await expectProofOf((await captured.settled()).at(-1), ANSWER);
   });
+
+  for (const streaming of [false, true])
+    it(`the Responses API (useResponsesApi, ${streaming ? 'stream' : 'invoke'}): the proof is captured`, async () => {
+      const captured = proofFetch(fetch);
+      const responsesLlm = new ChatOpenAI({
+        model: 'seat-1',
+        apiKey: s.tokens.app!,
+        maxRetries: 0,
+        useResponsesApi: true,
+        configuration: { baseURL: `${s.issueUrl}/v1`, fetch: captured.fetch },
+      });
+      let text = '';
+      if (streaming) for await (const chunk of await responsesLlm.stream('Capital of France?')) text += chunk.text;
+      else text = (await responsesLlm.invoke('Capital of France?')).text;
+      expect(text).toBe(ANSWER);
+      await expectProofOf((await captured.settled()).at(-1), ANSWER);
+    });
 
   it('stream: the chunks join to the answer; the proof is captured', async () => {
     const captured = proofFetch(fetch);
