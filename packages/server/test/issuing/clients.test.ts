@@ -1,8 +1,8 @@
 // The proofs reach the clients people use (issue 52), each used as its documentation shows, against
-// a real chat-completions upstream this test starts: the official openai npm package (plain, the
-// documented streaming loop, the stream helper) and LangChain JS (invoke and stream, chat completions
-// and the Responses API), which keeps
-// no unknown member, so it reaches the proof through proofFetch, the fetch wrapper it accepts.
+// a real upstream this test starts (chat completions and the Responses API): the official openai
+// npm package (plain, the documented streaming loop, the stream helper) and LangChain JS (invoke and
+// stream, on either API), which keeps no unknown member, so it reaches the proof through
+// proofFetch, the fetch wrapper it accepts.
 import type { ServerResponse } from 'node:http';
 import { ChatOpenAI } from '@langchain/openai';
 import { proofFetch, proofOf } from '@svc/core';
