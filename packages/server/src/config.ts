@@ -1,6 +1,6 @@
 // Configuration from the environment (and CLI flags layered on top by the CLI). Every value has an
 // embedded default so `npm start` works on a fresh clone with no external service.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
@@ -206,8 +206,16 @@ function validate(c: Config): Config {
   if (c.ipv6Prefix !== undefined && !(Number.isSafeInteger(c.ipv6Prefix) && c.ipv6Prefix >= 32 && c.ipv6Prefix <= 128))
     throw new Error(`SVC_IPV6_PREFIX must be an integer from 32 to 128, got ${JSON.stringify(c.ipv6Prefix)}`);
   if (c.issue) {
-    if (c.issue.tls && (!c.issue.tls.cert || !c.issue.tls.key || !existsSync(c.issue.tls.cert) || !existsSync(c.issue.tls.key)))
-      throw new Error('SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY must both name PEM files that exist');
+    if (c.issue.tls) {
+      // Each named for what is wrong with it: a half configuration must not read the folder it ran in.
+      for (const [name, file] of [
+        ['SVC_ISSUE_TLS_CERT', c.issue.tls.cert],
+        ['SVC_ISSUE_TLS_KEY', c.issue.tls.key],
+      ] as const) {
+        if (!file) throw new Error(`${name} is not set: SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY are set together (PEM files)`);
+        if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`${name} must name a PEM file that exists, got ${file}`);
+      }
+    }
     // Its bearer tokens would otherwise cross a network in the clear.
     if (!c.issue.tls && !isLoopback(c.issue.host))
       throw new Error(
@@ -264,7 +272,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
             ...hostPort(env.SVC_ISSUE_LISTEN, 'SVC_ISSUE_LISTEN'),
             tokens: resolve(env.SVC_ISSUE_TOKENS ?? resolve(dataDir, 'issue-tokens')),
             ...(env.SVC_ISSUE_TLS_CERT || env.SVC_ISSUE_TLS_KEY
-              ? { tls: { cert: resolve(env.SVC_ISSUE_TLS_CERT ?? ''), key: resolve(env.SVC_ISSUE_TLS_KEY ?? '') } }
+              ? {
+                  tls: {
+                    cert: env.SVC_ISSUE_TLS_CERT ? resolve(env.SVC_ISSUE_TLS_CERT) : '',
+                    key: env.SVC_ISSUE_TLS_KEY ? resolve(env.SVC_ISSUE_TLS_KEY) : '',
+                  },
+                }
               : {}),
             perMinute: int(env.SVC_RATE_ISSUE, 600, 'SVC_RATE_ISSUE'),
             upstreamMs: seconds(env.SVC_UPSTREAM_SECONDS, 120_000, 'SVC_UPSTREAM_SECONDS'),

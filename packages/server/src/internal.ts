@@ -61,7 +61,7 @@ export {
   type ScittService,
 } from './scitt/service.js';
 export { poolStatementChecker, scittPolicy, type StatementChecker } from './scitt/policy.js';
-export { addToken, revokeToken, parseTokens, matchToken, newToken, TokenFile } from './issuing/tokens.js';
+export { addToken, revokeToken, parseTokens, matchToken, newToken, TokenFile, unsafeTokenFile } from './issuing/tokens.js';
 export { openIssuer, issuerOf } from './issuing/open.js';
 export { issuingApp, authenticate } from './issuing/app.js';
 export { questionOf } from './issuing/front-request.js';

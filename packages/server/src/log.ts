@@ -43,6 +43,7 @@ const LEVELS: Readonly<Record<string, Level>> = {
   council_seat_failed: 'warn',
   council_probe_failed: 'warn',
   dev_keys_generated: 'warn',
+  issue_tokens_unsafe: 'error',
 };
 
 /**

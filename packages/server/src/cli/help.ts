@@ -50,11 +50,13 @@ Dev keys are made on first start when the data folder has none.`,
 Writes the missing keys (secret files mode 0600). --rotate retires the current keys of the named
 roles (all roles when none is named) and makes new ones; retired public keys stay published.
 Roles: ${Object.keys(ROLES).join(', ')}`,
-  issue: `svc issue (--answer TEXT | --answer-file F | --jsonl | --transcript F | --run F | --export F) [--prompt TEXT] [--model LABEL] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
+  issue: `svc issue (--answer TEXT | --answer-file F | --jsonl | --transcript F | --run F | --export F) [--prompt TEXT] [--model LABEL] [--council-grounded] [--logged] [--envelopes jws,cose] [--scitt FILE] [--data-dir DIR] [--database-url URL]
 
 Signs the answer with the keyring, appends its hash to the ledger (a new signed head), and prints
 the ProofBundle JSON on stdout. Safe while the server runs. The whole log is checked first (time
 grows with its size); a log that fails the check, or cannot be opened, is never signed: exit 3.
+--council-grounded says a council grounded the answer; without it the receipt says it did not
+(council_grounded false: a signature never claims a council nobody stated).
 --logged waits until the answer is in a published checkpoint (one that met SVC_WITNESS_POLICY's
 quorum, when set) and embeds its c2sp.org/tlog-proof as tlogProof; exit 3 if none comes in time.
 --envelopes adds the receipt as a JWS and/or COSE_Sign1s (RFC 9964 ML-DSA-87 with the answer key,

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config.js';
-import { addToken, parseTokens, revokeToken } from '../issuing/tokens.js';
+import { addToken, parseTokens, revokeToken, unsafeTokenFile } from '../issuing/tokens.js';
 import { CliError } from './common.js';
 import { HELP } from './help.js';
 import { io, note, out, parseFor } from './io.js';
@@ -18,6 +18,8 @@ export async function tokenCommand(args: string[]): Promise<number> {
     if (sub === 'add' && name) {
       const token = addToken(file, name);
       note(`token ${name} added to ${file}; it is shown once, here: keep it as a secret`);
+      const unsafe = unsafeTokenFile(file);
+      if (unsafe) note(`warning: ${file}: ${unsafe}; the issuing listener admits no token from it until: chmod go-w`);
       out(token);
       return 0;
     }

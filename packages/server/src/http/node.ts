@@ -191,7 +191,12 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
         method: req.method ?? 'GET',
         path: target.path,
         query: target.query,
-        headers: req.headers,
+        // node:http keeps the first Authorization and drops the rest: the distinct values say there
+        // were several, which the issuing listener refuses rather than reading one of them.
+        headers:
+          (req.headersDistinct.authorization?.length ?? 0) > 1
+            ? { ...req.headers, authorization: req.headersDistinct.authorization }
+            : req.headers,
         ip,
         body: () =>
           readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES, hold || undefined).catch((e: unknown) => {

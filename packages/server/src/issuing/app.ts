@@ -14,7 +14,7 @@ import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
 import { chatCompletions, type Upstreams } from './openai.js';
 import { responses } from './responses.js';
 import { issueOpenApiDocument } from './openapi.js';
-import type { TokenFile } from './tokens.js';
+import { TOKEN_PREFIX, type TokenFile } from './tokens.js';
 
 export interface IssuingDeps {
   issue(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
@@ -41,8 +41,9 @@ const TOKEN_IN_QUERY = ['token', 'access_token', 'api_key', 'apikey', 'key', 'au
 
 /** The token's name, or a 401: the Authorization header only, `Bearer` and one token. */
 export function authenticate(req: AppRequest, tokens: Pick<TokenFile, 'match'>): string {
-  for (const k of req.query.keys())
-    if (TOKEN_IN_QUERY.includes(k.toLowerCase()))
+  // Under a name of its own or any other: a query value that is a token, or looks like one of ours.
+  for (const [k, v] of req.query.entries())
+    if (TOKEN_IN_QUERY.includes(k.toLowerCase()) || v.includes(TOKEN_PREFIX) || k.includes(TOKEN_PREFIX) || tokens.match(v) !== null)
       throw UNAUTHORIZED(
         'a token goes in the Authorization header (Bearer), never in the URL: URLs are logged and cached; treat this one as exposed',
       );

@@ -29,7 +29,7 @@ export const IssueRequest = Type.Object(
       ),
     ),
     governance_flag: Type.Optional(Type.String({ maxLength: 256 })),
-    council_grounded: Type.Optional(Type.Boolean()),
+    council_grounded: Type.Optional(Type.Boolean({ description: 'Whether a council grounded the answer; false when absent.' })),
     envelopes: Type.Optional(
       Type.Array(Type.Union([Type.Literal('jws'), Type.Literal('cose')]), { minItems: 1, maxItems: 2, uniqueItems: true }),
     ),
@@ -68,9 +68,9 @@ export function parseIssueInput(v: unknown, cfg: Pick<Config, 'ledger'>): IssueI
   const bad = schemaError(IssueRequest, v);
   if (bad) return bad;
   const r = v as IssueRequestBody;
-  // Signed as exact UTF-8: a lone surrogate has no such form.
-  if (!textSha256(r.answer)) return 'answer is not valid Unicode text (a lone surrogate)';
-  if (r.prompt !== undefined && !textSha256(r.prompt)) return 'prompt is not valid Unicode text (a lone surrogate)';
+  // Signed as exact UTF-8: a lone surrogate has no such form, in any member that is signed.
+  for (const k of ['answer', 'prompt', 'model', 'governance_flag'] as const)
+    if (typeof r[k] === 'string' && !textSha256(r[k])) return `${k} is not valid Unicode text (a lone surrogate)`;
   if (r.framing && r.prompt === undefined) return 'framing describes a question: give prompt with it';
   if (!cfg.ledger && (r.logged || r.scitt)) return `${r.logged ? 'logged' : 'scitt'} needs the ledger, which is off here`;
   return r as IssueInput;

@@ -40,6 +40,7 @@ export interface IssueInput {
   /** How the question was put (system prompt, voice, attachment, earlier turns): binds it as current-message. */
   framing?: FramingFlags;
   governance_flag?: string;
+  /** Whether a council grounded the answer; false unless said (a receipt never claims one the caller did not state). */
   council_grounded?: boolean;
   /** JWS and/or COSE envelopes beside the receipt; the issuer's default when absent. */
   envelopes?: readonly EnvelopeFormat[];
@@ -183,7 +184,8 @@ export class Issuer {
           ...(i.answerForm ? { answerForm: i.answerForm } : {}),
           ...(i.request ? { request: i.request } : {}),
           ...(i.governance_flag !== undefined ? { governance_flag: i.governance_flag } : {}),
-          ...(i.council_grounded !== undefined ? { council_grounded: i.council_grounded } : {}),
+          // Never a council the caller did not state: a receipt without the member reads as grounded.
+          council_grounded: i.council_grounded ?? false,
         },
         {
           receipt: this.ring.get('answer'),

@@ -4,14 +4,16 @@
 // is read again whenever it changes, so a deleted line revokes at the next request; a file that
 // cannot be read or parsed admits nobody (fails closed) until it is mended.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { rereadOnChange } from '../util/reread.js';
 
 /** A token's name: what logs and rate limits know it by. */
 export const TOKEN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const LINE = /^([^\s#]+)\s+sha256:([0-9a-f]{64})\s*$/;
 /** Tokens this project makes: a prefix a secret scanner can match, then 256 random bits. */
-const PREFIX = 'svc_it_';
+export const TOKEN_PREFIX = 'svc_it_';
+const PREFIX = TOKEN_PREFIX;
 
 export interface TokenEntry {
   name: string;
@@ -68,6 +70,12 @@ export class TokenFile {
   ) {
     this.entries = rereadOnChange(path, (present) => {
       try {
+        const unsafe = present ? unsafeTokenFile(path) : null;
+        if (unsafe) {
+          // As OpenSSH's StrictModes: a line anyone may append would admit their token.
+          log('issue_tokens_unsafe', { file: path, error: unsafe, hint: `chmod go-w ${path} and its folder` });
+          return [];
+        }
         const entries = present ? parseTokens(readFileSync(path, 'utf8')) : [];
         log('issue_tokens_loaded', { file: path, tokens: entries.length });
         return entries;
@@ -87,6 +95,25 @@ export class TokenFile {
   count(): number {
     return this.entries().length;
   }
+}
+
+/**
+ * Why a token file cannot be trusted, or null: the file, or its folder, is writable by group or
+ * others, so anyone with that access could add a token. Not judged where modes mean nothing (Windows).
+ *
+ * @example
+ * ```ts
+ * unsafeTokenFile('./data/issue-tokens'); // null, or 'the file is writable by group or others (mode 666)'
+ * ```
+ */
+export function unsafeTokenFile(path: string): string | null {
+  if (process.platform === 'win32') return null;
+  const file = statSync(path).mode;
+  if (file & 0o022) return `the file is writable by group or others (mode ${(file & 0o777).toString(8)})`;
+  const dir = statSync(dirname(resolve(path))).mode;
+  // A sticky folder (such as /tmp) lets nobody replace another's file.
+  if (dir & 0o022 && !(dir & 0o1000)) return `its folder is writable by group or others (mode ${(dir & 0o777).toString(8)})`;
+  return null;
 }
 
 /** A new token and the line that admits it; the token is shown once and kept nowhere. */

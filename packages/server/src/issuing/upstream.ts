@@ -68,7 +68,10 @@ export function inputFor(answer: SignedAnswer, model: string, q: Question | null
 
 /** The model the upstream says answered, when it says one plausibly; else the seat's. */
 export function answeringModel(said: unknown, seat: Upstream): string {
-  return typeof said === 'string' && said.length > 0 && said.length <= 256 ? said : seat.model;
+  if (typeof said !== 'string' || said.length === 0 || said.length > 256) return seat.model;
+  // Signed as exact UTF-8 in the receipt: a name with no such form is not an answer's.
+  if (!textSha256(said)) throw new NotAnAnswer('the upstream named its model in text that is not valid Unicode');
+  return said;
 }
 
 /** The seat a request names, or 422. */

@@ -1,6 +1,6 @@
 // A value made from a file that an operator edits while the server runs (the issuing tokens, the
-// council seats): made again whenever the file's inode, size or modification time changes, and
-// only then. One stat per use; `make` is told whether the file is there.
+// council seats): made again whenever the file's inode, size, modification time, mode or change
+// time changes (a chmod that makes a token file safe again takes effect at once), and only then. One stat per use; `make` is told whether the file is there.
 import { statSync } from 'node:fs';
 
 /**
@@ -19,7 +19,7 @@ export function rereadOnChange<T>(path: string, make: (present: boolean) => T): 
     let stamp: string;
     try {
       const s = statSync(path);
-      stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+      stamp = `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`;
     } catch {
       stamp = 'missing';
     }

@@ -23,7 +23,7 @@ describe('where the listener may listen', () => {
     expect(() => loadConfig({ SVC_ISSUE_LISTEN: '127.0.0.1:8080', PORT: '8080' })).toThrow(/not be the public port/);
     expect(() =>
       loadConfig({ SVC_ISSUE_LISTEN: '0.0.0.0:9000', SVC_ISSUE_TLS_CERT: '/nonexistent.pem', SVC_ISSUE_TLS_KEY: '/nonexistent.pem' }),
-    ).toThrow(/must both name PEM files/);
+    ).toThrow(/SVC_ISSUE_TLS_CERT must name a PEM file that exists/);
   });
 
   it('with a certificate it serves HTTPS, and issues to a client that trusts it', async () => {
