@@ -6,14 +6,13 @@
 // end (direct) minus the upstream's last write. The tail includes waiting for the signed head the
 // answer is logged under: reported beside the batch interval. `npm run bench` runs it; alone:
 // `node tools/bench/front.mjs [--quick]` after `npm run build`.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addToken } from '../../packages/server/dist/internal.js';
-import { line, machine, percentiles } from './util.mjs';
+import { issuingServe, line, machine, percentiles } from './util.mjs';
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const CONCURRENT = 50;
@@ -105,22 +104,9 @@ export async function frontBench({ quick = false } = {}) {
     const direct = await drive(`${upUrl}/chat/completions`, null, up.sent, rounds, 'direct');
     writeFileSync(join(dir, 'council.json'), JSON.stringify({ seats: [{ id: 'up', label: 'up', model: 'up', endpoint: upUrl }] }));
     const token = addToken(join(dir, 'issue-tokens'), 'bench');
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    child = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        ...process.env,
-        SVC_DATA_DIR: dir,
-        SVC_LOG: '0',
-        PORT: '0',
-        SVC_PROCESSES: '1',
-        SVC_WORKERS: '1',
-        SVC_ISSUE_LISTEN: `127.0.0.1:${port}`,
-        SVC_RATE_ISSUE: '0',
-        SVC_CONNECTIONS_PER_IP: '0',
-        SVC_LEDGER_BATCH_SECONDS: String(BATCH_SECONDS),
-      },
-      stdio: 'ignore',
-    });
+    const served = issuingServe(CLI, { ...process.env, SVC_DATA_DIR: dir, SVC_LOG: '0', SVC_LEDGER_BATCH_SECONDS: String(BATCH_SECONDS) });
+    child = served.child;
+    const port = served.port;
     const frontUrl = `http://127.0.0.1:${port}/v1/chat/completions`;
     for (let i = 0; ; i++) {
       try {

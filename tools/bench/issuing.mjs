@@ -4,7 +4,7 @@
 // signed in a bare loop on one core in the same run. One signed head a second (the default batch);
 // p50 and p99 latency; `svc issue` per answer beside them for contrast. Run on Node 24 (native
 // ML-DSA) by bench/run.mjs; alone: `npm run bench:issuing`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { namesFor, sign, sha256, utf8 } from '@svc/core';
 import { addToken, ensureKeys, Keyring, loadConfig, nativeCrypto, openIssuer } from '../../packages/server/dist/internal.js';
-import { line, machine, percentiles } from './util.mjs';
+import { issuingServe, line, machine, percentiles } from './util.mjs';
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -126,19 +126,7 @@ export async function issuingBench() {
 
     // The private HTTP API of a svc serve process of its own (one process, one worker): its CPU is the server's.
     const token = addToken(join(dir, 'issue-tokens'), 'bench');
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        ...env,
-        PORT: '0',
-        SVC_PROCESSES: '1',
-        SVC_WORKERS: '1',
-        SVC_ISSUE_LISTEN: `127.0.0.1:${port}`,
-        SVC_RATE_ISSUE: '0',
-        SVC_CONNECTIONS_PER_IP: '0',
-      },
-      stdio: 'ignore',
-    });
+    const { child, port } = issuingServe(CLI, env);
     const url = `http://127.0.0.1:${port}/api/v1/issue`;
     const post = async (answer) => {
       const r = await fetch(url, {

@@ -1,5 +1,6 @@
-import { appendFileSync } from 'node:fs';
 // Benchmark helpers: timing loops, percentiles.
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 export { machine } from '../lib/machine.mjs';
 
 /** Median per-op milliseconds of `fn` over `rounds` rounds of `n` calls (sync or async). */
@@ -87,4 +88,25 @@ export function sampleLatency(url) {
       return latencies;
     },
   };
+}
+
+/**
+ * `svc serve` in a process of its own for a bench of the issuing listener: one process, one worker,
+ * no rate limits, on a random loopback port for SVC_ISSUE_LISTEN. Returns the child and the port.
+ */
+export function issuingServe(cli, env) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [cli, 'serve'], {
+    env: {
+      ...env,
+      PORT: '0',
+      SVC_PROCESSES: '1',
+      SVC_WORKERS: '1',
+      SVC_ISSUE_LISTEN: `127.0.0.1:${port}`,
+      SVC_RATE_ISSUE: '0',
+      SVC_CONNECTIONS_PER_IP: '0',
+    },
+    stdio: 'ignore',
+  });
+  return { child, port };
 }

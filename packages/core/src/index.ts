@@ -22,6 +22,7 @@ export {
 } from './crypto/algorithms.js';
 export { nobleBackend, webCryptoBackend, defaultCrypto, backendFor, type CryptoBackend, type BackendAlgorithm } from './crypto/backend.js';
 export { detectKind, type Kind, type Detection } from './detect.js';
+export { nestedDeeperThan } from './lib/json.js';
 export {
   verifyBundle,
   verifyBundleSync,

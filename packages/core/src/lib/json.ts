@@ -42,7 +42,13 @@ export function parseObject(text: unknown): Obj | null {
 
 /**
  * Whether a parsed JSON value nests deeper than `max` arrays or objects. Iterative, so it is itself
- * the guard: a value nested a million deep is measured without a recursive walk.
+ * the guard: a value nested a million deep is measured without a recursive walk (JSON.parse reads
+ * any depth; what writes a value back out, JSON.stringify or RFC 8785, recurses).
+ *
+ * @example
+ * ```ts
+ * nestedDeeperThan(JSON.parse('[[1]]'), 1); // true
+ * ```
  */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 0]];

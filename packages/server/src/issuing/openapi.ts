@@ -30,6 +30,20 @@ const REFUSALS = {
   },
 };
 
+/** What a front route answers: the upstream's answer with the proof, whole or streamed, or why not. */
+const frontAnswers = (proof: string, description: string) => ({
+  '200': {
+    description,
+    content: {
+      'application/json': { schema: { type: 'object', properties: { [proof]: ref('ProofBundle') } } },
+      'text/event-stream': { schema: { type: 'string' } },
+    },
+  },
+  ...REFUSALS,
+  '502': err('The upstream failed, answered what is not an answer, or more than its cap: nothing was signed (bad_gateway).'),
+  '504': err('The upstream did not answer within SVC_UPSTREAM_SECONDS: nothing was signed (gateway_timeout).'),
+});
+
 /**
  * The OpenAPI 3.1 document of the private issuing listener (served there at /api/v1/issue/openapi.json).
  *
@@ -115,16 +129,10 @@ export function issueOpenApiDocument(service: string) {
             ...jsonOf({ type: 'object', required: ['model', 'messages'] }, 'A chat completion request; n, if given, is 1.'),
           },
           responses: {
-            '200': {
-              description: `The upstream's completion with ${proof}, or (stream: true) its events, then one with ${proof}, then [DONE].`,
-              content: {
-                'application/json': { schema: { type: 'object', properties: { [proof]: ref('ProofBundle') } } },
-                'text/event-stream': { schema: { type: 'string' } },
-              },
-            },
-            ...REFUSALS,
-            '502': err('The upstream failed, answered what is not an answer, or more than its cap: nothing was signed (bad_gateway).'),
-            '504': err('The upstream did not answer within SVC_UPSTREAM_SECONDS: nothing was signed (gateway_timeout).'),
+            ...frontAnswers(
+              proof,
+              `The upstream's completion with ${proof}, or (stream: true) its events, then one with ${proof}, then [DONE].`,
+            ),
           },
         },
       },
@@ -137,16 +145,10 @@ export function issueOpenApiDocument(service: string) {
             'conversation, background, a stored prompt, item_reference and store: true are refused. council_grounded is false.',
           requestBody: { required: true, ...jsonOf({ type: 'object', required: ['model', 'input'] }, 'A response request.') },
           responses: {
-            '200': {
-              description: `The response with ${proof}, or (stream: true) its typed events, the last carrying ${proof} on its response.`,
-              content: {
-                'application/json': { schema: { type: 'object', properties: { [proof]: ref('ProofBundle') } } },
-                'text/event-stream': { schema: { type: 'string' } },
-              },
-            },
-            ...REFUSALS,
-            '502': err('The upstream failed, answered what is not an answer, or more than its cap: nothing was signed (bad_gateway).'),
-            '504': err('The upstream did not answer within SVC_UPSTREAM_SECONDS: nothing was signed (gateway_timeout).'),
+            ...frontAnswers(
+              proof,
+              `The response with ${proof}, or (stream: true) its typed events, the last carrying ${proof} on its response.`,
+            ),
           },
         },
       },

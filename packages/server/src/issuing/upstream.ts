@@ -3,7 +3,7 @@
 // the route's reader says the answer is whole and ends with the route's error event otherwise. What
 // a route reads out of an answer is its own (openai.ts, responses.ts); how it is signed is shared.
 import type { ProofBundle } from '@svc/core';
-import { textSha256 } from '@svc/core';
+import { nestedDeeperThan, textSha256 } from '@svc/core';
 import { HttpError } from '../http/errors.js';
 import type { Logger } from '../log.js';
 import { PEER_CAPS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
@@ -11,7 +11,6 @@ import { NotAnAnswer, type SignedAnswer } from './answer-shape.js';
 import type { Question } from './front-request.js';
 import type { IssueInput } from './issuer.js';
 import { readEvents, StreamFailure } from './sse.js';
-import { deeperThan } from '../util/depth.js';
 
 /**
  * How deep a request to the front or an upstream's answer may nest. A chat or Responses answer is
@@ -22,7 +21,7 @@ export const FRONT_MAX_DEPTH = 128;
 
 /** A request to a front route, refused (422) when it nests deeper than FRONT_MAX_DEPTH. */
 export function checkDepth(body: unknown): void {
-  if (deeperThan(body, FRONT_MAX_DEPTH))
+  if (nestedDeeperThan(body, FRONT_MAX_DEPTH))
     throw new HttpError('invalid_request', `the request nests more than ${FRONT_MAX_DEPTH} arrays or objects deep`);
 }
 
@@ -134,7 +133,7 @@ export async function readWhole(res: Response, url: string, deadline: AbortSigna
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || proofMember in parsed)
     throw new HttpError('bad_gateway', `the upstream answered what is not ${what}`);
-  if (deeperThan(parsed, FRONT_MAX_DEPTH))
+  if (nestedDeeperThan(parsed, FRONT_MAX_DEPTH))
     throw new HttpError('bad_gateway', `the upstream's answer nests more than ${FRONT_MAX_DEPTH} deep: nothing was signed`);
   return parsed as Obj;
 }
@@ -150,7 +149,7 @@ export function eventObject(data: string, proofMember: string): Obj {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new NotAnAnswer('the upstream sent an event that is not an object');
   const p = parsed as Obj;
-  if (deeperThan(p, FRONT_MAX_DEPTH)) throw new NotAnAnswer(`the upstream sent an event nested more than ${FRONT_MAX_DEPTH} deep`);
+  if (nestedDeeperThan(p, FRONT_MAX_DEPTH)) throw new NotAnAnswer(`the upstream sent an event nested more than ${FRONT_MAX_DEPTH} deep`);
   if (p.error !== undefined) throw new NotAnAnswer('the upstream sent an error event');
   // Only this front writes the proof member: an upstream event carrying one (a proof of some other
   // answer, replayed) would reach the client beside the real one.
