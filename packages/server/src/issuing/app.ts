@@ -9,6 +9,7 @@ import { json, type AppRequest, type Handler } from '../http/types.js';
 import type { IssueInput, Issuer } from './issuer.js';
 import { parseExport, parseRun, parseTranscript } from './kind-input.js';
 import { LedgerError } from '../ledger/errors.js';
+import { SignerBusy } from './signers.js';
 import type { Logger } from '../log.js';
 import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
 import { chatCompletions, type Upstreams } from './openai.js';
@@ -17,7 +18,8 @@ import { issueOpenApiDocument } from './openapi.js';
 import { TOKEN_PREFIX, type TokenFile } from './tokens.js';
 
 export interface IssuingDeps {
-  issue(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  /** Sign and log answers; `owner` is the token's name, whose turn they wait in. */
+  issue(inputs: readonly IssueInput[], owner?: string): Promise<ProofBundle[]>;
   /** The kinds beyond one answer: a transcript of issued turns, a run evidence pack, an export. */
   kinds: Pick<Issuer, 'issueTranscript' | 'issueRun' | 'issueExport'>;
   tokens: Pick<TokenFile, 'match'>;
@@ -61,28 +63,25 @@ async function readJson(req: AppRequest): Promise<unknown> {
   return parseDocument(await req.body());
 }
 
-/** Issuer refusals the client can act on are 422/503; anything else stays a fault of the server. */
-async function issued(d: IssuingDeps, inputs: IssueInput[]): Promise<ProofBundle[]> {
+/**
+ * The issuer's refusals the client can act on, as answers: 422 what cannot be signed, 429 when the
+ * caller's answers already fill its share of the signing queue, 503 when the ledger withholds its
+ * head or cannot be reached. Anything else stays a fault of the server.
+ */
+async function kinded<T>(issue: () => Promise<T>): Promise<T> {
   try {
-    return await d.issue(inputs);
+    return await issue();
   } catch (e) {
+    if (e instanceof LedgerError && e.code === 'invalid_request') throw new HttpError('invalid_request', e.message);
+    if (e instanceof SignerBusy) throw new HttpError('rate_limited', `nothing was signed: ${e.message}`, { retryAfter: 1 });
     if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
       throw new HttpError('unavailable', `nothing was signed: ${e.message}`, { retryAfter: 5 });
     throw e;
   }
 }
 
-/** A kind's refusals: what the issuer says cannot be signed is the caller's 422; the rest as `issued`. */
-async function kinded<T>(issue: () => Promise<T>): Promise<T> {
-  try {
-    return await issue();
-  } catch (e) {
-    if (e instanceof LedgerError && e.code === 'invalid_request') throw new HttpError('invalid_request', e.message);
-    if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
-      throw new HttpError('unavailable', `nothing was signed: ${e.message}`, { retryAfter: 5 });
-    throw e;
-  }
-}
+const issued = (d: IssuingDeps, inputs: IssueInput[], owner: string | undefined): Promise<ProofBundle[]> =>
+  kinded(() => d.issue(inputs, owner));
 
 /**
  * The private listener's request handler.
@@ -93,6 +92,8 @@ async function kinded<T>(issue: () => Promise<T>): Promise<T> {
  * ```
  */
 export function issuingApp(d: IssuingDeps) {
+  // The front's routes sign through the same refusals as the issuing routes.
+  const front = { ...d, issue: (inputs: readonly IssueInput[], owner?: string) => issued(d, [...inputs], owner) };
   const limiter = new RateLimiter(d.now);
   const take = d.take ?? ((key: string, n: number) => limiter.take(key, 'issue', n));
   // Every issuing route: authenticated, then limited per token, then run.
@@ -116,7 +117,7 @@ export function issuingApp(d: IssuingDeps) {
       run: guarded(async (req) => {
         const input = parseIssueInput(await readJson(req), d);
         if (typeof input === 'string') throw new HttpError('invalid_request', input);
-        const [bundle] = await issued(d, [input]);
+        const [bundle] = await issued(d, [input], req.principal);
         d.log('issued', { token: req.principal, answers: 1 });
         return json(200, bundle);
       }),
@@ -136,7 +137,7 @@ export function issuingApp(d: IssuingDeps) {
           if (typeof r === 'string') throw new HttpError('invalid_request', `answers[${i}]: ${r}`);
           return r;
         });
-        const bundles = await issued(d, inputs);
+        const bundles = await issued(d, inputs, req.principal);
         d.log('issued', { token: req.principal, answers: bundles.length });
         return json(200, { bundles });
       }),
@@ -168,7 +169,7 @@ export function issuingApp(d: IssuingDeps) {
       group: 'none',
       cache: 'no-store',
       errors: 'openai',
-      run: guarded(async (req) => chatCompletions(req, await readJson(req), d)),
+      run: guarded(async (req) => chatCompletions(req, await readJson(req), front)),
     },
     {
       method: 'POST',
@@ -176,7 +177,7 @@ export function issuingApp(d: IssuingDeps) {
       group: 'none',
       cache: 'no-store',
       errors: 'openai',
-      run: guarded(async (req) => responses(req, await readJson(req), d)),
+      run: guarded(async (req) => responses(req, await readJson(req), front)),
     },
     {
       method: 'GET',

@@ -76,7 +76,7 @@ export interface IssuerOptions {
    * Where the bundles are signed, when not on this thread (issuing/signers.ts: threads holding the
    * same keys). Given the answers' signing members only; returns their bundles in order.
    */
-  signer?: (inputs: readonly IssueInput[]) => Promise<ProofBundle[]>;
+  signer?: (inputs: readonly IssueInput[], owner?: string) => Promise<ProofBundle[]>;
 }
 
 export class Issuer {
@@ -129,8 +129,11 @@ export class Issuer {
     return (await this.issueMany([input]))[0]!;
   }
 
-  /** Sign a batch; the whole batch is one append sealed by one signed head. */
-  async issueMany(inputs: readonly IssueInput[]): Promise<ProofBundle[]> {
+  /**
+   * Sign a batch; the whole batch is one append sealed by one signed head. `owner` (a token's name)
+   * is whose turn it waits in for the signing threads: one owner's batches cannot starve another's.
+   */
+  async issueMany(inputs: readonly IssueInput[], owner?: string): Promise<ProofBundle[]> {
     // Refused before anything is signed: a caller never holds a signature the log does not.
     if (!this.ledger && inputs.some((i) => i.logged || i.scitt))
       throw new LedgerError('invalid_request', 'logged and scitt need the ledger (SVC_LEDGER is off)');
@@ -138,7 +141,10 @@ export class Issuer {
       throw new LedgerError('invalid_request', 'this issuer cannot wait for published checkpoints');
     if (inputs.some((i) => i.scitt) && !this.opts.scitt) throw new LedgerError('invalid_request', 'this issuer has no SCITT service');
     const bundles = this.opts.signer
-      ? await this.opts.signer(inputs.map(({ logged: _l, scitt: _s, ...signed }) => signed))
+      ? await this.opts.signer(
+          inputs.map(({ logged: _l, scitt: _s, ...signed }) => signed),
+          owner,
+        )
       : this.sign(inputs);
     // issueProof refused any answer without an exact UTF-8 form, so textSha256 is never null here.
     const hashes = inputs.map((i) => textSha256(i.answer)!);

@@ -62,7 +62,7 @@ export async function issueListener(
       hint: 'add one with: svc token add NAME (every issuing request is refused until then)',
     });
   const app = issuingApp({
-    issue: (inputs) => issuer.issueMany(inputs),
+    issue: (inputs, owner) => issuer.issueMany(inputs, owner),
     kinds: issuer,
     tokens,
     ledger: cfg.ledger,

@@ -92,7 +92,7 @@ export function issuerOf(
     bridge: cfg.bridge,
     ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     ...(defaults.envelopes?.length ? { envelopes: defaults.envelopes } : {}),
-    ...(defaults.signer ? { signer: (inputs: readonly IssueInput[]) => defaults.signer!.sign(inputs) } : {}),
+    ...(defaults.signer ? { signer: (inputs: readonly IssueInput[], owner?: string) => defaults.signer!.sign(inputs, owner) } : {}),
     ...(published && ledger
       ? {
           logged: published,

@@ -74,7 +74,7 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
       if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
       throw e;
     }
-    const [bundle] = await d.issue([input]);
+    const [bundle] = await d.issue([input], req.principal);
     d.log('issued', { token: req.principal, answers: 1, front: 'chat.completions' });
     return { status: 200, body: { ...relayed, [proofMember]: bundle } };
   }

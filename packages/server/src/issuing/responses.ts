@@ -72,7 +72,7 @@ export async function responses(req: AppRequest, body: unknown, d: FrontDeps): P
       if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
       throw e;
     }
-    const [bundle] = await d.issue([input]);
+    const [bundle] = await d.issue([input], req.principal);
     d.log('issued', { token: req.principal, answers: 1, front: 'responses' });
     return { status: 200, body: { ...shown, [proofMember]: bundle } };
   }

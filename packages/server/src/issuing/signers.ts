@@ -1,7 +1,10 @@
 // Threads that sign for an issuer: each loads the keyring of the data folder and signs the answers
-// it is handed; the issuer's thread appends, proves and answers. Answers are split across the
-// threads by how much each has waiting. A thread that dies fails only the answers it held (nothing
-// signed there was returned, so nothing is lost from the log) and is replaced.
+// it is handed; the issuer's thread appends, proves and answers. Work waits here, not in the
+// threads: in chunks of at most CHUNK answers, queued per owner (a token's name), and handed out
+// round-robin across owners as threads free up, so one token's batches cannot starve another's
+// answer (issue 53 row 7), and an owner's queue is bounded, so neither can its memory. A thread
+// that dies fails only the answers it held (nothing signed there was returned, so nothing is lost
+// from the log) and is replaced.
 import { Worker } from 'node:worker_threads';
 import type { EnvelopeFormat, ProofBundle } from '@svc/core';
 import { SvcError } from '@svc/core';
@@ -23,6 +26,26 @@ interface Thread {
   queued: number;
 }
 
+/** A chunk of one caller's answers, waiting for a thread. */
+interface Chunk {
+  inputs: readonly IssueInput[];
+  call: { failed: boolean };
+  resolve: (b: ProofBundle[]) => void;
+  reject: (e: Error) => void;
+}
+
+/** The most answers one chunk holds: a thread's turn, so another owner waits at most this long. */
+export const CHUNK = 16;
+/** Chunks a thread holds at once: two, so a thread never idles between one and the next. */
+const PER_THREAD = 2;
+/** The most answers one owner may have waiting; more is refused (SignerBusy) until some are signed. */
+export const MAX_QUEUED_PER_OWNER = 4096;
+
+/** Refused because the owner already has MAX_QUEUED_PER_OWNER answers waiting: retry shortly. */
+export class SignerBusy extends Error {
+  override readonly name = 'SignerBusy';
+}
+
 /**
  * A pool of signing threads.
  *
@@ -37,6 +60,9 @@ export class SignerPool {
   private readonly threads: Thread[] = [];
   private nextId = 0;
   private closed = false;
+  /** Waiting chunks by owner, in the order owners are served (an owner leaves when it has none). */
+  private readonly queues = new Map<string, Chunk[]>();
+  private readonly waitingAnswers = new Map<string, number>();
 
   constructor(
     size: number,
@@ -54,6 +80,7 @@ export class SignerPool {
       if (!w) return;
       t.waiting.delete(m.id);
       t.queued -= w.count;
+      queueMicrotask(() => this.pump());
       if (m.bundles) w.resolve(m.bundles);
       // A refusal of the core (an answer it cannot sign) stays one; anything else is a fault.
       else w.reject(m.name === 'SvcError' ? new SvcError('invalid_request', m.error ?? 'refused') : new Error(m.error ?? 'signing failed'));
@@ -65,35 +92,80 @@ export class SignerPool {
       t.queued = 0;
       const i = this.threads.indexOf(t);
       if (i >= 0 && !this.closed) this.threads[i] = this.spawn();
+      queueMicrotask(() => this.pump());
     };
     worker.on('error', (e) => died(e.message));
     worker.on('exit', (code) => died(`exit ${code}`));
     return t;
   }
 
-  /** Sign answers on the threads, split by what each has waiting; the bundles in order. */
-  async sign(inputs: readonly IssueInput[]): Promise<ProofBundle[]> {
+  /**
+   * Sign answers on the threads; the bundles in order. `owner` (a token's name) is whose turn they
+   * wait in: owners are served a chunk each in turn. Throws SignerBusy, signing nothing, when the
+   * owner would have more than MAX_QUEUED_PER_OWNER answers waiting.
+   */
+  async sign(inputs: readonly IssueInput[], owner = ''): Promise<ProofBundle[]> {
     if (this.closed) throw new Error('the issuer is closed');
-    const parts = Math.min(this.threads.length, inputs.length);
-    const size = Math.ceil(inputs.length / Math.max(1, parts));
+    const waiting = this.waitingAnswers.get(owner) ?? 0;
+    if (waiting + inputs.length > MAX_QUEUED_PER_OWNER)
+      throw new SignerBusy(`${waiting} answers of this caller are waiting to be signed (at most ${MAX_QUEUED_PER_OWNER}): retry shortly`);
+    this.waitingAnswers.set(owner, waiting + inputs.length);
     const chunks: Promise<ProofBundle[]>[] = [];
-    for (let at = 0; at < inputs.length; at += size) {
-      const chunk = inputs.slice(at, at + size);
-      const t = this.threads.reduce((a, b) => (b.queued < a.queued ? b : a));
-      const id = this.nextId++;
-      t.queued += chunk.length;
+    const queue = this.queues.get(owner) ?? [];
+    this.queues.set(owner, queue);
+    // One chunk failing fails the call: its chunks not yet handed out are dropped, not signed.
+    const call = { failed: false };
+    for (let at = 0; at < inputs.length; at += CHUNK) {
+      const part = inputs.slice(at, at + CHUNK);
       chunks.push(
-        new Promise<ProofBundle[]>((resolve, reject) => {
-          t.waiting.set(id, { count: chunk.length, resolve, reject });
-          t.worker.postMessage({ id, inputs: chunk });
+        new Promise<ProofBundle[]>((resolve, reject) =>
+          queue.push({
+            inputs: part,
+            call,
+            resolve,
+            reject: (e) => {
+              call.failed = true;
+              reject(e);
+            },
+          }),
+        ).finally(() => {
+          const left = (this.waitingAnswers.get(owner) ?? 0) - part.length;
+          if (left > 0) this.waitingAnswers.set(owner, left);
+          else this.waitingAnswers.delete(owner);
         }),
       );
     }
+    this.pump();
     return (await Promise.all(chunks)).flat();
+  }
+
+  /** Hand waiting chunks to threads with room, one owner's chunk at a time, round the owners. */
+  private pump(): void {
+    while (this.queues.size > 0) {
+      const t = this.threads
+        .filter((x) => x.waiting.size < PER_THREAD)
+        .reduce<Thread | null>((a, b) => (!a || b.queued < a.queued ? b : a), null);
+      if (!t) return;
+      // The first owner in line gives one chunk and goes to the back (Map order is insertion order).
+      const [owner, queue] = this.queues.entries().next().value!;
+      const chunk = queue.shift()!;
+      this.queues.delete(owner);
+      if (queue.length > 0) this.queues.set(owner, queue);
+      if (chunk.call.failed) {
+        chunk.reject(new Error('another part of this batch failed: nothing was signed'));
+        continue;
+      }
+      const id = this.nextId++;
+      t.queued += chunk.inputs.length;
+      t.waiting.set(id, { count: chunk.inputs.length, resolve: chunk.resolve, reject: chunk.reject });
+      t.worker.postMessage({ id, inputs: chunk.inputs });
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    for (const queue of this.queues.values()) for (const c of queue) c.reject(new Error('the issuer closed: nothing was signed'));
+    this.queues.clear();
     await Promise.all(this.threads.map((t) => t.worker.terminate()));
   }
 }

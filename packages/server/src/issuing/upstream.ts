@@ -43,7 +43,7 @@ export interface Upstreams {
 }
 
 export interface FrontDeps {
-  issue(inputs: readonly IssueInput[]): Promise<ProofBundle[]>;
+  issue(inputs: readonly IssueInput[], owner?: string): Promise<ProofBundle[]>;
   service: string;
   upstreams: Upstreams;
   log: Logger;
@@ -200,7 +200,7 @@ export async function* relay(
       }
       let bundle: ProofBundle;
       try {
-        [bundle] = (await d.issue([step.sign])) as [ProofBundle];
+        [bundle] = (await d.issue([step.sign], principal)) as [ProofBundle];
       } catch (e) {
         yield fail(e instanceof Error ? e.message : 'the answer could not be signed');
         return;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { namesFor, sha256, utf8 } from '@svc/core';
 import { ensureKeys, issuerOf, loadConfig, openLedger, SignerPool } from '../../src/internal.js';
+import { MAX_QUEUED_PER_OWNER, SignerBusy } from '../../src/issuing/signers.js';
 import { verdictOf } from './support.js';
 import { seedKeys } from '../support/keys.js';
 
@@ -31,6 +32,46 @@ describe('signing threads', () => {
     for (const b of bundles) expect((await verdictOf(dir, b)).signerRecognized).toBe(true);
     expect(Object.keys(bundles[4]!.receipt.envelopes ?? {})).toEqual(['cose']);
   }, 60_000);
+
+  it("one owner's batches do not starve another's answer: owners take turns, a chunk each (issue 53 row 7)", async () => {
+    const pool = new SignerPool(1, settings, () => {});
+    pools.push(pool);
+    await pool.sign([{ answer: 'warm' }]);
+    const done: string[] = [];
+    // Three batches of 32 from one token, queued before the other token's single answer.
+    const flood = Array.from({ length: 3 }, (_, k) =>
+      pool
+        .sign(
+          Array.from({ length: 32 }, (_, i) => ({ answer: `a${k}.${i}` })),
+          'flooder',
+        )
+        .then(() => done.push(`flooder ${k}`)),
+    );
+    const other = pool.sign([{ answer: 'b' }], 'other').then(() => done.push('other'));
+    await Promise.all([...flood, other]);
+    // First come, first served would sign all 96 first. In turns, the answer waits only for the
+    // chunks already handed to the thread (2 of 16: the whole first batch) and one more turn: it
+    // is back before the second and third batches.
+    expect(done.indexOf('other')).toBeLessThan(done.indexOf('flooder 1'));
+    expect(done.indexOf('other')).toBeLessThan(done.indexOf('flooder 2'));
+    expect(done).toHaveLength(4);
+  }, 120_000);
+
+  it("an owner's waiting answers are bounded: past MAX_QUEUED_PER_OWNER it is refused, others are not", async () => {
+    const pool = new SignerPool(1, settings, () => {});
+    pools.push(pool);
+    const many = (n: number, tag: string) => Array.from({ length: n }, (_, i) => ({ answer: `${tag} ${i}` }));
+    // Its outcome is taken at once: the pool is closed under it below.
+    const held = pool.sign(many(MAX_QUEUED_PER_OWNER, 'full'), 'greedy').then(
+      () => 'signed',
+      (e: Error) => e.message,
+    );
+    await expect(pool.sign(many(1, 'one more'), 'greedy')).rejects.toBeInstanceOf(SignerBusy);
+    const [other] = await pool.sign(many(1, 'other'), 'other');
+    expect(other!.answer).toBe('other 0');
+    await pool.close();
+    expect(await held).toMatch(/nothing was signed/);
+  }, 120_000);
 
   it('a thread that dies mid-sign fails what it held, and a new thread signs the next', async () => {
     const events: string[] = [];
