@@ -253,7 +253,7 @@ export async function startServer(
     const issuer = issuerOf(cfg, ring, ledger, published, issueSigners ? { signer: issueSigners } : {});
     const started = await issueListener(cfg, cfg.issue, issuer, log, {
       ...(opts.env ? { env: opts.env } : {}),
-      ...(link ? { take: (name: string, perMinute: number) => link.take(name, 'issue', perMinute) } : {}),
+      ...(link ? { take: (name: string, perMinute: number, count?: number) => link.take(name, 'issue', perMinute, count) } : {}),
       closing: () => shuttingDown,
     });
     issueServer = started.server;

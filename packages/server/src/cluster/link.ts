@@ -18,7 +18,7 @@ export interface ClusterLink {
    * The sliding-window limiter's answer (0: allowed; else seconds to wait), one limiter for all
    * processes; null when the primary did not answer in time (the caller refuses the request).
    */
-  take(key: string, group: string, perMinute: number): Promise<number | null>;
+  take(key: string, group: string, perMinute: number, count?: number): Promise<number | null>;
   council(): Promise<CouncilHealth | null>;
   /** The metrics of every process, aggregated by the primary. */
   metrics(): Promise<string | null>;
@@ -93,8 +93,8 @@ export function clusterLink(index: number, proc: NodeJS.Process = process): Clus
     index,
     leader: index === 0,
     // Without its primary's answer a process cannot know the client's window: it refuses (null).
-    take: async (key, group, perMinute) => {
-      const v = await ask({ svc: 'take', ip: key, group, perMinute }, null);
+    take: async (key, group, perMinute, count) => {
+      const v = await ask({ svc: 'take', ip: key, group, perMinute, ...(count !== undefined && count !== 1 ? { count } : {}) }, null);
       return Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null;
     },
     council: async () => asCouncil(await ask({ svc: 'council' }, null)),

@@ -6,7 +6,7 @@ import type { WitnessingStatus } from '../tlog/witnessing.js';
 
 /** What a server process asks its primary; each carries an id its answer repeats. */
 export type Ask =
-  | { svc: 'take'; id: number; ip: string; group: string; perMinute: number }
+  | { svc: 'take'; id: number; ip: string; group: string; perMinute: number; count?: number }
   | { svc: 'council'; id: number }
   | { svc: 'metrics'; id: number };
 
@@ -27,7 +27,11 @@ const isId = (v: unknown): v is number => Number.isSafeInteger(v) && (v as numbe
 export function asAsk(m: unknown): Ask | null {
   if (!isObj(m) || !isId(m.id)) return null;
   if (m.svc === 'take')
-    return typeof m.ip === 'string' && typeof m.group === 'string' && Number.isSafeInteger(m.perMinute) && m.ip.length <= 64
+    return typeof m.ip === 'string' &&
+      typeof m.group === 'string' &&
+      Number.isSafeInteger(m.perMinute) &&
+      m.ip.length <= 64 &&
+      (m.count === undefined || (Number.isSafeInteger(m.count) && (m.count as number) >= 1 && (m.count as number) <= 100_000))
       ? (m as Ask)
       : null;
   return m.svc === 'council' || m.svc === 'metrics' ? (m as Ask) : null;

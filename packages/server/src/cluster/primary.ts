@@ -89,7 +89,7 @@ export function startPrimary(cfg: Config, log: Logger, env: NodeJS.ProcessEnv = 
     const a = asAsk(m);
     if (a) {
       const reply = (value: unknown) => sendTo(w, { svc: 'answer', id: a.id, value });
-      if (a.svc === 'take') reply(limiter.take(a.ip, a.group, a.perMinute));
+      if (a.svc === 'take') reply(limiter.take(a.ip, a.group, a.perMinute, a.count ?? 1));
       else if (a.svc === 'council') council.health().then(reply, () => reply(null));
       else metricsText().then(reply, () => reply(null));
       return;

@@ -16,9 +16,14 @@ export class RateLimiter {
     private readonly maxKeys = 100_000,
   ) {}
 
-  /** Returns 0 when allowed, else the whole seconds until a request would be (for Retry-After). */
-  take(ip: string, group: string, perMinute: number): number {
+  /**
+   * Returns 0 when allowed, else the whole seconds until a request would be (for Retry-After).
+   * `count` is how many units the request spends (an issuing batch spends one per answer); more
+   * than the limit itself is never allowed (60).
+   */
+  take(ip: string, group: string, perMinute: number, count = 1): number {
     if (perMinute <= 0) return 0;
+    if (count > perMinute) return Math.ceil(WINDOW_MS / 1000);
     const t = this.now();
     if (t - this.lastSweep >= WINDOW_MS) this.sweep(t);
     const key = `${group}\u0000${ip}`;
@@ -29,8 +34,9 @@ export class RateLimiter {
       this.hits.set(key, times);
     }
     while (times.length > 0 && times[0]! <= t - WINDOW_MS) times.shift();
-    if (times.length >= perMinute) return Math.max(1, Math.ceil((times[times.length - perMinute]! + WINDOW_MS - t) / 1000));
-    times.push(t);
+    if (times.length + count > perMinute)
+      return Math.max(1, Math.ceil((times[times.length + count - perMinute - 1]! + WINDOW_MS - t) / 1000));
+    for (let i = 0; i < count; i++) times.push(t);
     return 0;
   }
 

@@ -28,7 +28,7 @@ export interface IssuingDeps {
   service: string;
   /** Requests per minute per token (0: none); `take` is the cluster's shared limiter where there is one. */
   perMinute: number;
-  take?: (key: string, perMinute: number) => number | null | Promise<number | null>;
+  take?: (key: string, perMinute: number, count?: number) => number | null | Promise<number | null>;
   upstreams: Upstreams;
   /** How long the front waits for an upstream model, body included (ms). */
   upstreamMs?: number;
@@ -95,7 +95,17 @@ export function issuingApp(d: IssuingDeps) {
   // The front's routes sign through the same refusals as the issuing routes.
   const front = { ...d, issue: (inputs: readonly IssueInput[], owner?: string) => issued(d, [...inputs], owner) };
   const limiter = new RateLimiter(d.now);
-  const take = d.take ?? ((key: string, n: number) => limiter.take(key, 'issue', n));
+  const take = d.take ?? ((key: string, n: number, count = 1) => limiter.take(key, 'issue', n, count));
+  /** The limit counts answers: a batch spends the rest of its answers once it is read (issue 53 row 7). */
+  const spend = async (name: string, count: number) => {
+    if (d.perMinute <= 0 || count <= 0) return;
+    const wait = await take(name, d.perMinute, count);
+    if (wait === null) throw new HttpError('unavailable', 'the rate limiter is busy; retry shortly', { retryAfter: 1 });
+    if (wait > 0)
+      throw new HttpError('rate_limited', `token ${name}: ${count + 1} answers are over its ${d.perMinute} a minute; retry later`, {
+        retryAfter: wait,
+      });
+  };
   // Every issuing route: authenticated, then limited per token, then run.
   const guarded =
     (run: Handler): Handler =>
@@ -137,6 +147,8 @@ export function issuingApp(d: IssuingDeps) {
           if (typeof r === 'string') throw new HttpError('invalid_request', `answers[${i}]: ${r}`);
           return r;
         });
+        // The request itself spent one; the batch's other answers are spent before any is signed.
+        await spend(req.principal!, inputs.length - 1);
         const bundles = await issued(d, inputs, req.principal);
         d.log('issued', { token: req.principal, answers: bundles.length });
         return json(200, { bundles });
@@ -157,6 +169,8 @@ export function issuingApp(d: IssuingDeps) {
         run: guarded(async (req) => {
           const input = parse(await readJson(req));
           if (typeof input === 'string') throw new HttpError('invalid_request', input);
+          // A transcript's turns are answers: each counts against the token's limit.
+          if (kind === 'transcript') await spend(req.principal!, (input as { turns: unknown[] }).turns.length - 1);
           const bundle = await kinded(() => issue(input as never));
           d.log('issued', { token: req.principal, kind });
           return json(200, bundle);

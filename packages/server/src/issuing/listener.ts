@@ -51,7 +51,7 @@ export async function issueListener(
   log: Logger,
   opts: {
     env?: NodeJS.ProcessEnv;
-    take?: (key: string, perMinute: number) => number | null | Promise<number | null>;
+    take?: (key: string, perMinute: number, count?: number) => number | null | Promise<number | null>;
     closing?: () => boolean;
   } = {},
 ): Promise<{ server: Server; url: string; tokens: TokenFile }> {

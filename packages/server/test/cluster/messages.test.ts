@@ -19,7 +19,12 @@ describe('cluster messages', () => {
   it('recognises only well-formed asks: an id, and for take a short ip, a group and an integer limit', () => {
     expect(asAsk({ svc: 'take', id: 1, ip: '10.0.0.1', group: 'verify', perMinute: 40 })).not.toBeNull();
     expect(asAsk({ svc: 'council', id: 2 })).not.toBeNull();
+    // An issuing batch spends one unit per answer: a count from 1 up.
+    expect(asAsk({ svc: 'take', id: 3, ip: 'tok', group: 'issue', perMinute: 600, count: 256 })).not.toBeNull();
     for (const bad of [
+      { svc: 'take', id: 1, ip: 'a', group: 'g', perMinute: 1, count: 0 },
+      { svc: 'take', id: 1, ip: 'a', group: 'g', perMinute: 1, count: 2.5 },
+      { svc: 'take', id: 1, ip: 'a', group: 'g', perMinute: 1, count: '2' },
       { svc: 'take', id: 0, ip: 'a', group: 'g', perMinute: 1 },
       { svc: 'take', id: 1.5, ip: 'a', group: 'g', perMinute: 1 },
       { svc: 'take', id: 1, ip: 'x'.repeat(65), group: 'g', perMinute: 1 },

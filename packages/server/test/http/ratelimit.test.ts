@@ -33,6 +33,28 @@ describe('sliding-window rate limits', () => {
     expect(rl.take('a', 'g', 5)).toBe(0);
   });
 
+  it('property: with counts (a batch spends one per answer) no window holds more units than the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 5_000 }), fc.integer({ min: 1, max: 12 })), { minLength: 1, maxLength: 80 }),
+        (steps) => {
+          const { rl, set } = limiterAt();
+          let t = 0;
+          const allowed: [number, number][] = [];
+          for (const [dt, count] of steps) {
+            t += dt;
+            set(t);
+            const inWindow = allowed.filter(([at]) => at > t - 60_000).reduce((a, [, c]) => a + c, 0);
+            const wait = rl.take('k', 'issue', 10, count);
+            // Allowed exactly when it fits; a count above the limit never does.
+            expect(wait === 0).toBe(count <= 10 && inWindow + count <= 10);
+            if (wait === 0) allowed.push([t, count]);
+          }
+        },
+      ),
+    );
+  });
+
   it('keys and groups are counted apart; 0 disables', () => {
     const { rl } = limiterAt();
     expect(rl.take('a', 'g', 1)).toBe(0);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, newToken, unsafeTokenFile } from '../../src/internal.js';
 import { rawRequest } from '../support/rawhttp.js';
-import { post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
+import { issuingServer, post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let front: Awaited<ReturnType<typeof scriptedFront>>;
@@ -153,6 +153,30 @@ describe('row 6: issuing never claims a council nobody stated', () => {
     expect(((await verdictOf(s.dir, absent.body)).verdict as any).receipt.councilGrounded).toBe(false);
     const said = await post(`${s.issueUrl}/api/v1/issue`, { answer: 'Paris.', council_grounded: true }, s.tokens.app);
     expect(((await verdictOf(s.dir, said.body)).verdict as any).receipt.councilGrounded).toBe(true);
+  });
+});
+
+describe('row 7: the per-token limit counts answers, not requests', () => {
+  it('with 10 a minute, a batch of 8 passes, a batch of 3 more is refused, and so is a batch of 11', async () => {
+    const limited = await issuingServer({ env: { SVC_RATE_ISSUE: '10' } });
+    try {
+      const batch = (n: number) =>
+        post(
+          `${limited.issueUrl}/api/v1/issue/batch`,
+          { answers: Array.from({ length: n }, (_, i) => ({ answer: `a${i}` })) },
+          limited.tokens.app,
+        );
+      const too = await batch(11);
+      expect(too.status).toBe(429);
+      // The refused batch spent its one request; 9 are left this minute.
+      expect((await batch(8)).status).toBe(200);
+      const over = await batch(3);
+      expect(over.status).toBe(429);
+      expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(over.body.error).toMatch(/over its 10 a minute/);
+    } finally {
+      await limited.stop();
+    }
   });
 });
 
