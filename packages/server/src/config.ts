@@ -32,7 +32,7 @@ export interface IssueListenerConfig {
   tokens: string;
   /** PEM files of the listener's certificate chain and key; required beyond loopback. */
   tls?: { cert: string; key: string };
-  /** Requests per minute per token (SVC_RATE_ISSUE; 0: no limit). */
+  /** Answers per minute per token (SVC_RATE_ISSUE; a batch spends one per answer; 0: no limit). */
   perMinute: number;
   /** How long the OpenAI-compatible front waits for an upstream model (SVC_UPSTREAM_SECONDS). */
   upstreamMs: number;

@@ -41,7 +41,7 @@ SVC_SLH_DIVERSITY (off), SVC_BRIDGE (on), SVC_LOG (on), SVC_LOG_LEVEL (info),
 SVC_SHUTDOWN_SECONDS (10), SVC_QUEUE_SIGNATURES (400 per worker), SVC_TASK_TIMEOUT_SECONDS (30),
 SVC_BODY_SECONDS (10), SVC_BODY_BUDGET_MB (256), SVC_ISSUE_LISTEN (none: no issuing API; host:port of
 its private listener), SVC_ISSUE_TOKENS (<data>/issue-tokens), SVC_ISSUE_TLS_CERT and SVC_ISSUE_TLS_KEY
-(required beyond loopback), SVC_RATE_ISSUE (600/min per token), SVC_UPSTREAM_SECONDS (120),
+(required beyond loopback), SVC_RATE_ISSUE (600 answers/min per token), SVC_UPSTREAM_SECONDS (120),
 SVC_ISSUE_SIGNERS (1 signing thread per process).
 The README's Configuration table says what each means.
 Dev keys are made on first start when the data folder has none.`,
