@@ -74,6 +74,22 @@ describe('examples', () => {
     }
   });
 
+  it('langchain-client.mjs reaches a proof over exactly what LangChain returned, on both APIs', async () => {
+    const model = spawn(process.execPath, [ex('echo-model.mjs'), '0']);
+    const { issuingServer } = await import('./issuing/support.js');
+    let front: Awaited<ReturnType<typeof issuingServer>> | undefined;
+    try {
+      const endpoint = await new Promise<string>((ok) => model.stdout.once('data', (d) => ok(JSON.parse(String(d)).url)));
+      front = await issuingServer({ council: { seats: [{ id: 'echo', label: 'Echo', model: 'echo-1', endpoint }] } });
+      const r = await run(ex('langchain-client.mjs'), { SVC_URL: front.url }, [`${front.issueUrl}/v1`, front.tokens.app!]);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out.match(/: "You asked: Capital of France\?" proven=true/g)).toHaveLength(4);
+    } finally {
+      await front?.stop();
+      model.kill();
+    }
+  });
+
   it('echo-model.mjs speaks chat completions and the Responses API, whole and streamed', async () => {
     const port = 20000 + Math.floor(Math.random() * 30000);
     const c = spawn(process.execPath, [ex('echo-model.mjs'), String(port)]);
