@@ -53,6 +53,7 @@ describe('the test suite', () => {
       'deploy.test.ts': 'the container and its files',
       'docs.test.ts': 'the README and the guides: excerpts, links, the front page',
       'endpoints.test.ts': 'every endpoint over a socket',
+      'commits.test.ts': 'the log: every commit subject in the house form',
       'examples.test.ts': 'examples/ run as a user runs them',
       'first-hour.test.ts': "a fresh clone and the README's commands",
       'handlers.test.ts': 'every handler in process, without a socket',
