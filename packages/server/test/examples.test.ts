@@ -57,37 +57,32 @@ describe('examples', () => {
     expect(r.out.match(/overallOk=true signerRecognized=true logged at \d+/g)).toHaveLength(3);
   });
 
-  it('openai-client.mjs reads a proof off every path of the openai package, each verifying', async () => {
+  /** An example run against the echo model through the issuing front, with the server's URL and a token. */
+  async function throughFront(file: string) {
     const model = spawn(process.execPath, [ex('echo-model.mjs'), '0']);
     const { issuingServer } = await import('./issuing/support.js');
     let front: Awaited<ReturnType<typeof issuingServer>> | undefined;
     try {
       const endpoint = await new Promise<string>((ok) => model.stdout.once('data', (d) => ok(JSON.parse(String(d)).url)));
       front = await issuingServer({ council: { seats: [{ id: 'echo', label: 'Echo', model: 'echo-1', endpoint }] } });
-      const r = await run(ex('openai-client.mjs'), { SVC_URL: front.url }, [`${front.issueUrl}/v1`, front.tokens.app!]);
-      expect(r.code, r.out).toBe(0);
-      expect(r.out).toContain('You asked: Capital of France?');
-      expect(r.out.match(/: "You asked: Capital of France\?" overallOk=true signerRecognized=true/g)).toHaveLength(4);
+      return await run(ex(file), { SVC_URL: front.url }, [`${front.issueUrl}/v1`, front.tokens.app!]);
     } finally {
       await front?.stop();
       model.kill();
     }
+  }
+
+  it('openai-client.mjs reads a proof off every path of the openai package, each verifying', async () => {
+    const r = await throughFront('openai-client.mjs');
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('You asked: Capital of France?');
+    expect(r.out.match(/: "You asked: Capital of France\?" overallOk=true signerRecognized=true/g)).toHaveLength(4);
   });
 
   it('langchain-client.mjs reaches a proof over exactly what LangChain returned, on both APIs', async () => {
-    const model = spawn(process.execPath, [ex('echo-model.mjs'), '0']);
-    const { issuingServer } = await import('./issuing/support.js');
-    let front: Awaited<ReturnType<typeof issuingServer>> | undefined;
-    try {
-      const endpoint = await new Promise<string>((ok) => model.stdout.once('data', (d) => ok(JSON.parse(String(d)).url)));
-      front = await issuingServer({ council: { seats: [{ id: 'echo', label: 'Echo', model: 'echo-1', endpoint }] } });
-      const r = await run(ex('langchain-client.mjs'), { SVC_URL: front.url }, [`${front.issueUrl}/v1`, front.tokens.app!]);
-      expect(r.code, r.out).toBe(0);
-      expect(r.out.match(/: "You asked: Capital of France\?" proven=true/g)).toHaveLength(4);
-    } finally {
-      await front?.stop();
-      model.kill();
-    }
+    const r = await throughFront('langchain-client.mjs');
+    expect(r.code, r.out).toBe(0);
+    expect(r.out.match(/: "You asked: Capital of France\?" proven=true/g)).toHaveLength(4);
   });
 
   it('echo-model.mjs speaks chat completions and the Responses API, whole and streamed', async () => {

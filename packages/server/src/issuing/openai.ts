@@ -8,18 +8,16 @@ import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { AnswerGatherer, NotAnAnswer, onlyChoice } from './answer-shape.js';
 import { bindingOf, refuseClientWrittenAnswers } from './front-request.js';
-import type { IssueInput } from './issuer.js';
 import { sseEvent } from './sse.js';
 import {
   answeringModel,
   callUpstream,
+  deliver,
   checkDepth,
   eventObject,
   type FrontDeps,
   inputFor,
   type ReadStep,
-  readWhole,
-  relay,
   seatOf,
   type StreamReader,
   type Upstream,
@@ -60,31 +58,27 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
   const proofMember = `${d.service}_proof`;
   const deadline = AbortSignal.timeout(d.upstreamMs ?? 120_000);
   const res = await callUpstream(seat.url, seat, r.body, deadline, d.log, req.principal);
-  if (!r.stream) {
-    const completion = await readWhole(res, seat.url, deadline, proofMember, 'a chat completion');
-    let relayed: Obj;
-    let input: IssueInput;
-    try {
-      const choice = onlyChoice(completion);
-      if (!choice) throw new NotAnAnswer('the upstream answered no choice');
-      const gathered = new AnswerGatherer();
-      relayed = { ...completion, choices: [gathered.add(choice, 'message')] };
-      input = inputFor(gathered.signed(), answeringModel(completion.model, seat), bindingOf(r.body, r.messages));
-    } catch (e) {
-      if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
-      throw e;
-    }
-    const [bundle] = await d.issue([input], req.principal);
-    d.log('issued', { token: req.principal, answers: 1, front: 'chat.completions' });
-    return { status: 200, body: { ...relayed, [proofMember]: bundle } };
-  }
-  if (!res.body) throw new HttpError('bad_gateway', 'the upstream answered an empty stream');
-  const reader = chunkReader(r, seat, proofMember);
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
-    stream: (closed) => relay(res.body!, closed, deadline, reader, d, req.principal, 'chat.completions'),
-  };
+  return deliver(
+    res,
+    {
+      url: seat.url,
+      deadline,
+      proofMember,
+      front: 'chat.completions',
+      what: 'a chat completion',
+      stream: r.stream,
+      whole: (completion) => {
+        const choice = onlyChoice(completion);
+        if (!choice) throw new NotAnAnswer('the upstream answered no choice');
+        const gathered = new AnswerGatherer();
+        const shown = { ...completion, choices: [gathered.add(choice, 'message')] };
+        return { shown, input: inputFor(gathered.signed(), answeringModel(completion.model, seat), bindingOf(r.body, r.messages)) };
+      },
+      reader: () => chunkReader(r, seat, proofMember),
+    },
+    d,
+    req.principal,
+  );
 }
 
 /**

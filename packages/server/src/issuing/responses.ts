@@ -9,19 +9,17 @@ import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { NotAnAnswer } from './answer-shape.js';
 import { bindingOf, RESPONSES_CONTROL_MEMBERS, refuseClientWrittenAnswers, responsesMessages, type Question } from './front-request.js';
-import type { IssueInput } from './issuer.js';
 import { finishOf, type Item, readItem, readOutput, readPart, sameItem, shownItem, shownPart, signedItems } from './response-shape.js';
 import { sseEvent } from './sse.js';
 import {
   answeringModel,
   callUpstream,
+  deliver,
   checkDepth,
   eventObject,
   type FrontDeps,
   inputFor,
   type ReadStep,
-  readWhole,
-  relay,
   seatOf,
   type StreamReader,
   type Upstream,
@@ -60,29 +58,25 @@ export async function responses(req: AppRequest, body: unknown, d: FrontDeps): P
   const deadline = AbortSignal.timeout(d.upstreamMs ?? 120_000);
   // Stateless: nothing the upstream keeps can be referred to later, here or there.
   const res = await callUpstream(seat.responses, seat, { ...body, store: false }, deadline, d.log, req.principal);
-  if (body.stream !== true) {
-    const response = await readWhole(res, seat.responses, deadline, proofMember, 'a response');
-    let shown: Obj;
-    let input: IssueInput;
-    try {
-      const items = readOutput(response);
-      input = inputFor(signedItems(items, finishOf(response, items)), answeringModel(response.model, seat), q);
-      shown = shownResponse(response, items, proofMember);
-    } catch (e) {
-      if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
-      throw e;
-    }
-    const [bundle] = await d.issue([input], req.principal);
-    d.log('issued', { token: req.principal, answers: 1, front: 'responses' });
-    return { status: 200, body: { ...shown, [proofMember]: bundle } };
-  }
-  if (!res.body) throw new HttpError('bad_gateway', 'the upstream answered an empty stream');
-  const reader = new ResponseEvents(q, seat, proofMember);
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
-    stream: (closed) => relay(res.body!, closed, deadline, reader, d, req.principal, 'responses'),
-  };
+  return deliver(
+    res,
+    {
+      url: seat.responses,
+      deadline,
+      proofMember,
+      front: 'responses',
+      what: 'a response',
+      stream: body.stream === true,
+      whole: (response) => {
+        const items = readOutput(response);
+        const input = inputFor(signedItems(items, finishOf(response, items)), answeringModel(response.model, seat), q);
+        return { shown: shownResponse(response, items, proofMember), input };
+      },
+      reader: () => new ResponseEvents(q, seat, proofMember),
+    },
+    d,
+    req.principal,
+  );
 }
 
 /** An output item being streamed, at its upstream index; null slots are reasoning, not relayed. */

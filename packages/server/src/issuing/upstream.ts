@@ -5,6 +5,7 @@
 import type { ProofBundle } from '@svc/core';
 import { nestedDeeperThan, textSha256 } from '@svc/core';
 import { HttpError } from '../http/errors.js';
+import type { AppResponse } from '../http/types.js';
 import type { Logger } from '../log.js';
 import { PEER_CAPS, PeerAnswerTooLarge, readCapped } from '../net/peer.js';
 import { NotAnAnswer, type SignedAnswer } from './answer-shape.js';
@@ -155,6 +156,48 @@ export function eventObject(data: string, proofMember: string): Obj {
   // answer, replayed) would reach the client beside the real one.
   if (Object.hasOwn(p, proofMember)) throw new NotAnAnswer('the upstream sent an event carrying a proof member');
   return p;
+}
+
+/** How a route reads its upstream's answer: a whole one, or a stream through its reader. */
+export interface Reading {
+  url: string;
+  deadline: AbortSignal;
+  proofMember: string;
+  /** The route's name in the `issued` log line. */
+  front: string;
+  /** What a whole answer must be, for the 502 that says it is not. */
+  what: string;
+  stream: boolean;
+  /** A whole answer: what the client is shown, and what is signed. Throws NotAnAnswer. */
+  whole(answer: Obj): { shown: Obj; input: IssueInput };
+  reader(): StreamReader;
+}
+
+/**
+ * The upstream's answer, as the route reads it, back to the client: whole, signed then returned with
+ * the proof member (502 for what is not an answer, nothing signed); streamed, relayed as read.
+ */
+export async function deliver(res: Response, r: Reading, d: FrontDeps, principal: string | undefined): Promise<AppResponse> {
+  if (!r.stream) {
+    const answer = await readWhole(res, r.url, r.deadline, r.proofMember, r.what);
+    let read: { shown: Obj; input: IssueInput };
+    try {
+      read = r.whole(answer);
+    } catch (e) {
+      if (e instanceof NotAnAnswer) throw new HttpError('bad_gateway', `${e.message}: nothing was signed`);
+      throw e;
+    }
+    const [bundle] = await d.issue([read.input], principal);
+    d.log('issued', { token: principal, answers: 1, front: r.front });
+    return { status: 200, body: { ...read.shown, [r.proofMember]: bundle } };
+  }
+  if (!res.body) throw new HttpError('bad_gateway', 'the upstream answered an empty stream');
+  const reader = r.reader();
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+    stream: (closed) => relay(res.body!, closed, r.deadline, reader, d, principal, r.front),
+  };
 }
 
 /** What a route's reader makes of one event: events to relay, or the whole answer to sign. */
