@@ -438,7 +438,14 @@ if (!values['no-docs']) {
   const ordered = [...sections.entries()]
     .sort(([a], [b]) => (a === FULL_KEY ? -1 : b === FULL_KEY ? 1 : a.localeCompare(b)))
     .map(([, v]) => v);
-  writeFileSync(file, `${HEADER}\n\n${ordered.join('\n\n')}\n\n${CLOSED}\n`);
+  // Sections written by hand or by other commands (the later rounds, test:stress) are kept as they are, after these.
+  const outside = old.replace(/<!-- campaign:([^ ]+) -->[\s\S]*?<!-- \/campaign:\1 -->/g, '');
+  const ownHeadings = new Set([...`${HEADER}\n${CLOSED}`.matchAll(/^## .*$/gm)].map((m) => m[0]));
+  const kept = outside
+    .split(/^(?=## )/m)
+    .filter((part) => part.startsWith('## ') && !ownHeadings.has(part.split('\n', 1)[0]))
+    .map((part) => part.trimEnd());
+  writeFileSync(file, `${[HEADER, ...ordered, CLOSED, ...kept].join('\n\n')}\n`);
 }
 console.log(section);
 process.exit(failed ? 1 : 0);

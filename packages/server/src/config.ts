@@ -133,7 +133,7 @@ export interface Config {
   shutdownMs: number;
   /** A request's headers and body must arrive within this long (ms), else 408 and the connection closes. */
   bodyMs: number;
-  /** Bytes of request bodies held in memory across all connections; past it uploads get 503. */
+  /** Bytes of request bodies held in memory across all connections of the whole server (each of `processes` holds an equal share); past it uploads get 503. */
   bodyBudgetBytes: number;
   /** Verification queue bounds and the per-task deadline (see pool/pool.ts for defaults). */
   pool: { maxQueuedCost?: number; taskTimeoutMs?: number; inlineMaxCost?: number };

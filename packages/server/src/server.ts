@@ -13,6 +13,7 @@ import { namesFor, toBase64Url, toHex } from '@svc/core';
 import { createApp } from './app.js';
 import type { Config } from './config.js';
 import { loadCouncilConfig, CouncilProbe } from './council/probe.js';
+import { BodyBudget } from './http/body.js';
 import { listen, publicServer } from './http/listen.js';
 import { metricsListener } from './http/metrics-listener.js';
 import { HttpError } from './http/errors.js';
@@ -218,7 +219,10 @@ export async function startServer(
     cryptoBackends: backendReport(nativeCrypto()),
   });
   let shuttingDown = false;
-  const server = publicServer(cfg, app.handle, log, { closing: () => shuttingDown });
+  // SVC_BODY_BUDGET_MB bounds the whole server: a cluster's processes each take an equal share,
+  // and a process's listeners (the public port, the issuing one) draw on that one share.
+  const bodies = new BodyBudget(Math.floor(cfg.bodyBudgetBytes / (link ? Math.max(1, cfg.processes) : 1)));
+  const server = publicServer(cfg, app.handle, log, { closing: () => shuttingDown, budget: bodies });
   // A client that sends its whole request and then half-closes (FIN) still gets its answer; Node's
   // default aborts the request at the FIN. (httpAllowHalfOpen: an http.Server field Node's own
   // socketOnEnd reads; no constructor option sets it.)
@@ -255,6 +259,7 @@ export async function startServer(
       ...(opts.env ? { env: opts.env } : {}),
       ...(link ? { take: (name: string, perMinute: number, count?: number) => link.take(name, 'issue', perMinute, count) } : {}),
       closing: () => shuttingDown,
+      budget: bodies,
     });
     issueServer = started.server;
     issueUrl = started.url;

@@ -47,8 +47,8 @@ export async function listen(server: NetServer, host: string, port: number, sche
 
 /**
  * The one way a public listener is made (the server and the standalone witness): the deadlines
- * above, the node:http adapter with the shared body budget, a send deadline, and the cap on
- * connections per client address.
+ * above, the node:http adapter with a body budget (its own, or `extra.budget` shared with the
+ * process's other listeners), a send deadline, and the cap on connections per client address.
  *
  * @example
  * ```ts
@@ -59,7 +59,7 @@ export function publicServer(
   cfg: Pick<Config, 'bodyMs' | 'bodyBudgetBytes' | 'trustedProxies' | 'sendMs' | 'connectionsPerIp' | 'ipv6Prefix'>,
   handle: (req: AppRequest) => Promise<AppResponse>,
   log: Logger,
-  extra: Pick<AdapterOptions, 'closing'> & { tls?: { cert: string; key: string } } = {},
+  extra: Pick<AdapterOptions, 'closing'> & { tls?: { cert: string; key: string }; budget?: BodyBudget } = {},
 ): Server {
   const options = serverOptions(cfg);
   // A TLS listener (the private issuing one beyond loopback) is node:https with the same deadlines;
@@ -73,7 +73,7 @@ export function publicServer(
     nodeHandler(handle, {
       trustedProxies: cfg.trustedProxies,
       log,
-      budget: new BodyBudget(cfg.bodyBudgetBytes),
+      budget: extra.budget ?? new BodyBudget(cfg.bodyBudgetBytes),
       ...(cfg.sendMs !== undefined ? { sendMs: cfg.sendMs } : {}),
       ...(extra.closing ? { closing: extra.closing } : {}),
     }),

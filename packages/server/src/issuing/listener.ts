@@ -5,6 +5,7 @@
 import type { Server } from 'node:http';
 import type { Config, IssueListenerConfig } from '../config.js';
 import { loadCouncilConfig, type CouncilConfig } from '../council/probe.js';
+import type { BodyBudget } from '../http/body.js';
 import { listen, publicServer } from '../http/listen.js';
 import type { Issuer } from './issuer.js';
 import type { Logger } from '../log.js';
@@ -53,6 +54,8 @@ export async function issueListener(
     env?: NodeJS.ProcessEnv;
     take?: (key: string, perMinute: number, count?: number) => number | null | Promise<number | null>;
     closing?: () => boolean;
+    /** The body budget this process's listeners share (default: one of the listener's own). */
+    budget?: BodyBudget;
   } = {},
 ): Promise<{ server: Server; url: string; tokens: TokenFile }> {
   const tokens = new TokenFile(where.tokens, log);
@@ -75,6 +78,7 @@ export async function issueListener(
   });
   const server = publicServer(cfg, app.handle, log, {
     ...(opts.closing ? { closing: opts.closing } : {}),
+    ...(opts.budget ? { budget: opts.budget } : {}),
     ...(where.tls ? { tls: where.tls } : {}),
   });
   (server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;

@@ -5,47 +5,11 @@
 // storage process 66 MiB (80 before it loaded the tree through
 // @svc/core/merkle alone) (docs/benchmarks.md). A process that starts more than 20% above its budget
 // fails here, so a dependency that doubles what every process maps is seen when it lands.
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fresh, serveCluster } from '../support/cluster.js';
+import { descendants, rssMiB } from '../support/procs.js';
 
 const BUDGET_MIB = { primary: 84, server: 88, storage: 66 } as const;
-
-/** Resident memory of a process in MiB (Linux /proc), or null when it is gone. */
-function rssMiB(pid: number): number | null {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Every process below `root`, with its command line. */
-function descendants(root: number): { pid: number; cmd: string }[] {
-  const parent = new Map<number, number>();
-  const cmd = new Map<number, string>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      cmd.set(Number(d), readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' '));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: { pid: number; cmd: string }[] = [];
-  const walk = (p: number): void => {
-    for (const [c, pp] of parent)
-      if (pp === p) {
-        out.push({ pid: c, cmd: cmd.get(c) ?? '' });
-        walk(c);
-      }
-  };
-  walk(root);
-  return out;
-}
 
 describe.runIf(process.platform === 'linux')('memory at start', () => {
   it('every process of the default layout starts within 20% of its budget', async () => {

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, newToken, unsafeTokenFile } from '../../src/internal.js';
+import { issuingApp, loadConfig, newToken, SignerPool, unsafeTokenFile } from '../../src/internal.js';
+import { MAX_QUEUED_PER_OWNER } from '../../src/issuing/signers.js';
+import type { AppRequest } from '../../src/http/types.js';
 import { rawRequest } from '../support/rawhttp.js';
 import { issuingServer, post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
 
@@ -178,6 +180,53 @@ describe('row 7: the per-token limit counts answers, not requests', () => {
       await limited.stop();
     }
   });
+});
+
+describe("row 7: one token's waiting answers are bounded, over HTTP", () => {
+  it('past 4,096 waiting the next batch is 429 with Retry-After and nothing signed; another token is served', async () => {
+    const pool = new SignerPool(1, { dataDir: s.dir, service: 'svc', slhDiversity: false, bridge: true }, () => {});
+    const signed: string[] = [];
+    const app = issuingApp({
+      issue: async (inputs, owner) => {
+        const bundles = await pool.sign(inputs, owner);
+        signed.push(...bundles.map((b) => b.answer));
+        return bundles;
+      },
+      kinds: {
+        issueTranscript: () => Promise.reject(new Error('unused')),
+        issueRun: () => Promise.reject(new Error('unused')),
+        issueExport: () => Promise.reject(new Error('unused')),
+      },
+      tokens: { match: (t: string) => ({ 'token-g': 'greedy', 'token-o': 'other' })[t] ?? null },
+      ledger: false,
+      service: 'svc',
+      perMinute: 0,
+      upstreams: { seat: () => null },
+      log: () => {},
+    });
+    const request = (token: string, answers: string[]): AppRequest => ({
+      method: 'POST',
+      path: '/api/v1/issue/batch',
+      query: new URLSearchParams(),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      ip: '127.0.0.1',
+      body: async () => new TextEncoder().encode(JSON.stringify({ answers: answers.map((answer) => ({ answer })) })),
+    });
+    const batch = (k: number) => Array.from({ length: 256 }, (_, i) => `greedy ${k}.${i}`);
+    // 16 batches of 256 fill the token's share of the queue (less what the thread already took).
+    const held = Array.from({ length: MAX_QUEUED_PER_OWNER / 256 }, (_, k) => app.handle(request('token-g', batch(k))));
+    await new Promise((r) => setTimeout(r, 50));
+    const refused = await app.handle(request('token-g', batch(99)));
+    expect(refused.status).toBe(429);
+    expect(refused.headers?.['retry-after']).toBe('1');
+    expect(JSON.stringify(refused.body)).toMatch(/nothing was signed/);
+    const other = await app.handle(request('token-o', ['the other token']));
+    expect(other.status).toBe(200);
+    await pool.close();
+    await Promise.allSettled(held);
+    expect(signed).toContain('the other token');
+    expect(signed.filter((a) => a.startsWith('greedy 99.'))).toEqual([]);
+  }, 120_000);
 });
 
 describe('row 9: half a TLS configuration names what is missing', () => {

@@ -1,0 +1,106 @@
+// SVC_BODY_BUDGET_MB bounds the whole server (#53 row 8): a cluster's processes share it, and a
+// process's listeners (the public port and the issuing one) draw on one share. Before, each
+// listener of each process held a budget of its own, so 300 stalled 2 MiB uploads grew the default
+// two-process layout by 223 MiB against a 64 MiB budget; now by the budget plus what V8 leaves of
+// the refused bodies it read and dropped (docs/reliability.md, "Stalled uploads").
+import { connect, type Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveCluster } from '../support/cluster.js';
+import { descendants, rssMiB } from '../support/procs.js';
+import { issuingServer, type IssuingServer } from '../issuing/support.js';
+
+const MIB = 1024 * 1024;
+const UPLOAD = 2 * MIB;
+
+/** Send the head of an upload declaring `declared` bytes and `sent` of them; `answer` is what came back by close. */
+function upload(port: number, declared: number, sent: number, o: { host?: string; path?: string; token?: string } = {}) {
+  const sock: Socket = connect({ port, host: '127.0.0.1', ...(o.host ? { localAddress: o.host } : {}) });
+  let text = '';
+  sock.on('data', (c) => (text += c.toString('latin1')));
+  sock.on('error', () => undefined);
+  const answer = new Promise<string>((r) => sock.on('close', () => r(text)));
+  const written = new Promise<void>((r) =>
+    sock.on('connect', () => {
+      sock.write(
+        `POST ${o.path ?? '/api/v1/verify'} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+          (o.token ? `Authorization: Bearer ${o.token}\r\n` : '') +
+          `Content-Length: ${declared}\r\n\r\n`,
+      );
+      sock.write(new Uint8Array(sent).fill(0x20), () => r());
+    }),
+  );
+  return { sock, answer, written };
+}
+
+const status = (text: string) => /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 'none';
+
+describe('one body budget for a process, whichever listener', () => {
+  let s: IssuingServer;
+  afterAll(() => s?.stop());
+
+  it('bytes held on the public port leave the issuing listener that much less, and the other way round', async () => {
+    s = await issuingServer({ env: { SVC_BODY_BUDGET_MB: '1', SVC_BODY_SECONDS: '30', SVC_RATE_VERIFY: '0', SVC_RATE_ISSUE: '0' } });
+    const pub = Number(new URL(s.url).port);
+    const iss = Number(new URL(s.issueUrl).port);
+    // 900,000 of the 1 MiB held on the public port ...
+    const a = upload(pub, 950_000, 900_000);
+    await a.written;
+    await new Promise((r) => setTimeout(r, 200));
+    // ... so an authenticated upload of 200,000 bytes to the issuing listener cannot fit.
+    const b = upload(iss, 200_000, 10, { path: '/api/v1/issue', token: s.tokens.app });
+    expect(status(await b.answer)).toBe('503');
+    a.sock.destroy();
+    await a.answer;
+    // Given back: the same upload to the issuing listener now fits and holds it in turn.
+    await new Promise((r) => setTimeout(r, 100));
+    const c = upload(iss, 950_000, 900_000, { path: '/api/v1/issue', token: s.tokens.app });
+    await c.written;
+    await new Promise((r) => setTimeout(r, 200));
+    const d = upload(pub, 200_000, 10);
+    expect(status(await d.answer)).toBe('503');
+    c.sock.destroy();
+  }, 60_000);
+});
+
+describe.runIf(process.platform === 'linux')('300 stalled uploads against the default two-process layout', () => {
+  it('hold at most the budget between them, and grow the server processes by at most the budget and 64 MiB each', async () => {
+    const BUDGET_MIB = 64;
+    const c = await serveCluster({
+      SVC_PROCESSES: '2',
+      SVC_WORKERS: '1',
+      SVC_BODY_BUDGET_MB: String(BUDGET_MIB),
+      SVC_BODY_SECONDS: '4',
+      SVC_RATE_VERIFY: '0',
+    });
+    try {
+      const servers = () => descendants(c.child.pid!).filter((p) => p.cmd.includes(' serve') && !p.cmd.includes('sqlite'));
+      const sum = () => servers().reduce((a, p) => a + (rssMiB(p.pid) ?? 0), 0);
+      expect(servers()).toHaveLength(2);
+      const before = sum();
+      // Three client addresses, 100 uploads each, each stalled one byte short of 2 MiB.
+      const hosts = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
+      const uploads = Array.from({ length: 300 }, (_, i) => upload(c.port, UPLOAD, UPLOAD - 1, { host: hosts[i % 3]! }));
+      let peak = 0;
+      let settled = false;
+      const all = Promise.all(uploads.map((u) => u.answer)).finally(() => (settled = true));
+      while (!settled) {
+        peak = Math.max(peak, sum() - before);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const counts: Record<string, number> = {};
+      for (const a of await all) counts[status(a)] = (counts[status(a)] ?? 0) + 1;
+      console.log(`300 stalled uploads: ${JSON.stringify(counts)}; server processes grew ${peak.toFixed(0)} MiB at most`);
+      // Each process holds its 32 MiB share: 16 uploads of 2 MiB, 32 between them, ended by the
+      // body deadline (408); every other upload is refused at once (503). Nothing else.
+      expect(Object.keys(counts).sort()).toEqual(['408', '503']);
+      expect(counts['408']).toBeLessThanOrEqual(BUDGET_MIB / 2);
+      expect(counts['503']).toBeGreaterThanOrEqual(300 - BUDGET_MIB / 2);
+      expect(peak).toBeLessThanOrEqual(BUDGET_MIB + 64 * 2);
+      // And the server serves after.
+      const ok = await fetch(`${c.base}/healthz`);
+      expect(ok.status).toBe(200);
+    } finally {
+      process.kill(-c.child.pid!, 'SIGKILL');
+    }
+  }, 120_000);
+});
