@@ -153,7 +153,7 @@ export function bulkSqlite(file, n) {
 }
 
 /** Bulk-build the PostgreSQL store of n leaves through the store's own schema. */
-async function bulkPg(url, n) {
+export async function bulkPg(url, n) {
   const store = await PgStore.open(url);
   await store.close();
   const c = new pg.Client(url);

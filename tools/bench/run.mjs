@@ -31,6 +31,13 @@ await proofVerifyBench();
 const { ledgerBench } = await import('./ledger.mjs');
 console.log('\n== ledger');
 await ledgerBench({ quick });
+if (!quick) {
+  // Issue 56: start, svc issue and the background check on a log of 10^6 leaves (10^7 with --large)
+  // against an empty one, on SQLite and PostgreSQL.
+  const { logStartBench } = await import('./log-start.mjs');
+  console.log('\n== a log that grows for years: start and the background check');
+  await logStartBench({ sizes: process.argv.includes('--large') ? [1_000_000, 10_000_000] : [1_000_000] });
+}
 
 // Node 24: the native backend (node:crypto), then the packed library in every runtime.
 const { spawnSync } = await import('node:child_process');

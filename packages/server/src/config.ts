@@ -116,6 +116,8 @@ export interface Config {
   ledgerBatchMs: number;
   /** Between full rechecks of the ledger by a running server (ms). */
   ledgerAuditMs: number;
+  /** The share of one core's time the background full check of the ledger may take (0.01 to 1). */
+  ledgerCheckShare: number;
   /** Path of the council seats file; default `<dataDir>/council.json`. */
   councilFile: string;
   /** Server processes sharing the port (node:cluster); 1: this process serves alone. */
@@ -158,6 +160,15 @@ function seconds(v: string | undefined, d: number, name: string): number {
   if (!/^\d+(\.\d+)?$/.test(v.trim()) || !Number.isFinite(n) || n > 86_400)
     throw new Error(`${name} must be a number of seconds from 0 to 86400, got ${JSON.stringify(v)}`);
   return Math.round(n * 1000);
+}
+
+/** A share of the time, from 0.01 (a hundredth) to 1 (all of it). */
+function share(v: string | undefined, d: number, name: string): number {
+  if (v === undefined || v === '') return d;
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !(n >= 0.01 && n <= 1))
+    throw new Error(`${name} must be a share from 0.01 to 1 (0.1: a tenth of one core), got ${JSON.stringify(v)}`);
+  return n;
 }
 
 /** `host:port` (IPv6 in brackets), port 0 to 65535. */
@@ -292,6 +303,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...(env.SVC_DATABASE_URL ? { databaseUrl: env.SVC_DATABASE_URL } : {}),
     ledgerBatchMs: seconds(env.SVC_LEDGER_BATCH_SECONDS, 1_000, 'SVC_LEDGER_BATCH_SECONDS'),
     ledgerAuditMs: seconds(env.SVC_LEDGER_AUDIT_SECONDS, 300_000, 'SVC_LEDGER_AUDIT_SECONDS'),
+    ledgerCheckShare: share(env.SVC_LEDGER_CHECK_SHARE, 0.1, 'SVC_LEDGER_CHECK_SHARE'),
     councilFile: env.SVC_COUNCIL_FILE ?? resolve(dataDir, 'council.json'),
     processes: int(env.SVC_PROCESSES, Math.max(1, cpus().length), 'SVC_PROCESSES'),
     workers: int(

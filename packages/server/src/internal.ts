@@ -21,6 +21,7 @@ export { readTree, rootAt, readInclusion, readConsistency } from './ledger/reads
 export { Auditor, type Withheld } from './ledger/audit.js';
 export { openLedger, openStore, serveLedger, type Later, ledgerFile, ledgerLocation, logName } from './tlog/open.js';
 export { FileHighWater, MemoryHighWater, highWaterFile, type HighWater, type HighWaterHead } from './ledger/high-water.js';
+export { FileFindingsRecord, findingsFile, parseFindings, type FindingsRecord, type RecordedFindings } from './ledger/findings-record.js';
 export type { LedgerApi } from './ledger/api.js';
 export { witnessedLog, type LogApi } from './tlog/api.js';
 export { Issuer, type IssueInput } from './issuing/issuer.js';

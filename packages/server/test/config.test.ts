@@ -22,8 +22,17 @@ describe('configuration', () => {
     [{ SVC_DATABASE_URL: 'mysql://db/ledger' }, /SVC_DATABASE_URL must be a postgres/],
     [{ SVC_DATABASE_URL: 'not a url' }, /SVC_DATABASE_URL must be a postgres/],
     [{ SVC_LEDGER_BATCH_SECONDS: 'soon' }, /SVC_LEDGER_BATCH_SECONDS/],
+    [{ SVC_LEDGER_CHECK_SHARE: '0' }, /SVC_LEDGER_CHECK_SHARE must be a share from 0.01 to 1/],
+    [{ SVC_LEDGER_CHECK_SHARE: '1.5' }, /SVC_LEDGER_CHECK_SHARE/],
+    [{ SVC_LEDGER_CHECK_SHARE: '10%' }, /SVC_LEDGER_CHECK_SHARE/],
   ])('%j is refused with a message naming it', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('the background check takes a tenth of a core unless told otherwise', () => {
+    expect(loadConfig({}).ledgerCheckShare).toBe(0.1);
+    expect(loadConfig({ SVC_LEDGER_CHECK_SHARE: '1' }).ledgerCheckShare).toBe(1);
+    expect(loadConfig({ SVC_LEDGER_CHECK_SHARE: '0.25' }).ledgerCheckShare).toBe(0.25);
   });
 
   it('booleans accept the listed words in any case', () => {

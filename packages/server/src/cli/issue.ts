@@ -15,7 +15,7 @@ import { publishedCheckpoints } from '../tlog/witnessing.js';
 import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
-import { clearProgress, io, jsonForTerminal, out, parseFor, progress } from './io.js';
+import { io, jsonForTerminal, out, parseFor } from './io.js';
 import { fromBase64Url, isSvcError, parseDocument } from '@svc/core';
 import type { IssueInput } from '../issuing/issuer.js';
 import { parseExport, parseRun, parseTranscript } from '../issuing/kind-input.js';
@@ -66,23 +66,15 @@ export async function issueCommand(args: string[]): Promise<number> {
   const log: Logger = () => {};
   requireKeyring(cfg.dataDir);
   const ring = ensureKeys(cfg, (e, f) => io().stderr.write(`${JSON.stringify({ event: e, ...f })}\n`));
-  // Appending runs the full check first: a log that fails it is refused here (exit 3), and
-  // so is a ledger file that cannot be opened at all.
+  // Appending runs the start check first (O(log n) reads, whatever the log's age): a log withheld
+  // by it (a rollback, a fork at a size it reads) is refused here (exit 3), and so is a ledger file
+  // that cannot be opened at all. The whole log is left to the servers' background check.
   let ledger: Ledger | null = null;
   try {
     ledger = cfg.ledger ? await openLedger(cfg, namesFor(cfg.service), ring, log, { background: false, batchMs: 0 }) : null;
   } catch (e) {
     throw new CliError(`the ledger cannot be opened: ${e instanceof Error ? e.message : String(e)}`, 3);
   }
-  // The whole log is checked before anything is signed (14.5 s at 10^6 leaves): say so on a terminal.
-  const audit = ledger?.audit;
-  const ticker = audit
-    ? setInterval(() => {
-        const p = audit.scanProgress();
-        if (p) progress(`checking the whole log before signing: ${p.done}/${p.total} leaves`);
-      }, 250)
-    : undefined;
-  if (audit) progress('checking the whole log before signing');
   const issuer = issuerOf(cfg, ring, ledger, ledger ? publishedCheckpoints(cfg, ledger, log) : null, envelopes.length ? { envelopes } : {});
   try {
     if (kindInput) {
@@ -92,16 +84,10 @@ export async function issueCommand(args: string[]): Promise<number> {
           : kindInput.kind === 'run'
             ? await issuer.issueRun(kindInput.input)
             : await issuer.issueExport(kindInput.input);
-      clearInterval(ticker);
-      clearProgress();
       out(jsonForTerminal(bundle));
       return 0;
     }
-    if (answer === null)
-      return await issueLines(issuer, cfg, () => {
-        clearInterval(ticker);
-        clearProgress();
-      });
+    if (answer === null) return await issueLines(issuer, cfg);
     const bundle = await issuer.issue({
       answer,
       ...(values.prompt !== undefined ? { prompt: values.prompt as string } : {}),
@@ -111,8 +97,6 @@ export async function issueCommand(args: string[]): Promise<number> {
       council_grounded: values['council-grounded'] === true,
     });
     if (values.scitt !== undefined) writeFileSync(values.scitt as string, fromBase64Url((bundle as { scitt?: string }).scitt!)!);
-    clearInterval(ticker);
-    clearProgress();
     out(jsonForTerminal(bundle));
   } catch (e) {
     if (e instanceof LedgerError && (e.code === 'withheld' || e.code === 'unavailable'))
@@ -120,8 +104,6 @@ export async function issueCommand(args: string[]): Promise<number> {
     if (e instanceof LedgerError && e.code === 'invalid_request') throw new CliError(e.message, 2);
     throw e;
   } finally {
-    clearInterval(ticker);
-    clearProgress();
     await ledger?.close();
   }
   return 0;
@@ -153,7 +135,7 @@ function kindBody(kind: 'transcript' | 'run' | 'export', file: string, model: st
  * in batches and a writer that waits gets each answer back at once. A bad line stops the run with
  * exit 2 naming it; every bundle printed before it is in the log.
  */
-async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Promise<number> {
+async function issueLines(issuer: Issuer, cfg: Config): Promise<number> {
   const rl = createInterface({ input: io().stdin, crlfDelay: Number.POSITIVE_INFINITY });
   const pending: { line: number; text: string }[] = [];
   const sign = async (batch: { line: number; text: string }[]) => {
@@ -171,7 +153,6 @@ async function issueLines(issuer: Issuer, cfg: Config, started: () => void): Pro
       return r;
     });
     const bundles = await issuer.issueMany(inputs);
-    started();
     // Written before the next batch, and before exit: a pipe past its buffer takes the rest later.
     await new Promise<void>((done, fail) =>
       io().stdout.write(bundles.map((b) => `${JSON.stringify(b)}\n`).join(''), (e) => (e ? fail(e) : done())),

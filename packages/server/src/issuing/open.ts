@@ -151,8 +151,9 @@ export async function openIssuer(settings: IssuerSettings = {}): Promise<SvcIssu
   const log: Logger = settings.log ?? (() => {});
   const names = namesFor(cfg.service);
   const ring = ensureKeys(cfg, log);
-  // The full check starts now and runs in slices (the first append waits for it), then again every
-  // SVC_LEDGER_AUDIT_SECONDS, as in a running server: never once per answer.
+  // The first append waits only for the start check (O(log n) reads); the full check starts now in
+  // the background at SVC_LEDGER_CHECK_SHARE of a core, then again every SVC_LEDGER_AUDIT_SECONDS,
+  // as in a running server: never once per answer.
   const ledger = cfg.ledger ? await openLedger(cfg, names, ring, log, { background: true }) : null;
   const signer = signerPool(cfg, settings.signers ?? 1, log, settings.envelopes);
   const issuer = issuerOf(cfg, ring, ledger, ledger ? publishedCheckpoints(cfg, ledger, log) : null, {

@@ -1,20 +1,25 @@
 // The ledger's self-audit. What it reports is a function of the stored state alone (rule 1): the
 // same leaves, subtrees, heads and high-water mark give the same answer however the process got there.
-// Cheap checks run on every read, incrementally (only heads and leaves not seen before); a change
-// that is not an append (a shorter log, fewer heads) makes them start over. A full recheck of every
-// leaf against its data, every stored subtree against the leaves, and every head against its
-// signed text and the root recomputed from leaf data runs in the background: the first one is
+// A start reads what signing needs, in O(log n) reads whatever the log's age (issue 56): the latest
+// head, the stored frontier that must recompute its root, the high-water mark (no rollback, and its
+// root at its size), and every leaf appended after the latest head. Cheap checks then run on every
+// read, incrementally (only heads and leaves not seen since); a change that is not an append (a
+// shorter log, fewer heads) makes them start over. A full recheck of every leaf against its data,
+// every stored subtree against the leaves, and every head against its signed text and the root
+// recomputed from leaf data runs in the background at a bounded share of a core: the first one is
 // reported as incomplete until done; later ones (repeated on an interval, so damage that is not an
 // append, such as a leaf edited in place, is found by a running server as by a fresh start) build
-// their findings apart and replace the served ones whole when they finish.
+// their findings apart and replace the served ones whole when they finish. docs/security.md,
+// "What a start checks", gives the argument.
 import { bytesEqual, frontier, sha256, toHex, type NodeId } from '@svc/core';
 import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';
 import { serially } from './serial.js';
+import type { FindingsRecord, RecordedFindings, Withheld } from './findings-record.js';
 import type { HighWater, HighWaterHead } from './high-water.js';
 
-export type Withheld = 'rollback' | 'fork' | 'unverifiable';
+export type { Withheld };
 
 interface ScanState {
   next: number;
@@ -24,6 +29,13 @@ interface ScanState {
 const HEX64 = /^[0-9a-f]{64}$/;
 // Leaves read per query by the full check.
 const SCAN_CHUNK = 8192;
+
+/** After a slice of work begun at `began`, rest so that the work takes `share` of the time. */
+function rest(began: number, share: number): Promise<void> {
+  const ms = share >= 1 ? 0 : (performance.now() - began) * (1 / share - 1);
+  // Unref'd: a background check never keeps a process alive by itself (an issuer's script may end).
+  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms).unref() : setImmediate(resolve)));
+}
 
 // WF-HEAD
 /**
@@ -57,7 +69,6 @@ export function validHead(h: HeadRow): boolean {
 /** What one pass of the audit has found so far; the Auditor serves one and may build another. */
 class Findings {
   private lastHeadId = 0;
-  private seenHeads = 0;
   private lastLive = 0;
   /** Every root recorded at each head size. */
   private readonly roots = new Map<number, Set<string>>();
@@ -75,6 +86,15 @@ class Findings {
   rollback = false;
   leafMismatch = false;
   fullCheckDone = false;
+  /**
+   * The scan's start is vouched for, so its frontier may be signed on: from the start check (the
+   * frontier of the latest head, which recomputes its root) or from a full check that reached it.
+   */
+  tipReady = false;
+  /** The heads before the latest at the start check were not read (left to the full check). */
+  private partialHistory = false;
+  /** What another full check of this folder found, read by the start check (start mode only). */
+  recorded: RecordedFindings | null = null;
   private scan: ScanState = { next: 0, stack: [] };
   private scanTarget = 0;
 
@@ -84,11 +104,19 @@ class Findings {
   constructor(
     private readonly store: LedgerStore,
     private readonly highWater: HighWater | null = null,
+    /** 'start': the history is taken from the latest head on (O(log n)); 'full': every head and leaf is read. */
+    private readonly mode: 'start' | 'full' = 'full',
+    private readonly record: FindingsRecord | null = null,
   ) {}
 
   /** Head sizes found inconsistent with the log, by either check, ascending. */
   get inconsistent(): Set<number> {
-    return new Set([...this.storedMismatch, ...this.dataMismatch].sort((a, b) => a - b));
+    return new Set([...this.storedMismatch, ...this.dataMismatch, ...(this.recorded?.inconsistent_sizes ?? [])].sort((a, b) => a - b));
+  }
+
+  /** Sizes with two roots, as read and as recorded. */
+  get forkedSizes(): Set<number> {
+    return new Set([...this.forked, ...(this.recorded?.forked_sizes ?? [])].sort((a, b) => a - b));
   }
 
   /**
@@ -112,7 +140,6 @@ class Findings {
 
   private resetHeads(): void {
     this.lastHeadId = 0;
-    this.seenHeads = 0;
     this.roots.clear();
     this.forked.clear();
     this.storedMismatch.clear();
@@ -128,41 +155,114 @@ class Findings {
       throw e;
     }
     try {
-      const count = await r.headCount();
-      // Fewer leaves or fewer heads than already seen is not an append: judge the state afresh.
-      if (live < this.lastLive || count < this.seenHeads) this.resetHeads();
+      // The newest head's id, not a count of heads: counting reads every head row on every refresh,
+      // a cost that grows with the log's past (issue 56).
+      const newest = (await r.latestHeads(1))[0]?.id ?? 0;
+      // Fewer leaves, or the heads seen so far gone, is not an append: judge the state afresh.
+      // (A head deleted from the middle of the table is the full check's to find.)
+      if (live < this.lastLive || newest < this.lastHeadId) {
+        this.resetHeads();
+        if (this.mode === 'start') this.untip();
+      }
       this.lastLive = live;
+      if (this.mode === 'start' && !this.tipReady && !this.damagedHead) await this.startAtLatest(r, live);
       if (!this.damagedHead) await this.readNewHeads(r, live);
       this.highWaterUnreadable = highWaterUnreadable;
-      const maxHead = await r.maxHeadSize();
-      this.rollback = maxHead > live || (highWater !== null && (highWater.tree_size > live || highWater.tree_size > maxHead));
-      if (highWater && !this.rollback) await this.checkRoot(r, highWater.tree_size, highWater.root_hash, live);
+      await this.judgeHighWater(r, highWater, live);
+      // A start that finds the log withheld reads every head after all: nothing is signed then
+      // anyway, and the sizes it lists must be those a server that read them all lists (rule 1).
+      if (this.partialHistory && !this.damagedHead && (this.rollback || this.forked.size > 0 || this.storedMismatch.size > 0)) {
+        this.resetHeads();
+        this.partialHistory = false;
+        await this.readNewHeads(r, live);
+        if (!this.damagedHead) await this.judgeHighWater(r, highWater, live);
+      }
       this.historyUnreadable = this.damagedHead;
     } catch (e) {
       if (!isDamage(e)) throw e;
       this.historyUnreadable = true;
     }
-    if (this.fullCheckDone && this.scan.next < live && !this.leavesUnreadable) await this.scanLeaves(r, live, Infinity);
+    if (this.tipReady && this.scan.next < live && !this.leavesUnreadable && !this.historyUnreadable)
+      await this.scanLeaves(r, live, Infinity);
   }
 
-  private async readNewHeads(r: LedgerReads, live: number): Promise<void> {
-    for (;;) {
+  /** Rollback against the heads and the high-water mark; the mark's root at its size. */
+  private async judgeHighWater(r: LedgerReads, highWater: HighWaterHead | null, live: number): Promise<void> {
+    const maxHead = await r.maxHeadSize();
+    this.rollback = maxHead > live || (highWater !== null && (highWater.tree_size > live || highWater.tree_size > maxHead));
+    if (!highWater || this.rollback) return;
+    await this.checkRoot(r, highWater.tree_size, highWater.root_hash, live);
+    // A head recorded at the mark's size with another root is a second root at a size read.
+    const there = await r.headAtSize(highWater.tree_size);
+    if (there && there.root_hash !== highWater.root_hash) this.forked.add(highWater.tree_size);
+  }
+
+  /**
+   * The start check's base: the latest head, and the stored frontier of its size, which must
+   * recompute its root. Reading from there on, the heads before it are left to the full check. A
+   * frontier that does not recompute the root is a fork (no tip: nothing is signed over it).
+   */
+  private async startAtLatest(r: LedgerReads, live: number): Promise<void> {
+    this.recorded = this.record?.read() ?? null;
+    const [latest] = await r.latestHeads(1);
+    if (!latest) {
+      // No head yet: every leaf there is is the tail.
+      this.scan = { next: 0, stack: [] };
+      this.tipReady = true;
+      return;
+    }
+    if (!validHead(latest)) {
+      this.damagedHead = true;
+      return;
+    }
+    // From here, readNewHeads reads the latest head (and any newer) as it reads every later one.
+    this.partialHistory = true;
+    this.lastHeadId = latest.id - 1;
+    if (latest.tree_size > live) return;
+    const ids = frontier(latest.tree_size);
+    let hashes: Uint8Array[];
+    try {
+      hashes = await r.nodes(ids);
+    } catch (e) {
+      if (!isDamage(e)) throw e;
+      this.storedMismatch.add(latest.tree_size);
+      return;
+    }
+    const stack = ids.map((id, k) => ({ level: id.level, hash: hashes[k]! }));
+    let root = stack.length ? stack[stack.length - 1]!.hash : sha256(new Uint8Array(0));
+    for (let k = stack.length - 2; k >= 0; k--) root = nativeHasher.node(stack[k]!.hash, root);
+    if (toHex(root) !== latest.root_hash) {
+      this.storedMismatch.add(latest.tree_size);
+      return;
+    }
+    this.scan = { next: latest.tree_size, stack };
+    this.tipReady = true;
+  }
+
+  private untip(): void {
+    this.tipReady = false;
+    this.scan = { next: 0, stack: [] };
+  }
+
+  /** Read heads after the last one read, at most `pages` pages of 1,000; true once none is left (or one is damaged). */
+  private async readNewHeads(r: LedgerReads, live: number, pages = Infinity): Promise<boolean> {
+    for (let page = 0; page < pages; page++) {
       const batch = await r.heads(this.lastHeadId, 1000);
       for (const h of batch) {
         if (!validHead(h)) {
           this.damagedHead = true;
-          return;
+          return true;
         }
         this.lastHeadId = h.id;
-        this.seenHeads++;
         const at = this.roots.get(h.tree_size) ?? new Set<string>();
         at.add(h.root_hash);
         this.roots.set(h.tree_size, at);
         if (at.size > 1) this.forked.add(h.tree_size);
         await this.checkRoot(r, h.tree_size, h.root_hash, live);
       }
-      if (batch.length < 1000) return;
+      if (batch.length < 1000) return true;
     }
+    return false;
   }
 
   private async checkRoot(r: LedgerReads, size: number, rootHex: string, live: number): Promise<void> {
@@ -248,7 +348,7 @@ class Findings {
    */
   wrote(firstIndex: number, count: number, frontierHashes: Uint8Array[]): void {
     const s = this.scan;
-    if (!this.fullCheckDone || this.leavesUnreadable || s.next !== firstIndex) return;
+    if (!this.tipReady || this.leavesUnreadable || s.next !== firstIndex) return;
     const ids = frontier(firstIndex + count);
     if (ids.length !== frontierHashes.length) return;
     s.next = firstIndex + count;
@@ -256,9 +356,9 @@ class Findings {
     this.checkDataRoot(s.next, s.stack);
   }
 
-  /** The tree the scan has read and checked (its size and frontier), once the full check is done. */
+  /** The tree the scan has checked (its size and frontier), once its start is vouched for. */
   knownTree(): { size: number; frontier: Uint8Array[] } | null {
-    if (!this.fullCheckDone || this.leavesUnreadable) return null;
+    if (!this.tipReady || this.leavesUnreadable) return null;
     return { size: this.scan.next, frontier: this.scan.stack.map((x) => x.hash) };
   }
 
@@ -274,13 +374,15 @@ class Findings {
   }
 
   /**
-   * Run the full recheck in slices, yielding between them so requests are served meanwhile;
+   * Run the full recheck in slices, pausing between them so requests are served meanwhile and the
+   * check takes at most `share` of the time (0.1: a slice of 30 ms is followed by 270 ms of rest);
    * resolves when done, whatever it finds. Each slice reads its own snapshot.
    */
-  async fullCheckInSlices(slice: number): Promise<void> {
-    await this.startFullCheck();
+  async fullCheckInSlices(slice: number, share = 1): Promise<void> {
+    await this.startFullCheck(share);
     for (;;) {
       let finished: boolean;
+      const began = performance.now();
       try {
         finished = await this.store.snapshot(async (r) => {
           const target = await r.size();
@@ -292,12 +394,13 @@ class Findings {
         finished = true;
       }
       if (finished) break;
-      await new Promise((resolve) => setImmediate(resolve));
+      await rest(began, share);
     }
     await this.finishFullCheck();
   }
 
-  private async startFullCheck(): Promise<void> {
+  /** With `share`, every head is first read against the stored tree in slices, as the leaves are. */
+  private async startFullCheck(share?: number): Promise<void> {
     this.scan = { next: 0, stack: [] };
     this.fullCheckDone = false;
     this.leafMismatch = false;
@@ -305,6 +408,19 @@ class Findings {
     this.dataMismatch.clear();
     this.resetHeads();
     this.lastLive = 0;
+    // A log of 10^7 heads is 10^7 subtree reads: in slices of 16 pages, each its own snapshot, so
+    // readers and writers are not held behind one long one. A head that went meanwhile makes the
+    // refresh below start over in one snapshot.
+    for (let done = share === undefined; !done; ) {
+      const began = performance.now();
+      try {
+        done = await this.store.snapshot(async (r) => this.readNewHeads(r, await r.size(), 16));
+      } catch (e) {
+        if (!isDamage(e)) throw e;
+        done = true;
+      }
+      if (!done) await rest(began, share!);
+    }
     try {
       await this.refresh();
     } catch (e) {
@@ -318,6 +434,7 @@ class Findings {
   private async finishFullCheck(): Promise<void> {
     if (this.leavesUnreadable) return;
     this.fullCheckDone = true;
+    this.tipReady = true;
     try {
       await this.refresh();
     } catch (e) {
@@ -331,7 +448,7 @@ class Findings {
     if (this.forked.size > 0 || this.storedMismatch.size > 0 || this.dataMismatch.size > 0 || this.leafMismatch) return 'fork';
     // A log whose leaves cannot all be read (a missing row, a damaged page) cannot be checked.
     if (this.leavesUnreadable) return 'unverifiable';
-    return null;
+    return this.recorded?.withheld ?? null;
   }
 }
 
@@ -356,8 +473,12 @@ export class Auditor {
     private readonly store: LedgerStore,
     private readonly highWater: HighWater | null = null,
     private readonly now: () => number = Date.now,
+    /** The share of the time a background full check may take (0 to 1; 1: as fast as it can). */
+    private readonly share = 1,
+    /** Where a full check's findings are kept for the folder's other processes; none when absent. */
+    private readonly record: FindingsRecord | null = null,
   ) {
-    this.cur = new Findings(store, highWater);
+    this.cur = new Findings(store, highWater, 'start', record);
   }
 
   /** How far a running full recheck is (leaves checked of the size it checks up to); null when none runs. */
@@ -367,6 +488,10 @@ export class Auditor {
 
   get fullCheckDone(): boolean {
     return this.cur.fullCheckDone;
+  }
+  /** Whether a head may be signed on the tree checked so far (the start check, or a full one, passed its reads). */
+  get ready(): boolean {
+    return this.cur.tipReady && !this.cur.leavesUnreadable;
   }
   get historyUnreadable(): boolean {
     return this.cur.historyUnreadable;
@@ -381,7 +506,7 @@ export class Auditor {
     return this.cur.leafMismatch;
   }
   get forked(): ReadonlySet<number> {
-    return this.cur.forked;
+    return this.cur.forkedSizes;
   }
   get inconsistent(): Set<number> {
     return this.cur.inconsistent;
@@ -408,9 +533,22 @@ export class Auditor {
     return this.recheck((f) => f.fullCheck());
   }
 
-  /** The full recheck in slices, yielding between them; resolves when done, whatever it finds. */
+  /** The full recheck in slices, at the auditor's share of the time; resolves when done, whatever it finds. */
   fullCheckInBackground(slice = 16_384): Promise<void> {
-    return this.recheck((f) => f.fullCheckInSlices(slice));
+    return this.recheck((f) => f.fullCheckInSlices(slice, this.share));
+  }
+
+  /** Keep what a finished full check found for the folder's other processes (or that it passed). */
+  private keep(f: Findings): void {
+    if (!this.record) return;
+    const w = f.withheld();
+    try {
+      if (w)
+        this.record.write({ withheld: w, inconsistent_sizes: [...f.inconsistent], forked_sizes: [...f.forkedSizes], found: this.now() });
+      else if (f.fullCheckDone) this.record.clear();
+    } catch {
+      // Only a hint to other processes: each of them checks the log at its own share as well.
+    }
   }
 
   /**
@@ -430,6 +568,7 @@ export class Auditor {
           this.cur = next;
         });
         failed = false;
+        this.keep(next);
       } finally {
         this.lastRecheck = { at: this.now(), took: this.now() - started, failed };
         this.rechecking = null;

@@ -5,6 +5,7 @@ import type { CryptoBackend, KeyPair, Names } from '@svc/core';
 import type { TileId } from '@svc/core/tlog';
 import type { CheckpointSigner, LedgerApi } from './api.js';
 import { Auditor } from './audit.js';
+import type { FindingsRecord } from './findings-record.js';
 import { AuditGate } from './gate.js';
 import { MemoryHighWater, type HighWater } from './high-water.js';
 import type { InclusionQuery } from './inclusion-request.js';
@@ -38,6 +39,10 @@ export interface LedgerOptions {
    * least ten times as long as the last one took), started by a read once due. Off when not given.
    */
   auditMs?: number;
+  /** The share of the time the background full check may take (0 to 1, default 1: as fast as it can). */
+  checkShare?: number;
+  /** Where full checks keep what they found for other processes of the same folder; none when absent. */
+  findings?: FindingsRecord;
 }
 
 export class Ledger implements LedgerApi {
@@ -50,7 +55,7 @@ export class Ledger implements LedgerApi {
     this.store = o.store;
     const highWater = o.highWater ?? new MemoryHighWater();
     const now = o.now ?? Date.now;
-    this.audit = new Auditor(o.store, highWater, now);
+    this.audit = new Auditor(o.store, highWater, now, o.checkShare, o.findings ?? null);
     const gate = new AuditGate(this.audit, o.store, highWater, now, o.auditMs);
     this.writer = new LedgerWriter({ ...o, highWater, now }, gate);
     this.reads = new LedgerReadModel(o, gate);

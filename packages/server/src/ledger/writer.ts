@@ -1,7 +1,7 @@
 // The ledger's write side: appends queue up and are integrated in batches, each sealed by one
 // signed head inside the store's transaction, so an append is acknowledged only once it is durable
-// and signed. No head is signed while the log is withheld, or before the full check has passed here
-// (S2).
+// and signed. No head is signed while the log is withheld, or before the start check has passed
+// here (S2).
 import { integrate, signTreeHead, toHex, type CryptoBackend, type KeyPair, type Names } from '@svc/core';
 import { nativeHasher } from './hasher.js';
 import { LedgerError } from './errors.js';
@@ -72,7 +72,7 @@ export class LedgerWriter {
   /**
    * Append leaf entries (32 bytes each). Resolves once the batch they joined is committed with the
    * signed head that covers them: acknowledged means durable and signed. Whoever opened the store,
-   * no head is signed before the full check has passed in this process.
+   * no head is signed before the start check has passed in this process.
    */
   append(leaves: Uint8Array[]): Promise<Appended> {
     for (const d of leaves)
@@ -126,13 +126,14 @@ export class LedgerWriter {
     }
   }
 
-  // S2: no head is signed while the log is withheld, or before the full check has passed here.
+  // S2: no head is signed while the log is withheld, or before the start check has passed here:
+  // the latest head's frontier recomputes its root, the high-water mark is not ahead of the log or
+  // at another root, and every leaf since the latest head was read back against its data.
   private async integrate(batch: Uint8Array[]): Promise<{ firstIndex: number; head: HeadRow }> {
     const audit = this.gate.audit;
-    if (!audit.fullCheckDone) await guard(() => audit.fullCheck());
-    if (!audit.fullCheckDone) throw new LedgerError('withheld', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const w = await this.gate.checked();
     if (w) throw new LedgerError('withheld', `ledger is withheld (${w}): no head is signed until an operator resolves it`);
+    if (!audit.ready) throw new LedgerError('withheld', 'ledger is unverifiable (leaves unreadable): no head is signed');
     const presealed = await this.preseal(batch);
     const done = await guard(() => this.o.store.sequence(batch, this.seal, presealed));
     this.lastHead = done.head;

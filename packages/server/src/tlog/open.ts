@@ -15,6 +15,7 @@ import { redactUrl } from '../ledger/postgres/url.js';
 import { ProcessStore } from '../ledger/sqlite/process.js';
 import { SqliteStore } from '../ledger/sqlite/store.js';
 import type { LedgerStore } from '../ledger/store.js';
+import { FileFindingsRecord, findingsFile } from '../ledger/findings-record.js';
 import { FileHighWater, highWaterFile, legacyHighWaterFile } from '../ledger/high-water.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { checkpointer, logOrigin, logRoles } from './checkpoints.js';
@@ -47,8 +48,9 @@ export async function openStore(cfg: Config, log?: Logger, opts: { isolate?: boo
 }
 
 /**
- * Open the ledger and sign the empty head if new. With `background` (the default) the full check
- * starts at once and runs in slices; appends run it first in any case.
+ * Open the ledger and sign the empty head if new. The first read or append runs the start check
+ * (O(log n) reads); with `background` (the default) the full check starts at once and runs in
+ * slices at `SVC_LEDGER_CHECK_SHARE` of a core.
  */
 export async function openLedger(
   cfg: Config,
@@ -69,9 +71,10 @@ export async function openLedger(
       // remembers the largest head it has seen, so a database restored from an old copy reads as
       // a rollback on every instance that saw more.
       highWater: new FileHighWater(highWaterFile(cfg.dataDir), legacyHighWaterFile(cfg.dataDir)),
+      findings: new FileFindingsRecord(findingsFile(cfg.dataDir)),
       checkpoints: checkpointer(ring, logOrigin(cfg, names), logRoles(cfg)),
       batchMs: opts.batchMs ?? cfg.ledgerBatchMs,
-      ...(opts.background !== false ? { auditMs: cfg.ledgerAuditMs } : {}),
+      ...(opts.background !== false ? { auditMs: cfg.ledgerAuditMs, checkShare: cfg.ledgerCheckShare } : {}),
       ...(nativeCrypto() ? { crypto: nativeCrypto()! } : {}),
     });
     await ledger.init();

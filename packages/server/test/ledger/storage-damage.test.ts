@@ -1,13 +1,14 @@
 // Damaged storage, one test per damage: what each ledger endpoint and `svc issue` answer. Whatever
 // happens to the ledger file, verification keeps serving; no process signs a head over a log that
-// fails the full check; history loss is a rollback, never a fresh start; the same stored state
+// fails the start check, or one other than the tree its latest head vouches for; history loss is a rollback, never a fresh start; the same stored state
 // reports the same findings whether the server saw it happen or started on it.
 import { describe, expect, it } from 'vitest';
 import { CLI, runSvc } from '../support/svc-cli.js';
-import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { execSync, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
+import { issueProof, namesFor, sha256, toHex, utf8 } from '@svc/core';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../../src/internal.js';
@@ -88,19 +89,64 @@ async function expectIssueRefused(dir: string, reason: RegExp) {
 }
 
 describe('a damaged log is never signed over (spec rule 2), by svc issue or the server', () => {
+  // Damage below the latest head's frontier (issue 56): svc issue's start check does not read it,
+  // so it signs, but only on the tree the latest head vouches for: its head is the root of the
+  // leaves as they were, never a fork. The server's background check finds the damage and withholds.
   it.each([
     ['one stored leaf', 'UPDATE leaves SET data = zeroblob(32) WHERE idx = 4'],
     ['one stored leaf hash', 'UPDATE leaves SET hash = zeroblob(32) WHERE idx = 4'],
     ['one interior node', 'UPDATE nodes SET hash = zeroblob(32) WHERE level = 2 AND idx = 0'],
-  ])('%s changed: the server says fork and svc issue exits 3 without a new head', async (_what, sql) => {
+    [
+      'an old head row rewritten',
+      "UPDATE heads SET root_hash = 'ab' || substr(root_hash, 3), signed = replace(signed, root_hash, 'ab' || substr(root_hash, 3)) WHERE tree_size = 5",
+    ],
+  ])('%s changed: svc issue signs only the tree as it was; the server finds it and says fork', async (_what, sql) => {
     const dir = await dataDir(12);
+    const before = raw(dir, (db) => db.prepare('SELECT hash FROM leaves ORDER BY idx').pluck().all() as Uint8Array[]);
     tamper(dir, sql);
+    const r = await issue(dir);
+    expect(r.code, r.err).toBe(0);
+    const [added, head] = raw(dir, (db) => [
+      db.prepare('SELECT hash FROM leaves WHERE idx = 12').pluck().get() as Uint8Array,
+      db.prepare('SELECT tree_size, root_hash FROM heads ORDER BY id DESC LIMIT 1').get() as { tree_size: number; root_hash: string },
+    ]);
+    const tree = new MemoryTree();
+    for (const h of [...before, added]) tree.appendLeafHash(new Uint8Array(h));
+    expect(head).toEqual({ tree_size: 13, root_hash: toHex(treeRoot(tree, 13)) });
+    // A server started on it (a restart) finds the damage in its background check, and keeps what
+    // it found in the folder: svc issue, which reads no more than its start check, refuses now.
     const s = await serve(dir);
     const v = await views(s.url);
     expect(v.head.body).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null });
     expect(v.hist.body.consistent).toBe(false);
     expect(v.verify.status).toBe(200);
+    expect(JSON.parse(readFileSync(join(dir, 'ledger-findings.json'), 'utf8'))).toMatchObject({ withheld: 'fork' });
     await expectIssueRefused(dir, /fork/);
+  });
+
+  // Damage the start check reads: what signing needs.
+  it.each([
+    ['a subtree on the frontier', 'UPDATE nodes SET hash = zeroblob(32) WHERE level = 3 AND idx = 0'],
+    [
+      'the latest head row',
+      "UPDATE heads SET root_hash = 'ab' || substr(root_hash, 3), signed = replace(signed, root_hash, 'ab' || substr(root_hash, 3)) WHERE id = (SELECT MAX(id) FROM heads)",
+    ],
+    [
+      'a head row added at an old size',
+      "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) SELECT tree_size, 'ab' || substr(root_hash, 3), timestamp, replace(signed, root_hash, 'ab' || substr(root_hash, 3)), receipt, key_hex, recorded FROM heads WHERE tree_size = 5",
+    ],
+    [
+      'a second root recorded at the latest size',
+      "INSERT INTO heads(tree_size, root_hash, timestamp, signed, receipt, key_hex, recorded) SELECT tree_size, 'ab' || substr(root_hash, 3), timestamp, replace(signed, root_hash, 'ab' || substr(root_hash, 3)), receipt, key_hex, recorded FROM heads WHERE tree_size = 12",
+    ],
+  ])('%s changed: svc issue exits 3 without a new head, and the server says fork', async (_what, sql) => {
+    const dir = await dataDir(12);
+    tamper(dir, sql);
+    await expectIssueRefused(dir, /fork/);
+    const s = await serve(dir);
+    const v = await views(s.url);
+    expect(v.head.body).toMatchObject({ sth_withheld: 'fork', signed_tree_head: null });
+    expect(v.hist.body.consistent).toBe(false);
   });
 });
 
