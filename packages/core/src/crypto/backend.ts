@@ -1,7 +1,9 @@
 // The crypto backend seam: where ML-DSA-87 and SLH-DSA-SHA2-256f are computed. noble is the
-// portable default; a runtime's WebCrypto is used when it really has the algorithm (detected by
-// generating, exporting, importing and checking a key, never by version), and callers can inject
-// their own (the server injects node:crypto). Falcon-1024 stays on noble: no runtime has it.
+// default on every runtime; a runtime's WebCrypto is the caller's choice (`webCryptoBackend()`,
+// which checks that it really has the algorithm by generating, exporting, importing and checking
+// a key, never by version), because Node 24 marks its ML-DSA experimental and prints a warning into
+// the caller's process on first use (issue 54: no library call writes to the user's stderr).
+// Callers can inject their own (the server injects node:crypto). Falcon-1024 stays on noble.
 //
 // Backends only compute. Lengths, contexts and types are checked by the core before a backend is
 // called, and whatever a backend throws, rejects or returns other than `true` is a failed check.
@@ -147,18 +149,17 @@ export async function webCryptoBackend(subtle: unknown = subtleOf(globalThis)): 
   };
 }
 
-let detected: Promise<CryptoBackend> | null = null;
-
 /**
- * The default backend, decided once: WebCrypto ML-DSA-87 where the runtime has it, else noble.
+ * The backend `verifyBundle` uses when none is passed: noble, on every runtime. A runtime's own
+ * ML-DSA-87 is an explicit choice (`{ crypto: await webCryptoBackend() ?? nobleBackend }`): Node
+ * 24's prints an ExperimentalWarning to the process's stderr when first used.
  *
  * @example
  * ```ts
  * const backend = await defaultCrypto();
- * console.log(backend.name); // 'webcrypto' on Node >= 24, Bun, Chromium; 'noble' elsewhere
+ * console.log(backend.name); // 'noble'
  * ```
  */
 export function defaultCrypto(): Promise<CryptoBackend> {
-  if (!detected) detected = webCryptoBackend().then((b) => b ?? nobleBackend);
-  return detected;
+  return Promise.resolve(nobleBackend);
 }
