@@ -118,6 +118,25 @@ describe('the test suite', () => {
   });
 });
 
+describe('the public surface (#54 part 3)', () => {
+  it("each package's api-report.md lists exactly what its built entries export: growth is a reviewed diff", async () => {
+    const { spawn } = await import('node:child_process');
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const c = spawn(process.execPath, [join(ROOT, 'tools/scripts/api-report.mjs'), '--check'], { cwd: ROOT });
+      let out = '';
+      c.stdout.on('data', (d) => (out += d));
+      c.stderr.on('data', (d) => (out += d));
+      c.on('close', (code) => resolve({ code, out }));
+    });
+    expect(r.out, 'run npm run api-report and review the diff of packages/*/api-report.md').toBe('');
+    expect(r.code).toBe(0);
+    for (const pkg of ['core', 'server'])
+      expect(readFileSync(join(ROOT, 'packages', pkg, 'api-report.md'), 'utf8')).toMatch(
+        /^- \w+ \((function|const|class|interface|type)\)$/m,
+      );
+  }, 60_000);
+});
+
 describe('the timing report (#42)', () => {
   it("every run writes each file's time, slowest first, and the main run's file is never overwritten by a one-project run", async () => {
     const { default: TimingReporter } = await import(join(ROOT, 'tools/lib/timing-reporter.mjs'));
