@@ -4,7 +4,7 @@
 // fast-check installed), and @svc/server's `svc` binary. The verify-only bundle size docs/library.md
 // states is the one measured here.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,8 +96,28 @@ describe('packages as published', () => {
       const pkg = JSON.parse(execFileSync('tar', ['-xzOf', t, 'package/package.json'], { encoding: 'utf8' }));
       expect(pkg.type, name).toBe('module');
       expect(pkg.engines?.node, name).toMatch(/^>=20\.19/);
-      expect(pkg.scripts?.prepack, name).toBe('npm run build');
+      // Builds where the build tools are; a copy without them (the package alone) packs its dist.
+      expect(pkg.scripts?.prepack, name).toMatch(/require\.resolve\('tsup'\).*\|\| npm run build$/);
       expect(pkg.license, name).toBe('Apache-2.0');
+    }
+  });
+
+  it('npm pack works in a copy of a built package without the build tools (issue 54 part 5)', () => {
+    for (const [name, t] of Object.entries(tarballs)) {
+      const copy = mkdtempSync(join(tmpdir(), 'svc-copy-'));
+      execFileSync('tar', ['-xzf', t, '-C', copy]);
+      const out = mkdtempSync(join(tmpdir(), 'svc-repack-'));
+      // Scripts run (prepack among them): tsup is not reachable from here, dist/ is.
+      const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: join(copy, 'package'), encoding: 'utf8' });
+      expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+      const again = join(out, r.stdout.trim().split('\n').pop()!);
+      const files = execFileSync('tar', ['-tzf', again], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      expect(
+        files.some((f) => f === 'package/dist/index.js'),
+        name,
+      ).toBe(true);
+      rmSync(copy, { recursive: true, force: true });
+      rmSync(out, { recursive: true, force: true });
     }
   });
 
