@@ -63,7 +63,7 @@ export {
 } from './scitt/service.js';
 export { poolStatementChecker, scittPolicy, type StatementChecker } from './scitt/policy.js';
 export { addToken, revokeToken, parseTokens, matchToken, newToken, TokenFile, unsafeTokenFile } from './issuing/tokens.js';
-export { openIssuer, issuerOf } from './issuing/open.js';
+export { openIssuer, issuerOf, issuerSettingsFromEnv } from './issuing/open.js';
 export { issuingApp, authenticate } from './issuing/app.js';
 export { questionOf } from './issuing/front-request.js';
 export { parseIssueInput, IssueRequest, IssueBatchRequest, MAX_BATCH } from './issuing/input.js';

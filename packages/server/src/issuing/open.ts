@@ -17,7 +17,9 @@ import { publishedCheckpoints } from '../tlog/witnessing.js';
 import { SignerPool } from './signers.js';
 
 /**
- * Where and how to issue. Every setting defaults as `svc serve` does (SVC_* variables in `env`).
+ * Where and how to issue. What is not given here defaults as `svc serve`'s defaults do; SVC_*
+ * variables are read only from `env`, and only when it is given (`issuerSettingsFromEnv()`): a
+ * variable of the host process never changes what a library call does unasked.
  *
  * @example
  * ```ts
@@ -25,15 +27,15 @@ import { SignerPool } from './signers.js';
  * ```
  */
 export interface IssuerSettings {
-  /** The data folder of the keys (and of the SQLite ledger); default SVC_DATA_DIR or ./data. */
+  /** The data folder of the keys (and of the SQLite ledger); default `env`'s SVC_DATA_DIR, else ./data. */
   dataDir?: string;
-  /** A PostgreSQL ledger shared with the servers; default SVC_DATABASE_URL, else SQLite in dataDir. */
+  /** A PostgreSQL ledger shared with the servers; default `env`'s SVC_DATABASE_URL, else SQLite in dataDir. */
   databaseUrl?: string;
   /** How long answers gather before one signed head seals them (default SVC_LEDGER_BATCH_SECONDS, 1). */
   batchSeconds?: number;
   /** The default envelopes of every receipt (an answer may ask for its own). */
   envelopes?: readonly EnvelopeFormat[];
-  /** Environment the other settings are read from (default process.env). */
+  /** SVC_* variables the other settings default from (default none: not process.env). */
   env?: NodeJS.ProcessEnv;
   /** Structured events (ledger opened, full check done); default none. */
   log?: Logger;
@@ -42,6 +44,22 @@ export interface IssuerSettings {
    * sign on more cores. 0 signs on the caller's thread.
    */
   signers?: number;
+}
+
+/**
+ * Settings read from the environment as `svc serve` reads it (SVC_DATA_DIR, SVC_DATABASE_URL,
+ * SVC_LEDGER, SVC_LEDGER_BATCH_SECONDS, SVC_LEDGER_CHECK_SHARE, SVC_SERVICE_NAME ...): the one
+ * call through which an issuer reads it, so doing so is visible where it is done.
+ *
+ * @example
+ * ```ts
+ * const issuer = await openIssuer({ ...issuerSettingsFromEnv(), envelopes: ['jws'] });
+ * ```
+ */
+export function issuerSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): IssuerSettings {
+  const vars: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (k.startsWith('SVC_') && v !== undefined) vars[k] = v;
+  return { env: vars };
 }
 
 /**
@@ -142,7 +160,7 @@ export function signerPool(cfg: Config, threads: number, log: Logger, envelopes?
  * ```
  */
 export async function openIssuer(settings: IssuerSettings = {}): Promise<SvcIssuer> {
-  const env = settings.env ?? process.env;
+  const env = settings.env ?? {};
   const cfg = loadConfig(env, {
     ...(settings.dataDir !== undefined ? { dataDir: settings.dataDir } : {}),
     ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),

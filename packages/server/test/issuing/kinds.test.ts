@@ -113,6 +113,26 @@ describe('the private API issues every kind', () => {
 });
 
 describe('the library and svc issue', () => {
+  it('openIssuer reads no SVC_* variable of the host process unless given them (issue 54 part 4)', async () => {
+    const { openIssuer, issuerSettingsFromEnv } = await import('../../src/internal.js');
+    const saved = process.env.SVC_LEDGER;
+    process.env.SVC_LEDGER = 'off';
+    try {
+      const plain = await openIssuer({ dataDir: s.dir, batchSeconds: 0.05 });
+      expect(plain.logging).toBe(true);
+      await plain.close();
+      // Asked for, by name: the host's variables count, and only its SVC_* ones are taken.
+      const settings = issuerSettingsFromEnv();
+      expect(Object.keys(settings.env ?? {}).every((k) => k.startsWith('SVC_'))).toBe(true);
+      const fromEnv = await openIssuer({ ...settings, dataDir: s.dir });
+      expect(fromEnv.logging).toBe(false);
+      await fromEnv.close();
+    } finally {
+      if (saved === undefined) delete process.env.SVC_LEDGER;
+      else process.env.SVC_LEDGER = saved;
+    }
+  });
+
   it('openIssuer issues each kind beside the running server, on the same data folder', async () => {
     const { openIssuer, pinnedKeys, Keyring } = await import('../../src/internal.js');
     const { namesFor } = await import('@svc/core');
