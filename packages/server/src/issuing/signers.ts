@@ -34,8 +34,13 @@ interface Chunk {
   reject: (e: Error) => void;
 }
 
-/** The most answers one chunk holds: a thread's turn, so another owner waits at most this long. */
-export const CHUNK = 16;
+/**
+ * The most answers one chunk holds: a thread's turn, so another owner waits at most this long. Four:
+ * with sixteen, another token's answer behind a flood waited two chunks of sixteen (about 0.8 s of
+ * signing on Node 20) before its turn; a chunk costs one message to the thread, nothing beside four
+ * signatures.
+ */
+export const CHUNK = 4;
 /** Chunks a thread holds at once: two, so a thread never idles between one and the next. */
 const PER_THREAD = 2;
 /** The most answers one owner may have waiting; more is refused (SignerBusy) until some are signed. */
