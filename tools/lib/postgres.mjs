@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folder holding initdb and pg_ctl: $PG_BINDIR, the newest /usr/lib/postgresql/N/bin, or PATH. */
+/** The folder holding initdb and pg_ctl: $PG_BINDIR, the newest /usr/lib/postgresql/N/bin, Homebrew's, or PATH. */
 export function postgresBinDir() {
   if (process.env.PG_BINDIR) return existsSync(join(process.env.PG_BINDIR, 'initdb')) ? process.env.PG_BINDIR : null;
   const base = '/usr/lib/postgresql';
@@ -17,6 +17,14 @@ export function postgresBinDir() {
       .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
       .sort((a, b) => Number(b) - Number(a));
     if (versions.length > 0) return join(base, versions[0], 'bin');
+  }
+  // Homebrew's keg-only postgresql@N (Apple silicon, then Intel), newest first.
+  for (const brew of ['/opt/homebrew/opt', '/usr/local/opt']) {
+    if (!existsSync(brew)) continue;
+    const kegs = readdirSync(brew)
+      .filter((d) => /^postgresql(@\d+)?$/.test(d) && existsSync(join(brew, d, 'bin', 'initdb')))
+      .sort((a, b) => Number(b.split('@')[1] ?? 0) - Number(a.split('@')[1] ?? 0));
+    if (kegs.length > 0) return join(brew, kegs[0], 'bin');
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   return which.status === 0 ? join(which.stdout.trim(), '..') : null;

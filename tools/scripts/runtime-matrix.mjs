@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../lib/chromium.mjs';
+import { REQUIRED } from '../lib/system.mjs';
 import { buildIfStale } from '../lib/build-if-stale.mjs';
 import { ensureNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
@@ -167,14 +168,14 @@ if (existsSync(chromium)) {
     await browser.close();
     server.close();
   }
-} else {
+} else if (REQUIRED) {
   results.push({
     runtime: 'Chromium',
     passed: 0,
     total: vectors.length + tlogCount,
     error: `${chromium} missing (apt-get install -y chromium)`,
   });
-}
+} else console.log(`skipped: the packed tarball in Chromium (no ${chromium}; outside CI)`);
 
 // 3. The packages as a stranger uses them: what the tarballs hold, the CLI, CommonJS, TypeScript.
 const packaging = [];

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
+import { runs } from '@svc/tools/system';
 import { issueProof } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { boot, type Booted } from './support/harness.js';
@@ -153,7 +154,7 @@ describe('examples', () => {
     expect(pq.out).toContain('answer matches the receipt: true');
   });
 
-  it('browser/app.mjs verifies in a browser page', async () => {
+  it.runIf(runs('chromium'))('browser/app.mjs verifies in a browser page', async () => {
     const out = await build({ entryPoints: [ex('browser/app.mjs')], bundle: true, format: 'iife', platform: 'browser', write: false });
     // Bundled as the README says, with nothing to read: no import of a chunk a bundler must ignore.
     expect(out.warnings).toEqual([]);

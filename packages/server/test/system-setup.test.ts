@@ -1,6 +1,6 @@
 // The first step of `npm test` (#42): on a machine where it may (root with apt-get), it installs the
-// Debian packages the suite needs, once; elsewhere, or with SVC_NO_INSTALL, it stops at once naming
-// the exact command. apt-get is stood in for by a script that records its arguments and "installs"
+// Debian packages the suite needs, once; under CI=true, elsewhere or with SVC_NO_INSTALL, it stops at
+// once naming the exact command; outside CI it says what it skips and how to get it (#54 part 7). apt-get is stood in for by a script that records its arguments and "installs"
 // Chromium by creating the file CHROMIUM_PATH names, so the test changes nothing on the machine.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,15 +35,23 @@ describe('npm test installs what it needs, or names the command', () => {
     expect(r.status).toBe(0);
   });
 
-  it('with SVC_NO_INSTALL and Chromium missing: exit 1 at once, naming the exact apt-get line', () => {
-    const r = run({ SVC_NO_INSTALL: '1', CHROMIUM_PATH: join(dir, 'nowhere') });
+  it('under CI=true, with SVC_NO_INSTALL and Chromium missing: exit 1 at once, naming the exact apt-get line', () => {
+    const r = run({ CI: 'true', SVC_NO_INSTALL: '1', CHROMIUM_PATH: join(dir, 'nowhere') });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('apt-get update && apt-get install -y chromium');
   });
 
+  it('outside CI, with Chromium missing: exit 0, and one line naming what is skipped and how to get it', () => {
+    const r = run({ CI: '', SVC_NO_INSTALL: '1', CHROMIUM_PATH: join(dir, 'nowhere') });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^npm test: skipping the browser runs .*: no Chromium at .*nowhere; to run them: /);
+  });
+
   it('as root with apt-get: installs the missing package itself (update, then install), then passes', () => {
     const { bin, log, chromium } = fakeAptGet();
-    const r = run({ CHROMIUM_PATH: chromium, PATH: `${bin}:${process.env.PATH}` });
+    const r = run({ CI: 'true', CHROMIUM_PATH: chromium, PATH: `${bin}:${process.env.PATH}` });
     if (process.getuid?.() !== 0) {
       // Not root: told, never installed for.
       expect(r.status).toBe(1);

@@ -12,6 +12,7 @@ import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
 import { goCheck } from '../support/go-tlog.js';
 import { boot, freePort, type Booted } from '../support/harness.js';
 import { runSvc } from '../support/svc-cli.js';
+import { runs } from '@svc/tools/system';
 
 let s: Booted;
 let work: string;
@@ -90,7 +91,7 @@ describe('svc ledger tiles', () => {
     const web = await pythonServer(out);
     try {
       const ed = vkeys.find((v) => parseVkey(v).type === 'ed25519')!;
-      expect(await goCheck(web.url, ed)).toMatchObject({ size: 700, entries: 700 });
+      if (runs('go')) expect(await goCheck(web.url, ed)).toMatchObject({ size: 700, entries: 700 });
       // Byte for byte what the server serves.
       for (const f of before.keys())
         if (f !== 'checkpoint')
@@ -113,7 +114,7 @@ describe('svc ledger tiles', () => {
       expect(changed.sort()).toEqual(
         ['checkpoint', 'tile/0/002', 'tile/0/003.p/232', 'tile/1/000.p/3', 'tile/entries/002', 'tile/entries/003.p/232'].sort(),
       );
-      expect(await goCheck(web.url, ed, 700)).toMatchObject({ size: 1000, entries: 1000, older: 700 });
+      if (runs('go')) expect(await goCheck(web.url, ed, 700)).toMatchObject({ size: 1000, entries: 1000, older: 700 });
     } finally {
       web.stop();
     }

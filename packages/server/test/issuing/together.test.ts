@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { fromHex, leafHash, sha256, utf8, verifyInclusion, type ProofBundle } from '@svc/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureKeys, loadConfig, openIssuer } from '../../src/internal.js';
-import { testDb, type BackendName } from '../support/backends.js';
+import { BACKENDS, testDb, type BackendName } from '../support/backends.js';
 import { call } from '../support/harness.js';
 import { openLedgerAt } from '../support/ledger-at.js';
 import { runSvc } from '../support/svc-cli.js';
@@ -61,7 +61,7 @@ async function logged(p: { dir: string; url?: string }, answers: string[]) {
   }
 }
 
-for (const backend of ['sqlite', 'postgres'] as const)
+for (const backend of BACKENDS)
   describe(`issuing together on ${backend}`, () => {
     it('library, HTTP API, svc issue and svc issue --jsonl beside svc serve: one index per answer, every bundle verifies and is included', async () => {
       const p = await place(backend);

@@ -8,10 +8,11 @@
 import { describe, expect, it } from 'vitest';
 import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
 import { testDb } from '../support/backends.js';
+import { runs } from '@svc/tools/system';
 
 const KILLS = Math.max(4, Number(process.env.SVC_FAILOVER_KILLS ?? 6));
 
-describe('failover on PostgreSQL', () => {
+describe.runIf(runs('postgres'))('failover on PostgreSQL', () => {
   it(`SIGKILL of the writer ${KILLS} times: another appender takes over within seconds; nothing acknowledged is lost`, async () => {
     const db = await testDb('postgres');
     (await db.open()).close(); // migrate once, before the appenders race to

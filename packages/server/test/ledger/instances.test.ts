@@ -19,6 +19,7 @@ import {
   type Running,
 } from '../../src/internal.js';
 import { startPostgres } from '@svc/tools/postgres';
+import { runs } from '@svc/tools/system';
 import { testDb, type TestDb } from '../support/backends.js';
 import { call } from '../support/harness.js';
 
@@ -52,6 +53,7 @@ async function settled() {
 }
 
 beforeAll(async () => {
+  if (!runs('postgres')) return;
   db = await testDb('postgres');
   const first = mkdtempSync(join(tmpdir(), 'svc-inst-'));
   ensureKeys(loadConfig({ SVC_DATA_DIR: first }), quiet);
@@ -73,7 +75,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-describe('three instances, one PostgreSQL log', () => {
+describe.runIf(runs('postgres'))('three instances, one PostgreSQL log', () => {
   it('head, inclusion, consistency (plain and signed) and history are the same on every instance', async () => {
     await settled();
     const paths = [
@@ -124,7 +126,7 @@ describe('three instances, one PostgreSQL log', () => {
   });
 });
 
-describe('a database that is down', () => {
+describe.runIf(runs('postgres'))('a database that is down', () => {
   it('at start: verification serves, the ledger is 503 and retried; mid-run: 503, then served again', async () => {
     const pg = await startPostgres();
     try {

@@ -9,6 +9,7 @@ import { testKeys } from '@svc/core/testing';
 import { Ledger, type LedgerStore } from '../../src/internal.js';
 import { appendLoop, expectAllAcknowledged, type Ack } from '../support/appenders.js';
 import { BACKENDS, testDb, type TestDb } from '../support/backends.js';
+import { runs } from '@svc/tools/system';
 
 const K = testKeys('ledger-tests');
 const names = namesFor('svc');
@@ -391,7 +392,7 @@ describe.each(BACKENDS)('%s: tampering gives the exact sth_withheld reason and h
   });
 });
 
-describe('PostgreSQL connections', () => {
+describe.runIf(runs('postgres'))('PostgreSQL connections', () => {
   it('an error event on a connection already released as broken (a terminated backend) is not an unhandled error', async () => {
     const db = await testDb('postgres');
     const store = (await db.open()) as unknown as { pool: { connect(): Promise<any> }; close(): Promise<void> };
@@ -405,7 +406,7 @@ describe('PostgreSQL connections', () => {
   });
 });
 
-describe('PostgreSQL schema versions', () => {
+describe.runIf(runs('postgres'))('PostgreSQL schema versions', () => {
   it('a database migrated by a newer release is refused, not written to; the log is left as it was', async () => {
     const { db, ledger } = await filled('postgres', 1, 2);
     await ledger.close();

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { namesFor } from '@svc/core';
 import { fuzzCorpus, mutate, prng } from '@svc/core/arbitraries';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
+import { runs } from '@svc/tools/system';
 import { Issuer, Keyring } from '../../src/internal.js';
 import { boot, type Booted } from '../support/harness.js';
 import { verifyCommand } from '../../src/cli/verify.js';
@@ -24,6 +25,7 @@ let s: Booted;
 let browser: Browser;
 let dir: string;
 beforeAll(async () => {
+  if (!runs('chromium')) return;
   // Rate limits off: a hundred verifications and key fetches a minute is this test, not an abuser.
   s = await boot({}, { SVC_RATE_VERIFY: '0', SVC_RATE_READ: '0', SVC_RATE_MODEL_KEYS: '0', SVC_RATE_TILES: '0' });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -105,7 +107,7 @@ async function cli(file: string): Promise<Verdict> {
   );
 }
 
-describe('the API, the CLI and the page agree', () => {
+describe.runIf(runs('chromium'))('the API, the CLI and the page agree', () => {
   it("on every document of the corpus, the vectors and this server's answers, judged with the keys the server publishes", async () => {
     const docs = await corpus();
     const started = performance.now();

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
+import { runs } from '@svc/tools/system';
 import { boot, type Booted } from '../support/harness.js';
 import { runSvc } from '../support/svc-cli.js';
 
@@ -24,6 +25,7 @@ let s: Booted;
 let browser: Browser;
 
 beforeAll(async () => {
+  if (!runs('chromium')) return;
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium`);
   s = await boot();
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -245,7 +247,7 @@ const KINDS: Array<[string, string, (p: Page) => Promise<void>]> = [
   ],
 ];
 
-describe('the verifier page shows what was attested', () => {
+describe.runIf(runs('chromium'))('the verifier page shows what was attested', () => {
   // One page loads every sample in turn, as a person would: loading the page (its 276 KiB script)
   // once, not once a kind.
   let kindsPage: Page | null = null;

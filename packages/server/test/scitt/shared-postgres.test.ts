@@ -12,6 +12,7 @@ import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { Keyring, loadConfig, startServer, type Running } from '../../src/internal.js';
 import { freshPgDatabase } from '../support/backends.js';
 import { boot, type Booted } from '../support/harness.js';
+import { runs } from '@svc/tools/system';
 
 let a: Booted | undefined;
 let b: Running | undefined;
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 const bytes = async (r: Response) => new Uint8Array(await r.arrayBuffer());
 
-describe('SCITT on a shared PostgreSQL ledger', () => {
+describe.runIf(runs('postgres'))('SCITT on a shared PostgreSQL ledger', () => {
   it("registered on one instance, its receipt comes from the other and verifies with either one's keys", async () => {
     const url = await freshPgDatabase();
     a = await boot({ databaseUrl: url, ledgerBatchMs: 20 });

@@ -7,9 +7,11 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { PgStore, SqliteStore, type LedgerStore } from '../../src/internal.js';
+import { runs } from '@svc/tools/system';
 
 export type BackendName = 'sqlite' | 'postgres';
-export const BACKENDS: BackendName[] = ['sqlite', 'postgres'];
+// PostgreSQL where its server binaries are (always under CI=true: tools/lib/system.mjs).
+export const BACKENDS: BackendName[] = runs('postgres') ? ['sqlite', 'postgres'] : ['sqlite'];
 
 export interface TestDb {
   name: BackendName;

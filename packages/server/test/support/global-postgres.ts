@@ -2,6 +2,7 @@
 // Each test that needs a database makes its own (test/backends.ts), so files never share state.
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from '@svc/tools/postgres';
+import { runs } from '@svc/tools/system';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,6 +11,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // Without PostgreSQL's binaries outside CI, the suites that need it are skipped (BACKENDS, runs()).
+  if (!runs('postgres')) {
+    project.provide('pgUrl', '');
+    return () => {};
+  }
   const pg = await startPostgres();
   project.provide('pgUrl', pg.url);
   return () => pg.stop();

@@ -4,14 +4,16 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { goLibraries } from '@svc/tools/system';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
  * A Go program of interop/<name>, built once per source version into the temp folder, offline:
- * its libraries come from Debian's packages (see its go.mod's replace lines).
+ * its libraries come from Debian's packages (its go.mod's replace lines), else from the Go module
+ * cache at the versions its go.mod requires.
  */
 export function goProgram(name: string): string {
   const src = fileURLToPath(new URL(`../interop/${name}/`, import.meta.url));
@@ -24,9 +26,25 @@ export function goProgram(name: string): string {
   const bin = join(dir, `check-${hash}`);
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
+  // Without Debian's packages, the same versions from the Go module cache: the go.mod without its
+  // replace lines, in a copy, still offline (GOPROXY=off reads only the cache).
+  let cwd = src;
+  if (goLibraries() === 'module-cache') {
+    cwd = join(dir, `src-${hash}`);
+    mkdirSync(cwd, { recursive: true });
+    copyFileSync(join(src, 'main.go'), join(cwd, 'main.go'));
+    writeFileSync(join(cwd, 'go.mod'), readFileSync(join(src, 'go.mod'), 'utf8').replace(/^replace .*$/gm, ''));
+  }
   execFileSync('go', ['build', '-o', bin, '.'], {
-    cwd: src,
-    env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: join(dir, 'cache'), HOME: process.env.HOME ?? dir },
+    cwd,
+    env: {
+      ...process.env,
+      GOFLAGS: '-mod=mod',
+      GOPROXY: 'off',
+      GOSUMDB: 'off',
+      GOCACHE: join(dir, 'cache'),
+      HOME: process.env.HOME ?? dir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return bin;

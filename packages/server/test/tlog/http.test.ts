@@ -22,6 +22,7 @@ import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
 import { BACKENDS, testDb, type BackendName } from '../support/backends.js';
 import { goCheck } from '../support/go-tlog.js';
 import { boot, call, type Booted } from '../support/harness.js';
+import { runs } from '@svc/tools/system';
 
 const N = 1000; // three full level-0 tiles, a partial one of 232, a partial level-1 tile of 3
 const data = Array.from({ length: N }, (_, i) => sha256(new TextEncoder().encode(`tlog leaf ${i}`)));
@@ -159,30 +160,38 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
     expect(await r.consistencyProof({ size: 300, root: treeRoot(model, 300) })).toEqual(consistencyProof(model, 300, N));
   });
 
-  it("Go's sumdb/tlog and sumdb/note read the served log: every tile authenticated, every entry proved", async () => {
-    const report = await goCheck(prefix, vkeys.find((v) => v.type === 'ed25519')!.vkey, 300);
-    expect(report).toMatchObject({ origin: vkeys[0]!.name, size: N, entries: N, older: 300 });
-  }, 120_000);
+  it.runIf(runs('go'))(
+    "Go's sumdb/tlog and sumdb/note read the served log: every tile authenticated, every entry proved",
+    async () => {
+      const report = await goCheck(prefix, vkeys.find((v) => v.type === 'ed25519')!.vkey, 300);
+      expect(report).toMatchObject({ origin: vkeys[0]!.name, size: N, entries: N, older: 300 });
+    },
+    120_000,
+  );
 
-  it("the Go reader fails on a stranger's key, and on one changed byte of a tile or entry bundle behind a proxy", async () => {
-    const stranger = noteVerifier(vkeys[0]!.name, 'ed25519', new Uint8Array(32).fill(9)).vkey;
-    await expect(goCheck(prefix, stranger)).rejects.toThrow(/note.Open/);
-    for (const target of ['tile/0/001', 'tile/entries/002', 'tile/1/000.p/3']) {
-      const proxy = createServer(async (req, res) => {
-        const r = await bytes(prefix + req.url!.slice(1));
-        const body = r.body.slice();
-        if (req.url === `/${target}`) body[body.length >> 1] = body[body.length >> 1]! ^ 1;
-        res.writeHead(r.status, { 'content-length': body.length }).end(body);
-      });
-      await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
-      try {
-        const at = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
-        await expect(goCheck(at, vkeys.find((v) => v.type === 'ed25519')!.vkey), target).rejects.toThrow();
-      } finally {
-        proxy.close();
+  it.runIf(runs('go'))(
+    "the Go reader fails on a stranger's key, and on one changed byte of a tile or entry bundle behind a proxy",
+    async () => {
+      const stranger = noteVerifier(vkeys[0]!.name, 'ed25519', new Uint8Array(32).fill(9)).vkey;
+      await expect(goCheck(prefix, stranger)).rejects.toThrow(/note.Open/);
+      for (const target of ['tile/0/001', 'tile/entries/002', 'tile/1/000.p/3']) {
+        const proxy = createServer(async (req, res) => {
+          const r = await bytes(prefix + req.url!.slice(1));
+          const body = r.body.slice();
+          if (req.url === `/${target}`) body[body.length >> 1] = body[body.length >> 1]! ^ 1;
+          res.writeHead(r.status, { 'content-length': body.length }).end(body);
+        });
+        await new Promise<void>((ok) => proxy.listen(0, '127.0.0.1', ok));
+        try {
+          const at = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+          await expect(goCheck(at, vkeys.find((v) => v.type === 'ed25519')!.vkey), target).rejects.toThrow();
+        } finally {
+          proxy.close();
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('rule 2: while the head is withheld no checkpoint is signed, and the reason is the same (503)', async () => {
     // A high-water mark larger than the log: a rollback, as after restoring an old copy.
