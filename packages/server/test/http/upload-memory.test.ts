@@ -65,11 +65,13 @@ describe('one body budget for a process, whichever listener', () => {
 describe.runIf(process.platform === 'linux')('300 stalled uploads against the default two-process layout', () => {
   it('hold at most the budget between them, and grow the server processes by at most the budget and 64 MiB each', async () => {
     const BUDGET_MIB = 64;
+    // A body deadline far beyond the test, so every upload is judged by the budget alone, however
+    // slowly a loaded machine reaches it; the test ends them itself.
     const c = await serveCluster({
       SVC_PROCESSES: '2',
       SVC_WORKERS: '1',
       SVC_BODY_BUDGET_MB: String(BUDGET_MIB),
-      SVC_BODY_SECONDS: '4',
+      SVC_BODY_SECONDS: '600',
       SVC_RATE_VERIFY: '0',
     });
     try {
@@ -80,27 +82,32 @@ describe.runIf(process.platform === 'linux')('300 stalled uploads against the de
       // Three client addresses, 100 uploads each, each stalled one byte short of 2 MiB.
       const hosts = ['127.0.0.1', '127.0.0.2', '127.0.0.3'];
       const uploads = Array.from({ length: 300 }, (_, i) => upload(c.port, UPLOAD, UPLOAD - 1, { host: hosts[i % 3]! }));
+      const answered: string[] = [];
+      for (const u of uploads) void u.answer.then((a) => answered.push(status(a)));
+      // Each process holds its 32 MiB share: 16 uploads of 2 MiB, 32 between them; every other one
+      // is refused (503), at once or when its next chunk does not fit. Wait for those refusals (an
+      // event each), sampling memory meanwhile; the old layout (a budget per listener per process)
+      // held 64 and refused 236, so it never gets here.
       let peak = 0;
-      let settled = false;
-      const all = Promise.all(uploads.map((u) => u.answer)).finally(() => (settled = true));
-      while (!settled) {
+      for (let i = 0; i < 2400 && answered.length < 300 - BUDGET_MIB / 2; i++) {
         peak = Math.max(peak, sum() - before);
         await new Promise((r) => setTimeout(r, 50));
       }
+      peak = Math.max(peak, sum() - before);
       const counts: Record<string, number> = {};
-      for (const a of await all) counts[status(a)] = (counts[status(a)] ?? 0) + 1;
-      console.log(`300 stalled uploads: ${JSON.stringify(counts)}; server processes grew ${peak.toFixed(0)} MiB at most`);
-      // Each process holds its 32 MiB share: 16 uploads of 2 MiB, 32 between them, ended by the
-      // body deadline (408); every other upload is refused at once (503). Nothing else.
-      expect(Object.keys(counts).sort()).toEqual(['408', '503']);
-      expect(counts['408']).toBeLessThanOrEqual(BUDGET_MIB / 2);
-      expect(counts['503']).toBeGreaterThanOrEqual(300 - BUDGET_MIB / 2);
+      for (const a of answered) counts[a] = (counts[a] ?? 0) + 1;
+      console.log(
+        `300 stalled uploads: ${JSON.stringify(counts)} answered, ${300 - answered.length} held; server processes grew ${peak.toFixed(0)} MiB at most`,
+      );
+      expect(Object.keys(counts)).toEqual(['503']);
+      expect(answered.length).toBeGreaterThanOrEqual(300 - BUDGET_MIB / 2);
       expect(peak).toBeLessThanOrEqual(BUDGET_MIB + 64 * 2);
+      for (const u of uploads) u.sock.destroy();
       // And the server serves after.
       const ok = await fetch(`${c.base}/healthz`);
       expect(ok.status).toBe(200);
     } finally {
       process.kill(-c.child.pid!, 'SIGKILL');
     }
-  }, 120_000);
+  }, 180_000);
 });
