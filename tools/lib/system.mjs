@@ -4,7 +4,7 @@
 // check-system step has already failed the run). Elsewhere a missing component skips only the
 // suites that need it; check-system says once what is skipped and how to get it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHROMIUM_PATH } from './chromium.mjs';
 import { postgresBinDir } from './postgres.mjs';

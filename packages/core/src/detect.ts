@@ -1,17 +1,15 @@
 // Kind detection (wire-format s.0). Detection only looks at the identifying members; everything
 // else about a document is judged by its verifier and lands in the verdict.
+import { KINDS, type Kind } from './kinds.js';
 import { namesFor } from './names.js';
 import { has, isObj } from './lib/json.js';
 
-/**
- * The kinds of document the verifier knows, and `unknown`.
- *
- * @example
- * ```ts
- * const k: Kind = detectKind(JSON.parse(text)).kind;
- * ```
- */
-export type Kind = 'proof' | 'transcript' | 'run' | 'export' | 'sth' | 'consistency' | 'record' | 'unknown';
+export type { Kind };
+
+const BY_KIND_MEMBER = KINDS.filter((k) => k.detect === 'kind');
+const BY_SCHEMA = KINDS.filter((k) => k.detect === 'schema');
+const BY_NESTED = KINDS.filter((k) => k.detect === 'nested');
+const BY_SHAPE = KINDS.filter((k) => k.detect === 'shape');
 
 /**
  * What detectKind found: the kind, its wire name, and whether it is a wrapped tree head.
@@ -45,15 +43,17 @@ export function detectKind(input: unknown, service?: string): Detection {
   // A wrapper has no signature of its own; refuse it whatever else it carries.
   if (has(input, 'signed_tree_head')) return { kind: 'unknown', name: 'unknown', sthWrapper: true };
   if (has(input, 'schema')) {
-    return input.schema === n.kinds.record ? { kind: 'record', name: n.kinds.record } : { kind: 'unknown', name: 'unknown' };
+    const k = BY_SCHEMA.find((e) => input.schema === n.kinds[e.kind]);
+    return k ? { kind: k.kind, name: n.kinds[k.kind] } : { kind: 'unknown', name: 'unknown' };
   }
-  const k = input.kind;
-  if (k === n.kinds.proof) return { kind: 'proof', name: k };
-  if (k === n.kinds.transcript) return { kind: 'transcript', name: k };
-  if (k === n.kinds.run) return { kind: 'run', name: k };
-  if (k === n.kinds.consistency) return { kind: 'consistency', name: k };
+  const byMember = BY_KIND_MEMBER.find((e) => input.kind === n.kinds[e.kind]);
+  if (byMember) return { kind: byMember.kind, name: n.kinds[byMember.kind] };
   if (has(input, 'kind')) return { kind: 'unknown', name: 'unknown' };
-  if (isObj(input.proof) && input.proof.kind === n.kinds.export) return { kind: 'export', name: n.kinds.export };
-  if (typeof input.signed === 'string' && isObj(input.receipt) && isObj(input.key)) return { kind: 'sth', name: n.kinds.sth };
+  const nested = isObj(input.proof) ? BY_NESTED.find((e) => (input.proof as { kind?: unknown }).kind === n.kinds[e.kind]) : undefined;
+  if (nested) return { kind: nested.kind, name: n.kinds[nested.kind] };
+  // A signed tree head is known by its members alone: its text, its receipt, its key.
+  const shape = BY_SHAPE[0];
+  if (shape && typeof input.signed === 'string' && isObj(input.receipt) && isObj(input.key))
+    return { kind: shape.kind, name: n.kinds[shape.kind] };
   return { kind: 'unknown', name: 'unknown' };
 }

@@ -1,7 +1,8 @@
 // verifyBundle: the exact body POST /api/v1/verify answers with 200, or the typed error for its
 // 400/413/422 answers. The dispatcher sits above the per-kind verifiers and records, so imports
 // only run downward. Pure: nothing is fetched, stored or timed.
-import { detectKind, type Kind } from './detect.js';
+import { detectKind } from './detect.js';
+import type { Kind, KindEntry } from './kinds.js';
 import { parseDocument } from './parse.js';
 
 export { MAX_BODY_BYTES, parseDocument } from './parse.js';
@@ -63,14 +64,33 @@ interface ResponseBase {
  * if (res.kind === 'svc-proof') console.log(res.verdict.receipt.sigOk);
  * else if (res.kind === 'svc-ai-provenance-record') console.log(res.record.summaryOk);
  */
-export type VerifyResponse =
-  | (ResponseBase & { kind: `${string}-proof`; verdict: ProofVerdict })
-  | (ResponseBase & { kind: `${string}-transcript`; verdict: TranscriptVerdict })
-  | (ResponseBase & { kind: `${string}-autopilot-run`; verdict: RunVerdict })
-  | (ResponseBase & { kind: `${string}-export`; verdict: ExportVerdict })
-  | (ResponseBase & { kind: `${string}-sth`; verdict: SthVerdict })
-  | (ResponseBase & { kind: `${string}-consistency`; verdict: ConsistencyVerdict })
-  | (ResponseBase & { kind: `${string}-ai-provenance-record`; verdict: ProofVerdict | RunVerdict; record: RecordSummary });
+export type VerifyResponse = {
+  [K in keyof KindVerdicts]: ResponseBase & {
+    kind: `${string}-${Extract<KindEntry, { kind: K }>['suffix']}`;
+    verdict: KindVerdicts[K];
+  } & (K extends 'record' ? { record: RecordSummary } : Record<never, never>);
+}[keyof KindVerdicts];
+
+/**
+ * Each kind's verdict, by the kind's name in the table of kinds (kinds.ts): what `VerifyResponse`
+ * is made of. A kind missing here does not compile (below).
+ *
+ * @example
+ * ```ts
+ * const v: KindVerdicts['proof'] = (await verifyBundle(text)).verdict as ProofVerdict;
+ * ```
+ */
+export interface KindVerdicts {
+  proof: ProofVerdict;
+  transcript: TranscriptVerdict;
+  run: RunVerdict;
+  export: ExportVerdict;
+  sth: SthVerdict;
+  consistency: ConsistencyVerdict;
+  record: ProofVerdict | RunVerdict;
+}
+const everyKindHasAVerdict: [Exclude<Exclude<Kind, 'unknown'>, keyof KindVerdicts>] extends [never] ? true : never = true;
+void everyKindHasAVerdict;
 
 /** What the response adds for a record: its summary, and recognition judged with its origin claim. */
 interface RecordFacts extends Facts {

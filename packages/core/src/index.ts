@@ -22,6 +22,7 @@ export {
 } from './crypto/algorithms.js';
 export { nobleBackend, webCryptoBackend, defaultCrypto, backendFor, type CryptoBackend, type BackendAlgorithm } from './crypto/backend.js';
 export { detectKind, type Kind, type Detection } from './detect.js';
+export { KINDS, suffixOf, type KindEntry, type KindSuffix } from './kinds.js';
 export { nestedDeeperThan } from './lib/json.js';
 export {
   verifyBundle,
@@ -29,6 +30,7 @@ export {
   parseDocument,
   MAX_BODY_BYTES,
   type VerifyResponse,
+  type KindVerdicts,
   type AnyVerdict,
   type RecordSummary,
 } from './dispatch.js';

@@ -1,5 +1,6 @@
 // Every kind and signing context is derived from the deployment's service name (wire-format s.0),
 // so two deployments never accept each other's signatures as their own.
+import { KINDS, type Kind } from './kinds.js';
 
 /**
  * The deployment name used when none is given: `svc`.
@@ -22,15 +23,8 @@ export const DEFAULT_SERVICE = 'svc';
  */
 export interface Names {
   service: string;
-  kinds: {
-    proof: string;
-    transcript: string;
-    run: string;
-    export: string;
-    sth: string;
-    consistency: string;
-    record: string;
-  };
+  /** Each kind's wire name, `<service>-<suffix>` (the one table of kinds: kinds.ts). */
+  kinds: { [K in Exclude<Kind, 'unknown'>]: string };
   contexts: {
     answer: string;
     framing: string;
@@ -73,15 +67,7 @@ export function namesFor(service: string = DEFAULT_SERVICE): Names {
   if (!isValidServiceName(service)) throw new TypeError(`invalid service name: ${JSON.stringify(service)}`);
   const n: Names = {
     service,
-    kinds: {
-      proof: `${service}-proof`,
-      transcript: `${service}-transcript`,
-      run: `${service}-autopilot-run`,
-      export: `${service}-export`,
-      sth: `${service}-sth`,
-      consistency: `${service}-consistency`,
-      record: `${service}-ai-provenance-record`,
-    },
+    kinds: Object.fromEntries(KINDS.map((k) => [k.kind, `${service}-${k.suffix}`])) as Names['kinds'],
     contexts: {
       answer: `${service}-provenance-v1`,
       framing: `${service}-framing-v1`,

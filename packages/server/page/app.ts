@@ -10,7 +10,7 @@ import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.js';
 import { type Doc, isObj, obj } from './doc.js';
 import { lookUp, lookupRequests, signedAnswerHash } from './lookup.js';
-import { claimedKeyId, describe, shortKind } from './views/index.js';
+import { claimedKeyId, describe, kindOf, shortKind } from './views/index.js';
 
 declare global {
   interface Window {
@@ -116,7 +116,7 @@ function verifyOptions(pinned: Pinned): VerifyOptions {
 function originLine(res: VerifyResponse, doc: Doc, pinned: Pinned): [string, string] {
   const [cls, text] = originOfSignature(res, doc, pinned);
   const claimed = obj(doc.attested).signer_recognized;
-  if (res.kind.endsWith('-ai-provenance-record') && typeof claimed === 'boolean')
+  if (kindOf(res) === 'record' && typeof claimed === 'boolean')
     return [
       cls,
       `${text} The record attests signer_recognized: ${claimed} (${claimed ? 'the service that made it pinned the signer' : 'the service that made it did not pin the signer'}); that is the maker's keys, not this page's.`,

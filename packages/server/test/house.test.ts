@@ -118,6 +118,32 @@ describe('the test suite', () => {
   });
 });
 
+describe('the one table of kinds (#54 part 1)', () => {
+  it("a kind's wire suffix is written in core/src/kinds.ts alone, and what lists kinds reads that table", () => {
+    const dirs = ['packages/core/src', 'packages/server/src', 'packages/server/page'];
+    const offenders: string[] = [];
+    for (const d of dirs)
+      for (const f of readdirSync(join(ROOT, d), { recursive: true, encoding: 'utf8' })) {
+        if (!/\.ts$/.test(f) || f === 'kinds.ts') continue;
+        const code = readFileSync(join(ROOT, d, f), 'utf8')
+          .split('\n')
+          .filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l))
+          .join('\n');
+        for (const suffix of ['autopilot-run', 'ai-provenance-record']) if (code.includes(suffix)) offenders.push(`${d}/${f}: ${suffix}`);
+      }
+    expect(offenders).toEqual([]);
+    // Names, detection, the response union, the verify route's schemas and the page's views.
+    for (const f of [
+      'packages/core/src/names.ts',
+      'packages/core/src/detect.ts',
+      'packages/core/src/dispatch.ts',
+      'packages/server/src/api/verify/routes.ts',
+      'packages/server/page/views/index.ts',
+    ])
+      expect(readFileSync(join(ROOT, f), 'utf8'), f).toMatch(/\bKINDS\b|\bKindEntry\b/);
+  });
+});
+
 describe('the public surface (#54 part 3)', () => {
   it("each package's api-report.md lists exactly what its built entries export: growth is a reviewed diff", async () => {
     const { spawn } = await import('node:child_process');

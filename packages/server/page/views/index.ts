@@ -2,7 +2,7 @@
 // each entry typed by the response of its kind (VerifyResponse narrowed on `kind`), saying where
 // that kind keeps the receipt that names its signer and what its panels and checks are. The
 // document is only displayed here; every judgement comes from the core's verdict.
-import type { VerifyResponse } from '@svc/core';
+import { KINDS, type Kind, type KindEntry, type VerifyResponse } from '@svc/core';
 import { row, section } from '../dom.js';
 import { type Doc, isObj, obj } from '../doc.js';
 import { consistencyContent, exportContent, headFacts, runContent, transcriptContent } from './bundles.js';
@@ -10,25 +10,22 @@ import { logPicture, proofContent, proofRows } from './proof.js';
 import { okText, receiptRows } from './receipt.js';
 import { recordContent } from './record.js';
 
-/** The kinds the page shows, by the name after the service prefix. */
-export type ShortKind = 'proof' | 'transcript' | 'autopilot-run' | 'export' | 'sth' | 'consistency' | 'ai-provenance-record';
-type ResponseOf<K extends ShortKind> = Extract<VerifyResponse, { kind: `${string}-${K}` }>;
-// Fails to compile when the core's VerifyResponse gains a kind this table has no view for.
-const everyKindHasAView: [Exclude<VerifyResponse['kind'], `${string}-${ShortKind}`>] extends [never] ? true : never = true;
-void everyKindHasAView;
+/** The kinds the page shows: every kind of the core's table (a kind without a view does not compile). */
+type PageKind = Exclude<Kind, 'unknown'>;
+type ResponseOf<K extends PageKind> = Extract<VerifyResponse, { kind: `${string}-${Extract<KindEntry, { kind: K }>['suffix']}` }>;
 
 export interface Described {
   panels: (HTMLElement | null)[];
   rows: HTMLLIElement[];
 }
 
-interface KindView<K extends ShortKind> {
+interface KindView<K extends PageKind> {
   /** The receipt that names the document's signer (its first, for a transcript), where this kind keeps it. */
   receipt(doc: Doc): unknown;
   show(doc: Doc, res: ResponseOf<K>): Described;
 }
 
-const VIEWS: { [K in ShortKind]: KindView<K> } = {
+const VIEWS: { [K in PageKind]: KindView<K> } = {
   proof: {
     receipt: (doc) => doc.receipt,
     show: (doc, { verdict: v }) => ({
@@ -47,7 +44,7 @@ const VIEWS: { [K in ShortKind]: KindView<K> } = {
       return { panels: [section('The conversation', 'content', ...transcriptContent(doc, v))], rows };
     },
   },
-  'autopilot-run': {
+  run: {
     receipt: (doc) => doc.receipt,
     show: (doc, { verdict: v }) => ({
       panels: [section('The run', 'content', ...runContent(doc, v))],
@@ -108,7 +105,7 @@ const VIEWS: { [K in ShortKind]: KindView<K> } = {
       return { panels: [section('The two tree heads', 'content', ...consistencyContent(v))], rows };
     },
   },
-  'ai-provenance-record': {
+  record: {
     receipt: (doc) => obj(doc.proof).receipt ?? doc.receipt,
     show: (doc, res) => {
       const v = res.verdict;
@@ -141,13 +138,18 @@ export function shortKind(kind: string, service: string): string {
   return kind.startsWith(`${service}-`) ? kind.slice(service.length + 1) : kind;
 }
 
+/** The core's name of a response's kind (`svc-autopilot-run` -> `run`), or null for one it does not know. */
+export function kindOf(res: VerifyResponse): PageKind | null {
+  return KINDS.find((k) => res.kind === `${res.service}-${k.suffix}`)?.kind ?? null;
+}
+
 /** The view of a response's kind, with the response typed for it; null for a kind the page does not know. */
-function viewOf(res: VerifyResponse): { view: KindView<ShortKind>; res: ResponseOf<ShortKind> } | null {
-  const kind = shortKind(res.kind, res.service);
-  if (!Object.hasOwn(VIEWS, kind)) return null;
+function viewOf(res: VerifyResponse): { view: KindView<PageKind>; res: ResponseOf<PageKind> } | null {
+  const kind = kindOf(res);
+  if (kind === null) return null;
   // The one place the union is taken apart: the table's entry for `kind` takes exactly the response
-  // whose kind ends in `-${kind}`, which TypeScript cannot correlate through a lookup on its own.
-  return { view: VIEWS[kind as ShortKind] as KindView<ShortKind>, res: res as ResponseOf<ShortKind> };
+  // whose kind ends in its suffix, which TypeScript cannot correlate through a lookup on its own.
+  return { view: VIEWS[kind] as KindView<PageKind>, res: res as ResponseOf<PageKind> };
 }
 
 /** The content panels and the checks for a verified response `res` of document `doc`. */

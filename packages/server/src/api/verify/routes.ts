@@ -1,12 +1,9 @@
 // The routes of verification and records: method, path, rate group, caching, preflight and OpenAPI text.
-import { MAX_BODY_BYTES, MAX_ORG_LENGTH, MAX_TURNS } from '@svc/core';
+import { KINDS, MAX_BODY_BYTES, MAX_ORG_LENGTH, MAX_TURNS } from '@svc/core';
 import { ref, jsonBody, err, rateLimited, overloaded, type RouteSpec } from '../spec.js';
 
-const anyBundle = {
-  oneOf: ['ProofBundle', 'TranscriptBundle', 'RunProofBundle', 'ExportArchive', 'SthBundle', 'ConsistencyBundle', 'AiProvenanceRecord'].map(
-    ref,
-  ),
-};
+// Every kind's schema, from the core's one table of kinds.
+const anyBundle = { oneOf: KINDS.map((k) => ref(k.schema)) };
 
 export const VERIFY_ROUTES = [
   {
