@@ -1,5 +1,6 @@
 // AI Provenance Records (E1-E4): the embedded proof, a summary recomputed by verification, the
 // published obligation mapping, and notes saying exactly why anything is not attested.
+import { KINDS } from '../kinds.js';
 import { detectKind } from '../detect.js';
 import { SvcError } from '../errors.js';
 import { parseDocument } from '../parse.js';
@@ -81,7 +82,8 @@ export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
     };
   }
   if (d.kind === 'unknown') throw new SvcError(d.sthWrapper ? 'sth_wrapper' : 'unknown_kind', 'not a recognised bundle');
-  throw new SvcError('unsupported_kind', `a record is made from a ${vc.names.kinds.proof} or ${vc.names.kinds.run} bundle, not ${d.name}`);
+  const from = KINDS.filter((k) => k.record).map((k) => vc.names.kinds[k.kind]);
+  throw new SvcError('unsupported_kind', `a record is made from a ${from.join(' or ')} bundle, not ${d.name}`);
 }
 
 // E6 (left open by the spec): more than 200 code points is invalid_org (422).
