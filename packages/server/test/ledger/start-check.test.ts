@@ -9,6 +9,8 @@ import { namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileFindingsRecord, Ledger, type LedgerReads, type LedgerStore, MemoryHighWater, parseFindings } from '../../src/internal.js';
+import { restMs } from '../../src/ledger/audit.js';
+import fc from 'fast-check';
 
 import { BACKENDS, testDb, type TestDb } from '../support/backends.js';
 
@@ -156,5 +158,27 @@ describe('what a full check found, kept for the next start', () => {
     expect(parseFindings('{"withheld":"rollback","inconsistent_sizes":[3],"forked_sizes":[],"found":1}')).toMatchObject({
       withheld: 'rollback',
     });
+  });
+});
+
+describe("the background check's share of a core", () => {
+  it('after any slice, the slice and its rest together hold the CPU it took at most `share` of the time (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 5000, noNaN: true }),
+        fc.double({ min: 0.01, max: 5000, noNaN: true }),
+        fc.double({ min: 0.01, max: 1, noNaN: true }),
+        (cpu, wall, share) => {
+          const r = restMs(cpu, wall, share);
+          expect(r).toBeGreaterThanOrEqual(0);
+          // CPU over the slice and its rest is at most the share (or the slice alone was already under it).
+          expect(cpu / (wall + r)).toBeLessThanOrEqual(Math.max(share, cpu / wall) + 1e-9);
+          if (r > 0) expect(cpu / (wall + r)).toBeCloseTo(share, 6);
+        },
+      ),
+    );
+    // Two threads busy through a 100 ms slice (200 ms of CPU) at a tenth: 1.9 s of rest, not 0.9 s.
+    expect(restMs(200, 100, 0.1)).toBeCloseTo(1900);
+    expect(restMs(200, 100, 1)).toBe(0);
   });
 });
