@@ -30,6 +30,14 @@ const HEX64 = /^[0-9a-f]{64}$/;
 // Leaves read per query by the full check.
 const SCAN_CHUNK = 8192;
 
+/** The root of the tree whose perfect subtrees, left to right, are `stack` (the empty tree's for none). */
+function stackRoot(stack: ScanState['stack']): Uint8Array {
+  if (stack.length === 0) return sha256(new Uint8Array(0));
+  let root = stack[stack.length - 1]!.hash;
+  for (let k = stack.length - 2; k >= 0; k--) root = nativeHasher.node(stack[k]!.hash, root);
+  return root;
+}
+
 /** Where a slice of work began: the wall clock and the process's CPU time. */
 type Began = { wall: number; cpu: NodeJS.CpuUsage };
 const begin = (): Began => ({ wall: performance.now(), cpu: process.cpuUsage() });
@@ -171,7 +179,8 @@ class Findings {
     try {
       // The newest head's id, not a count of heads: counting reads every head row on every refresh,
       // a cost that grows with the log's past (issue 56).
-      const newest = (await r.latestHeads(1))[0]?.id ?? 0;
+      const [top] = await r.latestHeads(1);
+      const newest = top?.id ?? 0;
       // Fewer leaves, or the heads seen so far gone, is not an append: judge the state afresh.
       // (A head deleted from the middle of the table is the full check's to find.)
       if (live < this.lastLive || newest < this.lastHeadId) {
@@ -179,7 +188,7 @@ class Findings {
         if (this.mode === 'start') this.untip();
       }
       this.lastLive = live;
-      if (this.mode === 'start' && !this.tipReady && !this.damagedHead) await this.startAtLatest(r, live);
+      if (this.mode === 'start' && !this.tipReady && !this.damagedHead) await this.startAtLatest(r, live, top);
       if (!this.damagedHead) await this.readNewHeads(r, live);
       this.highWaterUnreadable = highWaterUnreadable;
       await this.judgeHighWater(r, highWater, live);
@@ -216,9 +225,8 @@ class Findings {
    * recompute its root. Reading from there on, the heads before it are left to the full check. A
    * frontier that does not recompute the root is a fork (no tip: nothing is signed over it).
    */
-  private async startAtLatest(r: LedgerReads, live: number): Promise<void> {
+  private async startAtLatest(r: LedgerReads, live: number, latest: HeadRow | undefined): Promise<void> {
     this.recorded = this.record?.read() ?? null;
-    const [latest] = await r.latestHeads(1);
     if (!latest) {
       // No head yet: every leaf there is is the tail.
       this.scan = { next: 0, stack: [] };
@@ -243,9 +251,7 @@ class Findings {
       return;
     }
     const stack = ids.map((id, k) => ({ level: id.level, hash: hashes[k]! }));
-    let root = stack.length ? stack[stack.length - 1]!.hash : sha256(new Uint8Array(0));
-    for (let k = stack.length - 2; k >= 0; k--) root = nativeHasher.node(stack[k]!.hash, root);
-    if (toHex(root) !== latest.root_hash) {
+    if (toHex(stackRoot(stack)) !== latest.root_hash) {
       this.storedMismatch.add(latest.tree_size);
       return;
     }
@@ -348,9 +354,7 @@ class Findings {
   private checkDataRoot(size: number, st: ScanState['stack']): void {
     const recorded = this.roots.get(size);
     if (!recorded) return;
-    let root = st[st.length - 1]!.hash;
-    for (let k = st.length - 2; k >= 0; k--) root = nativeHasher.node(st[k]!.hash, root);
-    const hex = toHex(root);
+    const hex = toHex(stackRoot(st));
     for (const r of recorded) if (r !== hex) this.dataMismatch.add(size);
   }
 
