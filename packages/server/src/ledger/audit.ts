@@ -16,6 +16,7 @@ import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';
 import { serially } from './serial.js';
+import { Pacer } from './pace.js';
 import type { FindingsRecord, RecordedFindings, Withheld } from './findings-record.js';
 import type { HighWater, HighWaterHead } from './high-water.js';
 
@@ -36,27 +37,6 @@ function stackRoot(stack: ScanState['stack']): Uint8Array {
   let root = stack[stack.length - 1]!.hash;
   for (let k = stack.length - 2; k >= 0; k--) root = nativeHasher.node(stack[k]!.hash, root);
   return root;
-}
-
-/** Where a slice of work began: the wall clock and the process's CPU time. */
-type Began = { wall: number; cpu: NodeJS.CpuUsage };
-const begin = (): Began => ({ wall: performance.now(), cpu: process.cpuUsage() });
-
-/** How long to rest after a slice that took `cpuMs` of CPU in `wallMs`, for the whole to be `share` of a core. */
-export function restMs(cpuMs: number, wallMs: number, share: number): number {
-  return share >= 1 ? 0 : Math.max(0, cpuMs / share - wallMs);
-}
-
-/**
- * After a slice of work, rest so that the process's CPU over the slice and the rest is at most
- * `share` of one core. CPU, not the slice's wall time: the store's own thread reads inside each
- * slice, so pacing by wall time let the check take 0.129 of a core at a share of 0.1.
- */
-function rest(began: Began, share: number): Promise<void> {
-  const used = process.cpuUsage(began.cpu);
-  const ms = restMs((used.user + used.system) / 1000, performance.now() - began.wall, share);
-  // Unref'd: a background check never keeps a process alive by itself (an issuer's script may end).
-  return new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms).unref() : setImmediate(resolve)));
 }
 
 // WF-HEAD
@@ -397,10 +377,11 @@ class Findings {
    * resolves when done, whatever it finds. Each slice reads its own snapshot.
    */
   async fullCheckInSlices(slice: number, share = 1): Promise<void> {
-    await this.startFullCheck(share);
+    const pacer = new Pacer(share);
+    await this.startFullCheck(pacer);
     for (;;) {
       let finished: boolean;
-      const began = begin();
+      pacer.slice();
       try {
         finished = await this.store.snapshot(async (r) => {
           const target = await r.size();
@@ -412,13 +393,13 @@ class Findings {
         finished = true;
       }
       if (finished) break;
-      await rest(began, share);
+      await pacer.rest();
     }
     await this.finishFullCheck();
   }
 
-  /** With `share`, every head is first read against the stored tree in slices, as the leaves are. */
-  private async startFullCheck(share?: number): Promise<void> {
+  /** With a pacer, every head is first read against the stored tree in slices, as the leaves are. */
+  private async startFullCheck(pacer?: Pacer): Promise<void> {
     this.scan = { next: 0, stack: [] };
     this.fullCheckDone = false;
     this.leafMismatch = false;
@@ -429,15 +410,15 @@ class Findings {
     // A log of 10^7 heads is 10^7 subtree reads: in slices of 16 pages, each its own snapshot, so
     // readers and writers are not held behind one long one. A head that went meanwhile makes the
     // refresh below start over in one snapshot.
-    for (let done = share === undefined; !done; ) {
-      const began = begin();
+    for (let done = pacer === undefined; !done; ) {
+      pacer!.slice();
       try {
         done = await this.store.snapshot(async (r) => this.readNewHeads(r, await r.size(), 16));
       } catch (e) {
         if (!isDamage(e)) throw e;
         done = true;
       }
-      if (!done) await rest(began, share!);
+      if (!done) await pacer!.rest();
     }
     try {
       await this.refresh();

@@ -9,7 +9,7 @@ import { namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FileFindingsRecord, Ledger, type LedgerReads, type LedgerStore, MemoryHighWater, parseFindings } from '../../src/internal.js';
-import { restMs } from '../../src/ledger/audit.js';
+import { Pacer, restMs, tailMs, TAIL } from '../../src/ledger/pace.js';
 import fc from 'fast-check';
 
 import { BACKENDS, testDb, type TestDb } from '../support/backends.js';
@@ -180,5 +180,58 @@ describe("the background check's share of a core", () => {
     // Two threads busy through a 100 ms slice (200 ms of CPU) at a tenth: 1.9 s of rest, not 0.9 s.
     expect(restMs(200, 100, 0.1)).toBeCloseTo(1900);
     expect(restMs(200, 100, 1)).toBe(0);
+  });
+
+  it('what the process spends while the check rests counts, up to TAIL of the slice before (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            cpu: fc.double({ min: 1, max: 400, noNaN: true }),
+            // A slice's CPU over its wall time: above 1 when the store's thread reads beside it.
+            busy: fc.double({ min: 0.2, max: 2, noNaN: true }),
+            // What the process spends during the rest after it: V8 collecting, or other requests.
+            after: fc.double({ min: 0, max: 3, noNaN: true }),
+          }),
+          { minLength: 2, maxLength: 30 },
+        ),
+        fc.double({ min: 0.01, max: 0.9, noNaN: true }),
+        async (slices, share) => {
+          const clock = { wall: 0, cpu: 0 };
+          let rested = 0;
+          let rests = 0;
+          const pending: number[] = [];
+          const pacer = new Pacer(
+            share,
+            () => ({ ...clock }),
+            async (ms) => {
+              rested += ms;
+              rests++;
+              clock.wall += ms;
+              clock.cpu += pending.shift()!;
+            },
+          );
+          let charged = 0;
+          for (const [i, s] of slices.entries()) {
+            pacer.slice();
+            clock.cpu += s.cpu;
+            clock.wall += s.cpu / s.busy;
+            const after = s.cpu * s.after;
+            pending.push(after);
+            await pacer.rest();
+            charged += s.cpu + (i < slices.length - 1 ? Math.min(after, s.cpu * TAIL) : 0);
+          }
+          expect(rests).toBe(slices.length);
+          // Up to TAIL of each slice, what was spent after it is the check's: slices and those tails
+          // together stay within the share (the last tail is never rested for).
+          expect(charged).toBeLessThanOrEqual(share * clock.wall + 1e-6);
+          // And never more than TAIL of it: a busy process's requests slow the check, never stop it.
+          const sliceCpu = slices.reduce((a, s) => a + s.cpu, 0);
+          expect(rested).toBeLessThanOrEqual(((1 + TAIL) * sliceCpu) / share + 1e-6);
+        },
+      ),
+    );
+    expect(tailMs(100, 30)).toBe(30);
+    expect(tailMs(100, 300)).toBe(100 * TAIL);
   });
 });
