@@ -23,6 +23,7 @@ export const RUNTIME_SUITE = [
   'packages/core/test/encoding/surrogates.test.ts',
   'packages/core/test/lib/numbers.test.ts',
   'packages/core/test/envelope/forms.test.ts',
+  'packages/core/test/tlog/sign-subtree.test.ts',
   'packages/core/test/tlog/spec-examples.test.ts',
   'packages/core/test/tlog/vectors.test.ts',
   'packages/core/test/tlog/witness.test.ts',
@@ -36,5 +37,6 @@ export const RUNTIME_GLOBALS = {
   'packages/core/src/encoding/bytes.ts': 'packages/core/test/encoding/bytes.test.ts',
   'packages/core/src/envelope/forms.ts': 'packages/core/test/envelope/forms.test.ts',
   'packages/core/src/tlog/note.ts': 'packages/core/test/tlog/vectors.test.ts',
+  'packages/core/src/tlog/sign-subtree.ts': 'packages/core/test/tlog/sign-subtree.test.ts',
   'packages/core/src/tlog/witness.ts': 'packages/core/test/tlog/witness.test.ts',
 };

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryTree, inclusionProof, leafHash, sha256, toHex, treeRoot, utf8 } from '@svc/core';
+import { rangeHash, subtreeProof } from '@svc/core/merkle';
 import * as t from '@svc/core/tlog';
 import { root as repoRoot } from '../lib/root.mjs';
 
@@ -279,6 +280,57 @@ writeFileSync(
     2,
   )}\n`,
 );
+// --- sign-subtree (tlog-witness) and its subtree/v1 cosignature, timestamp 0 ---
+const subTree = new MemoryTree();
+for (let i = 0; i < 14; i++) subTree.appendData(utf8(`entry ${i}`));
+const subText = t.formatCheckpoint({ origin: ORIGIN, size: 14, root: treeRoot(subTree, 14), extensions: [] });
+const subCosigned = t.signNote(subText, [log.ed25519, witness.mldsa44], TS);
+const subOnlyLog = t.signNote(subText, [log.ed25519], TS);
+const subBody = (start, end, over = {}) =>
+  t.formatSignSubtree({
+    start,
+    end,
+    hash: rangeHash(subTree, start, end),
+    proof: subtreeProof(subTree, start, end, 14),
+    checkpoint: subCosigned,
+    ...over,
+  });
+const subCases = [
+  { description: 'subtree 8 13 of the 14-leaf checkpoint (the spec example shape)', body: subBody(8, 13), intent: 200 },
+  { description: 'subtree 4 8', body: subBody(4, 8), intent: 200 },
+  { description: 'the whole tree', body: subBody(0, 14), intent: 200 },
+  { description: '[9, 13) is not a subtree', body: subBody(8, 13).replace('subtree 8 13', 'subtree 9 13'), intent: 400 },
+  { description: 'ends past the checkpoint', body: subBody(8, 13).replace('subtree 8 13', 'subtree 8 15'), intent: 400 },
+  { description: 'a leading zero', body: subBody(8, 13).replace('subtree 8 13', 'subtree 08 13'), intent: 400 },
+  { description: 'only the log signed the checkpoint', body: subBody(8, 13, { checkpoint: subOnlyLog }), intent: 403 },
+  { description: 'the hash of [8, 12) for [8, 13)', body: subBody(8, 13, { hash: rangeHash(subTree, 8, 12) }), intent: 422 },
+  { description: 'the proof of [8, 13) in the tree of 13', body: subBody(8, 13, { proof: subtreeProof(subTree, 8, 13, 13) }), intent: 422 },
+];
+const subWitness = [witness.mldsa44];
+for (const c of subCases) {
+  const a = t.decideSignSubtree(c.body, (o) => o === ORIGIN, subWitness);
+  check(a.status === c.intent, `${c.description}: ${a.status} ${a.body}`);
+  if (a.status === 200) {
+    c.response = a.body;
+    c.cosigned_message_hex = toHex(t.cosignedMessage(witness.mldsa44.name, 0, a.subtree));
+  }
+}
+check(t.decideSignSubtree(subBody(8, 13), (o) => o !== ORIGIN, subWitness).status === 404, 'an unknown origin is 404');
+writeFileSync(
+  join(out, 'sign-subtree.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'c2sp.org/tlog-witness sign-subtree requests against a witness that witnesses the origin and holds the ML-DSA-44 key below, and its answers: the status, and for 200 the subtree/v1 line (timestamp 0, deterministic ML-DSA-44) and the exact cosigned_message it signs. Leaves: "entry 0" .. "entry 13".',
+      origin: ORIGIN,
+      log_vkey: log.ed25519.vkey,
+      witness_vkey: witness.mldsa44.vkey,
+      cases: subCases,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log(
-  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs`,
+  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs, ${subCases.length} sign-subtree requests`,
 );

@@ -11,6 +11,7 @@ export { leafHash, nodeHash, emptyRoot, isTreeSize } from './merkle/hash.js';
 export { verifyInclusion, verifyConsistency, rootFromInclusionProof } from './merkle/verify.js';
 export { inclusionProof, consistencyProof, treeRoot, rangeHash, type TreeReader } from './merkle/prove.js';
 export { MemoryTree } from './merkle/memory.js';
+export { isSubtree, subtreeProof, verifySubtreeProof } from './merkle/subtree.js';
 export {
   planReads,
   NodeSet,

@@ -1,6 +1,7 @@
 // Shared test material, loaded through the bundler so the same tests run in Node and in a browser.
 // A missing file fails the import, and every consumer asserts its case count is non-zero.
 import rfc6962 from '../../../test-vectors/external/rfc6962.json';
+import mtcSubtrees from '../../../test-vectors/external/mtc-subtrees.json';
 import mldsa from '../../../test-vectors/external/acvp/ml-dsa-87-sigver.json';
 import slh from '../../../test-vectors/external/acvp/slh-dsa-sha2-256f-sigver.json';
 import es6numbers from '../../../test-vectors/external/jcs/es6testfile-first1000.txt?raw';
@@ -19,7 +20,7 @@ const ourVectors = import.meta.glob('../../../test-vectors/*.json', { import: 'd
 
 const tlogVectors = import.meta.glob('../../../test-vectors/tlog/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
 
-export { rfc6962, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };
+export { rfc6962, mtcSubtrees, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };
 
 /** A glob's files by name, without folder or `.json`. */
 const byName = <T>(files: Record<string, unknown>): Record<string, T> =>

@@ -173,6 +173,17 @@ describe('OpenAPI document', () => {
       r.response,
       typeof r.error === 'string' ? JSON.parse(r.error) : r.error,
     );
+    r = await client.POST('/api/transparency/witness/sign-subtree', {
+      body: 'subtree 0 1\n\nx\n',
+      bodySerializer: (b: string) => b,
+      parseAs: 'text',
+    });
+    await conforms(
+      'post',
+      '/api/transparency/witness/sign-subtree',
+      r.response,
+      typeof r.error === 'string' ? JSON.parse(r.error) : r.error,
+    );
     r = await client.GET('/api/transparency/witness/vkeys', { parseAs: 'text' });
     await conforms('get', '/api/transparency/witness/vkeys', r.response, typeof r.error === 'string' ? JSON.parse(r.error) : r.error);
     r = await client.GET('/api/transparency/witness/{origin_hash}/checkpoint', { params: { path: { origin_hash: 'ab'.repeat(32) } } });

@@ -1,17 +1,21 @@
-// A mutation fuzzer for the C2SP formats: signed checkpoints, verifier keys, tlog-proofs and tiles.
+// A mutation fuzzer for the C2SP formats: signed checkpoints, verifier keys, tlog-proofs, tiles and
+// witness sign-subtree requests.
 // What must hold for every input: only TlogError is thrown, no call is slow, and nothing changed in
 // signed or hashed content is accepted (a note opening under every log key has the original text
 // and signatures; a proof that verifies is for the original index and root; tiles that read give
-// the original entries). Zero I/O: the clock is handed in.
+// the original entries; a witness signs a subtree only with the hash the tree has there). Zero I/O:
+// the clock is handed in.
 import { sha256 } from '../encoding/hash.js';
 import { bytesEqual, utf8 } from '../encoding/bytes.js';
 import { leafHash } from '../merkle/hash.js';
 import { MemoryTree } from '../merkle/memory.js';
-import { inclusionProof, treeRoot } from '../merkle/prove.js';
+import { inclusionProof, rangeHash, treeRoot } from '../merkle/prove.js';
+import { isSubtree, subtreeProof } from '../merkle/subtree.js';
 import { formatCheckpoint } from '../tlog/checkpoint.js';
 import { TlogError } from '../tlog/errors.js';
 import { noteSigner, openNote, parseVkey, signNote } from '../tlog/keys.js';
 import { formatTlogProof, verifyTlogProof } from '../tlog/proof.js';
+import { decideSignSubtree, formatSignSubtree, parseSignSubtree } from '../tlog/sign-subtree.js';
 import { TileReader } from '../tlog/reader.js';
 import { logKeygen } from '../tlog/signatures.js';
 import { encodeEntryBundle, encodeTile, tileNodes, tilePath, tileWidth } from '../tlog/tiles.js';
@@ -44,7 +48,17 @@ function corpus(seed: number) {
     tiles.set(tilePath({ level: 'entries', index: n, width: w }), encodeEntryBundle(leaves.slice(n * 256, n * 256 + w)));
   }
   tiles.set(tilePath({ level: 1, index: 0, width: 1 }), encodeTile([tree.subtree(8, 0)]));
-  return { signers, witness, size, leaves, root, text, checkpoint, index, proof, tiles };
+  // A subtree/v1 witness that cosigned the checkpoint, and a request to sign the subtree [256, size).
+  const subtreeWitness = noteSigner('witness.fuzz.example/s', logKeygen('subtree/v1', s('s')));
+  const cosigned = signNote(text, [signers[2]!, subtreeWitness], 1_700_000_002);
+  const signSubtree = formatSignSubtree({
+    start: 256,
+    end: size,
+    hash: rangeHash(tree, 256, size),
+    proof: subtreeProof(tree, 256, size, size),
+    checkpoint: cosigned,
+  });
+  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree };
 }
 
 const enc = new TextEncoder();
@@ -144,7 +158,7 @@ export async function fuzzTlog(o: {
   const stats: TlogFuzzStats = { inputs: 0, accepted: 0, refusals: {}, maxMs: 0, findings: [] };
   const slow = o.slowMs ?? 1000;
   const vkeys = c.signers.map((s) => s.vkey);
-  const targets = ['checkpoint', 'proof', 'tile', 'vkey'] as const;
+  const targets = ['checkpoint', 'proof', 'tile', 'vkey', 'sign-subtree'] as const;
   for (let i = 0; o.inputs === undefined || i < o.inputs; i++) {
     if (o.stop?.()) break;
     const target = targets[Math.floor(r() * targets.length)]!;
@@ -157,7 +171,9 @@ export async function fuzzTlog(o: {
           ? enc.encode(c.proof)
           : target === 'tile'
             ? c.tiles.get(tileAt)!
-            : enc.encode(vkeys[Math.floor(r() * 3)]!);
+            : target === 'sign-subtree'
+              ? enc.encode(c.signSubtree)
+              : enc.encode(vkeys[Math.floor(r() * 3)]!);
     const m = mutateBytes(original, r);
     const description = `${target}${target === 'tile' ? ` ${tileAt}` : ''}: ${m.what}`;
     const finding = (kind: FuzzFinding['kind'], detail: string) =>
@@ -187,6 +203,14 @@ export async function fuzzTlog(o: {
         const entries = await reader.entries(0, c.size);
         stats.accepted++;
         if (entries.some((e, k) => !bytesEqual(e, c.leaves[k]!))) finding('forgery', 'changed tiles gave other entries');
+      } else if (target === 'sign-subtree') {
+        const a = decideSignSubtree(m.bytes, (origin) => origin === ORIGIN, [c.subtreeWitness]);
+        if (a.status !== 200) throw new TlogError('malformed_request', `sign-subtree ${a.status}`);
+        stats.accepted++;
+        // Whatever was changed, a subtree it signs is one of this tree, with the hash it has there.
+        const q = parseSignSubtree(m.bytes);
+        if (!isSubtree(q.start, q.end) || q.end > c.size || !bytesEqual(q.hash, rangeHash(c.tree, q.start, q.end)))
+          finding('forgery', `the witness signed [${q.start}, ${q.end}) with a hash that tree does not have there`);
       } else {
         const v = parseVkey(dec.decode(m.bytes));
         stats.accepted++;

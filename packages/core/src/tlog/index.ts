@@ -19,6 +19,7 @@ export {
   MLDSA87_IDENTIFIER,
   signedMessage,
   subtreeMessage,
+  cosignedMessage,
   cosignatureV1Message,
   checkSignature,
   makeSignature,
@@ -27,6 +28,7 @@ export {
   type LogKeyPair,
   type RawSign,
   type RawVerify,
+  type SignedSubtree,
 } from './signatures.js';
 export {
   parseVkey,
@@ -65,3 +67,13 @@ export {
   type WitnessAnswer,
 } from './witness.js';
 export { logPolicy } from './policy-checker.js';
+export { makeSubtreeSignature, checkSubtreeSignature, type SubtreeSignatureType } from './subtree-signature.js';
+export {
+  openSubtreeSignatures,
+  parseSignSubtree,
+  formatSignSubtree,
+  decideSignSubtree,
+  MAX_SUBTREE_PROOF_LINES,
+  type SignSubtreeRequest,
+  type SignSubtreeAnswer,
+} from './sign-subtree.js';

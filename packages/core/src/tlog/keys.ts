@@ -12,7 +12,9 @@ import {
   type RawSign,
   type RawVerify,
   type SignatureType,
+  type SignedSubtree,
 } from './signatures.js';
+import { isSubtreeType, makeSubtreeSignature } from './subtree-signature.js';
 
 /**
  * A key that verifies note signatures: its name, key ID, type and public key, and its vkey text.
@@ -45,6 +47,8 @@ export interface NoteVerifier {
 export interface NoteSigner extends NoteVerifier {
   /** One signature line's parts for `text`, at `timestamp` (seconds) for timestamped types. */
   sign(text: string, timestamp?: number): NoteSignature;
+  /** For the types that can (subtree/v1 and this project's ML-DSA-87): a subtree cosignature, timestamp 0. */
+  signSubtree?(subtree: SignedSubtree): NoteSignature;
 }
 
 /**
@@ -120,6 +124,9 @@ export function noteSigner(name: string, key: LogKeyPair, raw?: RawSign): NoteSi
   return {
     ...v,
     sign: (text, timestamp = 0) => ({ name, id: v.id, signature: makeSignature(key.type, name, key.secretKey, text, timestamp, raw) }),
+    ...(isSubtreeType(key.type)
+      ? { signSubtree: (s: SignedSubtree) => ({ name, id: v.id, signature: makeSubtreeSignature(key.type, name, key.secretKey, s, raw) }) }
+      : {}),
   };
 }
 

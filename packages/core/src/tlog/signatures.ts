@@ -74,6 +74,45 @@ function short(b: Uint8Array, what: string): Uint8Array {
 }
 
 /**
+ * A subtree of a log as a subtree/v1 cosignature names it: the log's origin, the leaves
+ * `[start, end)` and the subtree's hash (a checkpoint is the subtree from 0 to its size).
+ *
+ * @example
+ * ```ts
+ * const s: SignedSubtree = { origin: 'example.com/log', start: 8, end: 13, hash: rangeHash(tree, 8, 13) };
+ * ```
+ */
+export interface SignedSubtree {
+  origin: string;
+  start: number;
+  end: number;
+  hash: Uint8Array;
+}
+
+// WF-COSIGNED-MESSAGE
+/**
+ * The subtree/v1 `cosigned_message` (tlog-cosignature 1.1): label, cosigner name, timestamp,
+ * origin, start, end and hash. The one definition of those bytes.
+ *
+ * @example
+ * ```ts
+ * const msg = cosignedMessage('witness.example/w1', 0, { origin, start: 8, end: 13, hash }); // a subtree's, timestamp 0
+ * ```
+ */
+export function cosignedMessage(cosigner: string, timestamp: number, s: SignedSubtree): Uint8Array {
+  if (!(s.hash instanceof Uint8Array) || s.hash.length !== 32) throw new TlogError('malformed_checkpoint', 'a subtree hash is 32 bytes');
+  return concatBytes(
+    SUBTREE_LABEL,
+    short(utf8(cosigner), 'cosigner name'),
+    u64(timestamp),
+    short(utf8(s.origin), 'origin'),
+    u64(s.start),
+    u64(s.end),
+    s.hash,
+  );
+}
+
+/**
  * The subtree/v1 cosigned_message for a checkpoint (start 0, end = size).
  *
  * @example
@@ -83,15 +122,7 @@ function short(b: Uint8Array, what: string): Uint8Array {
  */
 export function subtreeMessage(cosigner: string, timestamp: number, text: string): Uint8Array {
   const c = parseCheckpoint(text);
-  return concatBytes(
-    SUBTREE_LABEL,
-    short(utf8(cosigner), 'cosigner name'),
-    u64(timestamp),
-    short(utf8(c.origin), 'origin'),
-    u64(0),
-    u64(c.size),
-    c.root,
-  );
+  return cosignedMessage(cosigner, timestamp, { origin: c.origin, start: 0, end: c.size, hash: c.root });
 }
 
 /**
@@ -127,7 +158,7 @@ export function signedMessage(type: SignatureType, name: string, text: string, t
 }
 
 /** Largest timestamp accepted: 2^53 - 1 seconds (the spec's bound is 2^63 - 1; later is not a date). */
-function readTimestamp(sig: Uint8Array): number | null {
+export function readTimestamp(sig: Uint8Array): number | null {
   const t = new DataView(sig.buffer, sig.byteOffset, 8).getBigUint64(0);
   return t <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(t) : null;
 }
@@ -170,16 +201,19 @@ export function checkSignature(
       timestamp = t;
       sig = signature.subarray(8);
     }
-    const msg = signedMessage(type, name, text, timestamp ?? 0);
-    let ok: boolean;
-    if (raw) ok = raw(msg, sig);
-    else if (type === 'ed25519' || type === 'cosignature/v1') ok = ed25519.verify(sig, msg, publicKey, { zip215: false });
-    else if (type === 'subtree/v1') ok = ml_dsa44.verify(sig, msg, publicKey);
-    else ok = ml_dsa87.verify(sig, msg, publicKey, { context: MLDSA87_CONTEXT });
+    const ok = verifyMessage(type, publicKey, signedMessage(type, name, text, timestamp ?? 0), sig, raw);
     return ok === true ? (timestamp === undefined ? { ok: true } : { ok: true, timestamp }) : { ok: false };
   } catch {
     return { ok: false };
   }
+}
+
+/** The signature proper over `msg`, by `raw` where given, else by noble; throws on malformed input. */
+export function verifyMessage(type: SignatureType, publicKey: Uint8Array, msg: Uint8Array, sig: Uint8Array, raw?: RawVerify): boolean {
+  if (raw) return raw(msg, sig) === true;
+  if (type === 'ed25519' || type === 'cosignature/v1') return ed25519.verify(sig, msg, publicKey, { zip215: false });
+  if (type === 'subtree/v1') return ml_dsa44.verify(sig, msg, publicKey);
+  return ml_dsa87.verify(sig, msg, publicKey, { context: MLDSA87_CONTEXT });
 }
 
 /**
@@ -214,7 +248,12 @@ export function makeSignature(
   const spec = SIGNATURE_TYPES[type];
   if (spec.timestamped && (!Number.isSafeInteger(timestamp) || timestamp < 0))
     throw new RangeError('timestamp must be a non-negative integer');
-  const msg = signedMessage(type, name, text, timestamp);
+  return signMessage(type, secretKey, signedMessage(type, name, text, timestamp), timestamp, raw);
+}
+
+/** The timestamped (or bare) signature over `msg`; for the note and subtree signers only. */
+export function signMessage(type: SignatureType, secretKey: Uint8Array, msg: Uint8Array, timestamp: number, raw?: RawSign): Uint8Array {
+  const spec = SIGNATURE_TYPES[type];
   let sig: Uint8Array;
   if (raw) {
     sig = raw(msg);

@@ -3,7 +3,19 @@
 // authenticating reader, so they are judged by the checkpoint root, not by recorded bytes.
 import { describe, expect, it } from 'vitest';
 import { fromHex, leafHash, toHex } from '../../src/index.js';
-import { TileReader, TlogError, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '../../src/tlog/index.js';
+import {
+  TileReader,
+  TlogError,
+  cosignedMessage,
+  decideSignSubtree,
+  openNote,
+  openSubtreeSignatures,
+  parseCheckpoint,
+  parseSignSubtree,
+  parseVkey,
+  verifyTlogProof,
+  type NoteSigner,
+} from '../../src/tlog/index.js';
 import { tlogVectors } from '../vectors-fs.js';
 
 const file = (name: string) => {
@@ -93,5 +105,26 @@ describe('test-vectors/tlog/tlog-proof.json', () => {
   });
   it('the proof is for the leaf hash of entry 123 of tiles.json', () => {
     expect(v.leaf_hash).toBe(toHex(leafHash(fromHex(file('tiles.json').leaves[123])!)));
+  });
+});
+
+describe('test-vectors/tlog/sign-subtree.json', () => {
+  const v = file('sign-subtree.json');
+  const key = parseVkey(v.witness_vkey);
+  it('has answers of every status it covers', () => {
+    expect(new Set(v.cases.map((c: any) => c.intent))).toEqual(new Set([200, 400, 403, 422]));
+  });
+  it('each request gets its status; each 200 line verifies over exactly the cosigned_message given', () => {
+    for (const c of v.cases) {
+      // The witness's public key suffices to decide: the signing is the only step that needs the secret.
+      const a = decideSignSubtree(c.body, (o) => o === v.origin, [key as NoteSigner]);
+      expect(a.status, c.description).toBe(c.intent);
+      if (c.intent !== 200) continue;
+      const r = parseSignSubtree(c.body);
+      const s = { origin: v.origin, start: r.start, end: r.end, hash: r.hash };
+      expect(toHex(cosignedMessage(key.name, 0, s)), c.description).toBe(c.cosigned_message_hex);
+      expect(openSubtreeSignatures(c.response, s, [key]), c.description).toHaveLength(1);
+      expect(() => openSubtreeSignatures(c.response, { ...s, end: s.end - 1 }, [key])).toThrow(TlogError);
+    }
   });
 });

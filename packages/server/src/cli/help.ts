@@ -114,8 +114,9 @@ exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad
   witness: `svc witness serve --policy FILE [--data-dir DIR] [--database-url URL] [--port N] [--host H]
 
 Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when
-it is consistent with the last one cosigned for that log: POST /add-checkpoint, GET /vkeys, and
-GET /<sha256(origin) hex>/checkpoint for monitors. Keys (witness-mldsa44, witness-ed25519), the
+it is consistent with the last one cosigned for that log: POST /add-checkpoint, POST /sign-subtree
+(a subtree of a checkpoint it cosigned), GET /vkeys, and GET /<sha256(origin) hex>/checkpoint for
+monitors. Keys (witness-mldsa44, witness-ed25519), the
 witness name (SVC_WITNESS_NAME, else kept in keys/witness-name) and witness.sqlite live in the
 data folder; with --database-url (SVC_DATABASE_URL) the state is in PostgreSQL, shared by every
 witness instance on that database. PORT and HOST as for svc serve.`,

@@ -13,8 +13,7 @@ const processMark = (): Mark => {
   return { wall: performance.now(), cpu: (used.user + used.system) / 1000 };
 };
 // Unref'd: a background check never keeps a process alive by itself (an issuer's script may end).
-const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms).unref() : setImmediate(resolve)));
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => (ms > 0 ? setTimeout(resolve, ms).unref() : setImmediate(resolve)));
 
 /** The most a rest's CPU adds to the slice before it, as a fraction of that slice's own CPU. */
 export const TAIL = 0.5;

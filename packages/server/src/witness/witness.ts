@@ -1,10 +1,12 @@
 // `svc witness`: a tlog-witness (c2sp.org/tlog-witness) for the logs a tlog-policy file names. It
 // cosigns a checkpoint only when it is consistent with the latest one it cosigned for that origin
 // (ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1, timestamped), persists that before answering,
-// and serves the latest cosigned checkpoint per origin to monitors.
+// serves the latest cosigned checkpoint per origin to monitors, and cosigns subtrees of checkpoints
+// it cosigned (sign-subtree, ML-DSA-44 subtree/v1 with timestamp 0).
 import { sha256Hex, utf8 } from '@svc/core';
 import {
   decideAddCheckpoint,
+  decideSignSubtree,
   noteSigner,
   parseAddCheckpoint,
   parseCheckpoint,
@@ -129,6 +131,23 @@ export class Witness {
       else this.o.log('witness_cosigned', { origin: a.origin, size: a.state.size });
       batch[i]!.done({ status: a.status, body: a.body, contentType: a.status === 200 ? TEXT : a.contentType });
     }
+  }
+
+  /**
+   * POST sign-subtree: stateless (the checkpoint must carry this witness's own cosignature, which it
+   * gave only to checkpoints consistent with all it had seen), so nothing is stored.
+   */
+  signSubtree(body: Uint8Array): WitnessReply {
+    let a: ReturnType<typeof decideSignSubtree>;
+    try {
+      a = decideSignSubtree(body, (origin) => this.logs.has(origin), this.signers);
+    } catch (e) {
+      this.o.log('witness_decide_error', { error: e instanceof Error ? e.message : String(e) });
+      return { status: 400, body: 'this subtree cannot be cosigned\n', contentType: TEXT };
+    }
+    if (a.status === 200) this.o.log('witness_signed_subtree', { origin: a.origin, start: a.subtree!.start, end: a.subtree!.end });
+    else this.o.log('witness_refused_subtree', { status: a.status, origin: a.origin ?? null });
+    return { status: a.status, body: a.body, contentType: TEXT };
   }
 
   /** The latest checkpoint cosigned for the log whose origin hashes to `originHash`, if any. */

@@ -3,11 +3,16 @@
 // core checks subtree/v1 signatures OpenSSL makes: two implementations, one message format.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sha256, utf8 } from '@svc/core';
+import { MemoryTree, sha256, treeRoot, utf8 } from '@svc/core';
+import { rangeHash, subtreeProof } from '@svc/core/merkle';
 import {
   MLDSA87_IDENTIFIER,
   checkSignature,
+  checkSubtreeSignature,
+  cosignedMessage,
   decideAddCheckpoint,
+  decideSignSubtree,
+  formatSignSubtree,
   parseNote,
   signNote,
   formatCheckpoint,
@@ -80,5 +85,54 @@ describe("a witness's cosignatures under OpenSSL", () => {
     expect(ts).toBe(TS);
     const msg = signedMessage('subtree/v1', witness.name, text, ts);
     expect(verify(null, msg, opensslKey('subtree/v1', witness.publicKey), line.signature.subarray(8))).toBe(true);
+  });
+});
+
+describe('subtree cosignatures (sign-subtree) under OpenSSL', () => {
+  it("the witness's subtree line verifies with OpenSSL ML-DSA-44 over the cosigned_message built from the spec's struct", () => {
+    const tree = new MemoryTree();
+    for (let i = 0; i < 14; i++) tree.appendData(utf8(`leaf ${i}`));
+    const cp = formatCheckpoint({ origin: ORIGIN, size: 14, root: treeRoot(tree, 14), extensions: [] });
+    const logKey = noteSigner(ORIGIN, logKeygen('ed25519', sha256(utf8('openssl-log'))));
+    const witness = noteSigner('witness.openssl.test', logKeygen('subtree/v1', sha256(utf8('openssl-witness'))));
+    const hash = rangeHash(tree, 8, 13);
+    const body = formatSignSubtree({
+      start: 8,
+      end: 13,
+      hash,
+      proof: subtreeProof(tree, 8, 13, 14),
+      checkpoint: signNote(cp, [logKey, witness], TS),
+    });
+    const a = decideSignSubtree(body, (o) => o === ORIGIN, [witness]);
+    expect(a.status, a.body).toBe(200);
+    const sig = parseNote(`${cp}\n${a.body}`).signatures[0]!.signature;
+    // tlog-cosignature's cosigned_message, written out here byte by byte.
+    const u64 = (n: number) => Buffer.from(BigInt(n).toString(16).padStart(16, '0'), 'hex');
+    const msg = Buffer.concat([
+      Buffer.from('subtree/v1\n\0'),
+      Buffer.from([witness.name.length]),
+      Buffer.from(witness.name),
+      u64(0),
+      Buffer.from([ORIGIN.length]),
+      Buffer.from(ORIGIN),
+      u64(8),
+      u64(13),
+      hash,
+    ]);
+    expect(sig.subarray(0, 8)).toEqual(new Uint8Array(8));
+    const pub = opensslKey('subtree/v1', witness.publicKey);
+    expect(verify(null, msg, pub, sig.subarray(8))).toBe(true);
+    msg[msg.length - 40]! ^= 1; // the end, 13 -> 12
+    expect(verify(null, msg, pub, sig.subarray(8))).toBe(false);
+  });
+
+  it('a subtree line OpenSSL signs (hedged) verifies in the core', () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ml-dsa-44' as never);
+    const raw = new Uint8Array(publicKey.export({ format: 'raw-public' } as never) as unknown as Buffer);
+    const s = { origin: ORIGIN, start: 4096, end: 4100, hash: sha256(utf8('subtree')) };
+    const sig = sign(null, cosignedMessage('witness.example/w1', 0, s), privateKey);
+    const full = new Uint8Array([...new Uint8Array(8), ...sig]);
+    expect(checkSubtreeSignature('subtree/v1', 'witness.example/w1', raw, s, full)).toEqual({ ok: true, timestamp: 0 });
+    expect(checkSubtreeSignature('subtree/v1', 'witness.example/w1', raw, { ...s, end: 4099 }, full).ok).toBe(false);
   });
 });

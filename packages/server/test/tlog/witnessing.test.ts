@@ -3,7 +3,7 @@
 // Node has ML-DSA-44, with noble here, and with Go's crypto/ed25519); one witness down changes
 // nothing; two down stop publication until one returns; a split view never reaches a quorum; a
 // witness under 100 concurrent submissions never rolls back.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,55 +20,17 @@ import {
   parseNote,
   parseVkey,
   signNote,
-  type NoteVerifier,
 } from '@svc/core/tlog';
 import { Keyring, checkpointer, loadConfig, logOrigin, logRoles, openLedger } from '../../src/internal.js';
 import { testDb } from '../support/backends.js';
 import { goCosig } from '../support/go-tlog.js';
 import { boot, call, freePort, type Booted } from '../support/harness.js';
 import { CLI, runSvc } from '../support/svc-cli.js';
+import { startWitness, stopWitness, type WitnessProc } from '../support/witness-proc.js';
 import { runs } from '@svc/tools/system';
 
 const work = mkdtempSync(join(tmpdir(), 'svc-witnessing-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-interface WitnessProc {
-  name: string;
-  dir: string;
-  port: number;
-  url: string;
-  vkeys: NoteVerifier[];
-  child: ChildProcess | null;
-  logs: string;
-}
-
-async function startWitness(w: WitnessProc, policy: string, env: Record<string, string> = {}): Promise<void> {
-  const child = spawn(process.execPath, [CLI, 'witness', 'serve', '--policy', policy, '--data-dir', w.dir], {
-    env: { ...process.env, PORT: String(w.port), HOST: '127.0.0.1', SVC_WITNESS_NAME: w.name, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  w.child = child;
-  w.logs = '';
-  child.stdout!.setEncoding('utf8').on('data', (d) => (w.logs += d));
-  child.stderr!.setEncoding('utf8').on('data', (d) => (w.logs += d));
-  for (let i = 0; i < 2400 && !w.logs.includes('witness_listening'); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(w.logs, w.logs).toContain('witness_listening');
-  w.vkeys = (await (await fetch(`${w.url}/vkeys`)).text()).trimEnd().split('\n').map(parseVkey);
-  // Its liveness, as an orchestrator asks it.
-  const health = await fetch(`${w.url}/healthz`);
-  expect(health.status).toBe(200);
-  expect(await health.json()).toMatchObject({ ok: true, witness: w.name, logs: 1 });
-}
-
-function stopWitness(w: WitnessProc): Promise<void> {
-  const c = w.child;
-  w.child = null;
-  if (!c || c.exitCode !== null) return Promise.resolve();
-  return new Promise((r) => {
-    c.once('exit', () => r());
-    c.kill('SIGKILL');
-  });
-}
 
 /** Until `f` holds (checked every 50 ms, at most `ms`). */
 async function until(f: () => Promise<boolean>, ms = 15_000): Promise<boolean> {

@@ -19,6 +19,10 @@ export function witnessHandlers(
       const a = await w().addCheckpoint(await req.body());
       return { status: a.status, body: a.body, headers: { 'content-type': a.contentType, 'cache-control': 'no-store' } };
     },
+    witnessSignSubtree: async (req) => {
+      const a = w().signSubtree(await req.body());
+      return { status: a.status, body: a.body, headers: { 'content-type': a.contentType, 'cache-control': 'no-store' } };
+    },
     getWitnessVkeys: async () => textAnswer(w().vkeys()),
     getWitnessedCheckpoint: async (_req, params) => {
       const hash = params.origin_hash ?? '';

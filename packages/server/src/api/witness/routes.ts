@@ -35,6 +35,41 @@ export const WITNESS_ROUTES = [
     },
   },
   {
+    method: 'POST',
+    path: '/api/transparency/witness/sign-subtree',
+    operationId: 'witnessSignSubtree',
+    preflight: 'witnessSignSubtreePreflight',
+    group: 'read',
+    cache: NO_STORE,
+    doc: {
+      summary:
+        'c2sp.org/tlog-witness sign-subtree: a subtree/v1 cosignature (timestamp 0) of a subtree of a checkpoint this witness cosigned',
+      requestBody: {
+        required: true,
+        content: {
+          'text/plain': {
+            schema: {
+              type: 'string',
+              description: 'subtree <start> <end>, the subtree hash, up to 63 proof lines, an empty line, the checkpoint.',
+            },
+          },
+        },
+      },
+      responses: {
+        '200': text("Subtree cosignature lines: this witness's ML-DSA-44 subtree/v1 key, timestamp 0."),
+        '400': text('Malformed request, or a range that is not a subtree ending within the checkpoint.'),
+        '403': text("The checkpoint carries no valid cosignature of this witness's."),
+        '404': {
+          description: 'A log this witness does not witness (text), or this server is not a witness (JSON error).',
+          content: { 'text/plain': { schema: { type: 'string' } }, 'application/json': { schema: ref('Error') } },
+        },
+        '413': err(`Payload over ${MAX_BODY_BYTES / 1024 / 1024} MiB (${MAX_BODY_BYTES} bytes).`),
+        '422': text("The subtree consistency proof does not lead to the checkpoint's root."),
+        '429': rateLimited,
+      },
+    },
+  },
+  {
     method: 'GET',
     path: '/api/transparency/witness/vkeys',
     operationId: 'getWitnessVkeys',
