@@ -331,6 +331,54 @@ writeFileSync(
     2,
   )}\n`,
 );
+// --- tlog-mirror add-entries bodies ---
+const mirrorEntries = Array.from({ length: 600 }, (_, i) => utf8(`mirrored entry ${i}`));
+const mirrorTree = new MemoryTree();
+for (const e of mirrorEntries) mirrorTree.appendData(e);
+const uploads = [
+  { description: 'entries [300, 600): a package from 300 (its subtree from 256) and one from 512', start: 300, end: 600 },
+  { description: 'the same upload, cut after its first package (a prefix: the mirror answers 202)', start: 300, end: 600, packages: 1 },
+  { description: 'entries [0, 256): one full package, whose subtree proof is the right part of the tree', start: 0, end: 256 },
+  { description: 'an empty upload [600, 600): the header alone', start: 600, end: 600 },
+].map((u) => {
+  const body = t.formatAddEntries(
+    { origin: ORIGIN, start: u.start, end: u.end, ticket: utf8('ticket') },
+    (i) => mirrorEntries[i],
+    mirrorTree,
+    u.packages,
+  );
+  const r = new t.AddEntriesReader();
+  r.push(body);
+  const packages = [];
+  for (let p = r.next(); p; p = r.next()) {
+    const held = Array.from({ length: p.start - p.subtreeStart }, (_, k) => mirrorTree.subtree(0, p.subtreeStart + k));
+    check(t.verifyPackage(p, held, { size: u.end, root: treeRoot(mirrorTree, u.end) }), `${u.description}: package ${p.start} verifies`);
+    packages.push({ subtree_start: p.subtreeStart, start: p.start, end: p.end, proof_hashes: p.proof.length });
+  }
+  check(r.pending === 0, `${u.description}: no bytes left over`);
+  return {
+    description: u.description,
+    upload_start: u.start,
+    upload_end: u.end,
+    body_base64: b64(body),
+    packages,
+    complete: r.packages.complete,
+  };
+});
+writeFileSync(
+  join(out, 'add-entries.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'c2sp.org/tlog-mirror add-entries request bodies for a log of 600 entries ("mirrored entry 0" .. "mirrored entry 599", each its UTF-8 bytes), ticket "ticket". Each package verifies against the checkpoint of size upload_end with the leaf hashes of [subtree_start, start) taken from the log.',
+      origin: ORIGIN,
+      roots: Object.fromEntries([256, 600].map((n) => [n, b64(treeRoot(mirrorTree, n))])),
+      uploads,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log(
-  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs, ${subCases.length} sign-subtree requests`,
+  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs, ${subCases.length} sign-subtree requests, ${uploads.length} add-entries bodies`,
 );

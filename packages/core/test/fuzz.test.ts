@@ -87,7 +87,7 @@ describe('core fuzzer (bounded slice)', () => {
 });
 
 describe('C2SP formats fuzzer (bounded slice)', () => {
-  it('mutated checkpoints, tlog-proofs, tiles, vkeys and sign-subtree requests: only TlogError, no slow call, nothing changed accepted', async () => {
+  it('mutated checkpoints, tlog-proofs, tiles, vkeys, sign-subtree requests and add-entries bodies: only TlogError, no slow call, nothing changed accepted', async () => {
     const stats = await fuzzTlog({ seed: 20261123, inputs: INPUTS, now: cpuMs });
     expect(stats.findings).toEqual([]);
     expect(stats.inputs).toBe(INPUTS);

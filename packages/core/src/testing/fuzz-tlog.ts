@@ -1,9 +1,10 @@
 // A mutation fuzzer for the C2SP formats: signed checkpoints, verifier keys, tlog-proofs, tiles and
-// witness sign-subtree requests.
+// witness sign-subtree requests and mirror add-entries bodies.
 // What must hold for every input: only TlogError is thrown, no call is slow, and nothing changed in
 // signed or hashed content is accepted (a note opening under every log key has the original text
 // and signatures; a proof that verifies is for the original index and root; tiles that read give
-// the original entries; a witness signs a subtree only with the hash the tree has there). Zero I/O:
+// the original entries; a witness signs a subtree only with the hash the tree has there; a package
+// of entries that authenticates holds the log's entries). Zero I/O:
 // the clock is handed in.
 import { sha256 } from '../encoding/hash.js';
 import { bytesEqual, utf8 } from '../encoding/bytes.js';
@@ -16,6 +17,7 @@ import { TlogError } from '../tlog/errors.js';
 import { noteSigner, openNote, parseVkey, signNote } from '../tlog/keys.js';
 import { formatTlogProof, verifyTlogProof } from '../tlog/proof.js';
 import { decideSignSubtree, formatSignSubtree, parseSignSubtree } from '../tlog/sign-subtree.js';
+import { AddEntriesReader, formatAddEntries, verifyPackage } from '../tlog/add-entries.js';
 import { TileReader } from '../tlog/reader.js';
 import { logKeygen } from '../tlog/signatures.js';
 import { encodeEntryBundle, encodeTile, tileNodes, tilePath, tileWidth } from '../tlog/tiles.js';
@@ -58,7 +60,8 @@ function corpus(seed: number) {
     proof: subtreeProof(tree, 256, size, size),
     checkpoint: cosigned,
   });
-  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree };
+  const addEntries = formatAddEntries({ origin: ORIGIN, start: 200, end: size, ticket: utf8('t') }, (i) => leaves[i]!, tree);
+  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree, addEntries };
 }
 
 const enc = new TextEncoder();
@@ -158,7 +161,7 @@ export async function fuzzTlog(o: {
   const stats: TlogFuzzStats = { inputs: 0, accepted: 0, refusals: {}, maxMs: 0, findings: [] };
   const slow = o.slowMs ?? 1000;
   const vkeys = c.signers.map((s) => s.vkey);
-  const targets = ['checkpoint', 'proof', 'tile', 'vkey', 'sign-subtree'] as const;
+  const targets = ['checkpoint', 'proof', 'tile', 'vkey', 'sign-subtree', 'add-entries'] as const;
   for (let i = 0; o.inputs === undefined || i < o.inputs; i++) {
     if (o.stop?.()) break;
     const target = targets[Math.floor(r() * targets.length)]!;
@@ -173,7 +176,9 @@ export async function fuzzTlog(o: {
             ? c.tiles.get(tileAt)!
             : target === 'sign-subtree'
               ? enc.encode(c.signSubtree)
-              : enc.encode(vkeys[Math.floor(r() * 3)]!);
+              : target === 'add-entries'
+                ? c.addEntries
+                : enc.encode(vkeys[Math.floor(r() * 3)]!);
     const m = mutateBytes(original, r);
     const description = `${target}${target === 'tile' ? ` ${tileAt}` : ''}: ${m.what}`;
     const finding = (kind: FuzzFinding['kind'], detail: string) =>
@@ -211,6 +216,19 @@ export async function fuzzTlog(o: {
         const q = parseSignSubtree(m.bytes);
         if (!isSubtree(q.start, q.end) || q.end > c.size || !bytesEqual(q.hash, rangeHash(c.tree, q.start, q.end)))
           finding('forgery', `the witness signed [${q.start}, ${q.end}) with a hash that tree does not have there`);
+      } else if (target === 'add-entries') {
+        const reader = new AddEntriesReader();
+        reader.push(m.bytes);
+        const h = reader.header();
+        for (let p = reader.next(); p && h; p = reader.next()) {
+          // The checkpoint a mirror would hold is the log's at the upload's end, when that is a size it has.
+          if (h.end !== c.size || p.end > c.size) continue;
+          const held = c.leaves.slice(p.subtreeStart, p.start).map((l) => leafHash(l));
+          if (!verifyPackage(p, held, { size: c.size, root: c.root })) continue;
+          stats.accepted++;
+          if (p.entries.some((e, k) => !bytesEqual(e, c.leaves[p.start + k]!)))
+            finding('forgery', `a package at ${p.start} with other entries authenticated`);
+        }
       } else {
         const v = parseVkey(dec.decode(m.bytes));
         stats.accepted++;

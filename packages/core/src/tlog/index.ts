@@ -77,3 +77,13 @@ export {
   type SignSubtreeRequest,
   type SignSubtreeAnswer,
 } from './sign-subtree.js';
+export {
+  AddEntriesReader,
+  formatAddEntries,
+  packageRanges,
+  verifyPackage,
+  PACKAGE_ENTRIES,
+  type AddEntriesHeader,
+  type PackageRange,
+  type EntryPackage,
+} from './add-entries.js';

@@ -2,8 +2,9 @@
 // refusal), checked against this implementation; the tiles are read back through the
 // authenticating reader, so they are judged by the checkpoint root, not by recorded bytes.
 import { describe, expect, it } from 'vitest';
-import { fromHex, leafHash, toHex } from '../../src/index.js';
+import { fromBase64, fromHex, leafHash, toHex } from '../../src/index.js';
 import {
+  AddEntriesReader,
   TileReader,
   TlogError,
   cosignedMessage,
@@ -13,6 +14,7 @@ import {
   parseCheckpoint,
   parseSignSubtree,
   parseVkey,
+  verifyPackage,
   verifyTlogProof,
   type NoteSigner,
 } from '../../src/tlog/index.js';
@@ -125,6 +127,31 @@ describe('test-vectors/tlog/sign-subtree.json', () => {
       expect(toHex(cosignedMessage(key.name, 0, s)), c.description).toBe(c.cosigned_message_hex);
       expect(openSubtreeSignatures(c.response, s, [key]), c.description).toHaveLength(1);
       expect(() => openSubtreeSignatures(c.response, { ...s, end: s.end - 1 }, [key])).toThrow(TlogError);
+    }
+  });
+});
+
+describe('test-vectors/tlog/add-entries.json', () => {
+  const v = file('add-entries.json');
+  const entry = (i: number) => new TextEncoder().encode(`mirrored entry ${i}`);
+  it('has uploads whole, cut and empty', () => {
+    expect(v.uploads.map((u: any) => u.complete)).toEqual([true, false, true, true]);
+  });
+  it('each body reads as its packages, each of which authenticates against the root at upload_end', () => {
+    for (const u of v.uploads) {
+      const r = new AddEntriesReader();
+      r.push(fromBase64(u.body_base64)!);
+      expect(r.header(), u.description).toMatchObject({ origin: v.origin, start: u.upload_start, end: u.upload_end });
+      const got = [];
+      for (let p = r.next(); p; p = r.next()) {
+        expect(p.entries.map(toHex)).toEqual(Array.from({ length: p.end - p.start }, (_, k) => toHex(entry(p!.start + k))));
+        const held = Array.from({ length: p.start - p.subtreeStart }, (_, k) => leafHash(entry(p!.subtreeStart + k)));
+        expect(verifyPackage(p, held, { size: u.upload_end, root: fromBase64(v.roots[u.upload_end])! }), u.description).toBe(true);
+        got.push({ subtree_start: p.subtreeStart, start: p.start, end: p.end, proof_hashes: p.proof.length });
+      }
+      expect(got, u.description).toEqual(u.packages);
+      expect(r.pending).toBe(0);
+      expect(r.packages.complete).toBe(u.complete);
     }
   });
 });
