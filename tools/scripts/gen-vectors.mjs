@@ -18,7 +18,7 @@ const {
   issueRun,
   issueExport,
   signTreeHead,
-  consistencyBundle,
+  issueConsistency,
   buildRecord,
   aiActSupport,
   MemoryTree,
@@ -553,7 +553,7 @@ write('sth.json', 'SthBundle (V10): bare signed tree heads; a ledger wrapper is 
 ]);
 
 const cb = (a, b, proof) =>
-  consistencyBundle(a, b, proof ?? consistencyProof(tree, JSON.parse(a.signed).tree_size, JSON.parse(b.signed).tree_size));
+  issueConsistency(a, b, proof ?? consistencyProof(tree, JSON.parse(a.signed).tree_size, JSON.parse(b.signed).tree_size));
 write('consistency.json', 'ConsistencyBundle (V9): genuine heads, prefix proof, timestamp order', [
   await vector('5 -> 12 verifies', ok, cb(h5, h12)),
   await vector('sth_withheld beside the bundle changes nothing', ok, { ...cb(h5, h12), sth_withheld: 'rollback' }),

@@ -104,7 +104,7 @@ export {
   issueRun,
   issueExport,
   signTreeHead,
-  consistencyBundle,
+  issueConsistency,
   attestBridge,
   type SigningOptions,
   type ServiceOptions,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
-import { issueProof, issueTranscript, signTreeHead, consistencyBundle } from '../src/issue/bundles.js';
+import { issueProof, issueTranscript, signTreeHead, issueConsistency } from '../src/issue/bundles.js';
 import { buildRecord } from '../src/record/build.js';
 import {
   proofInput,
@@ -148,7 +148,7 @@ describe('property: arbitrary input never crashes or hangs', () => {
     ),
     issueTranscript([issueProof({ answer: 'b', model: 'm', ts: 1 }, { receipt: K.answer })]),
     h,
-    consistencyBundle(h, h, []),
+    issueConsistency(h, h, []),
   ];
 
   it('mutated documents of every kind (wrong types, truncation, junk, __proto__, deep nesting)', async () => {

@@ -8,7 +8,7 @@ export { HttpError, refusalOf, type HttpErrorCode } from './http/errors.js';
 export { openApiDocument } from './openapi.js';
 export { inlineExecutor, type Executor } from './pool/pool.js';
 export { jsonLogger, levelOf, LOG_LEVELS, type Logger, type LogLevel } from './log.js';
-export { nodeCryptoBackend, nativeCrypto } from './crypto/node.js';
+export { nativeCrypto } from './crypto/node.js';
 export { openIssuer, issuerSettingsFromEnv, type IssuerSettings, type SvcIssuer } from './issuing/open.js';
 export type { IssueInput } from './issuing/issuer.js';
 export type { ExportInput, RunInput, TranscriptInput } from './issuing/kinds.js';

@@ -25,7 +25,7 @@ export { FileFindingsRecord, findingsFile, parseFindings, type FindingsRecord, t
 export type { LedgerApi } from './ledger/api.js';
 export { witnessedLog, type LogApi } from './tlog/api.js';
 export { Issuer, type IssueInput } from './issuing/issuer.js';
-export { backendReport } from './crypto/node.js';
+export { backendReport, nodeCryptoBackend } from './crypto/node.js';
 export { nativeHasher } from './ledger/hasher.js';
 export { baseUrl } from './cli/common.js';
 export { ROUTES, UNDOCUMENTED, type RouteSpec, type OperationId } from './routes.js';

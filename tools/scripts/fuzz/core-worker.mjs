@@ -9,8 +9,8 @@ const [seed, end] = process.argv.slice(2).map(Number);
 const until = Date.now() + ((end - Date.now()) * 2) / 3;
 let crypto;
 if (process.env.SVC_FUZZ_NATIVE) {
-  const { nodeCryptoBackend } = await import('../../../packages/server/dist/index.js');
-  crypto = nodeCryptoBackend() ?? undefined;
+  const { nativeCrypto } = await import('../../../packages/server/dist/index.js');
+  crypto = nativeCrypto() ?? undefined;
   if (!crypto) throw new Error('SVC_FUZZ_NATIVE is set but node:crypto has no ML-DSA-87 here');
 }
 let stats;

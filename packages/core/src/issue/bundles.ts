@@ -372,10 +372,10 @@ export function signTreeHead(body: TreeHeadBody, key: KeyPair, opts: SigningOpti
  * @example
  * ```ts
  * const proof = consistencyProof(tree, 4, 8);
- * const bundle = consistencyBundle(oldHead, newHead, proof);
+ * const bundle = issueConsistency(oldHead, newHead, proof);
  * (await verifyBundle(bundle, { trustedKeys })).verdict.overallOk;
  * ```
  */
-export function consistencyBundle(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], opts: ServiceOptions = {}): Obj {
+export function issueConsistency(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], opts: ServiceOptions = {}): Obj {
   return { kind: namesFor(opts.service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
 }

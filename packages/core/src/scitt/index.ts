@@ -8,5 +8,5 @@ export { checkRegistration, type RegistrationPolicy } from './registration.js';
 export { ecdsaLowS, readScittKey, scittAlgOfCose, scittVerify, type ClassicalVerify, type ScittAlg, type ScittKey } from './keys.js';
 export { logKeySigner } from './sign.js';
 export { ccfRoot } from './ccf.js';
-export type { ScittErrorCode, StatementVerdict, ReceiptVerdict, TransparentVerdict } from './verdict.js';
+export type { ScittErrorCode, StatementVerdict, ScittReceiptVerdict, TransparentVerdict } from './verdict.js';
 export { scittChecker } from './checker.js';

@@ -16,7 +16,7 @@ import type { EnvelopeSigner } from '../envelope/signers.js';
 import { ccfRoot } from './ccf.js';
 import { scittAlgOfCose, scittVerify, type ClassicalVerify } from './keys.js';
 import { candidateKeys, SCITT_HEADER, unknownCrit } from './statement.js';
-import type { ReceiptVerdict, ScittErrorCode } from './verdict.js';
+import type { ScittReceiptVerdict, ScittErrorCode } from './verdict.js';
 
 /**
  * Verifiable data structures (RFC 9942 s.9 registry): 1 = RFC9162_SHA256, 2 = CCF_LEDGER_SHA256.
@@ -141,7 +141,7 @@ function rfc9162Root(proof: Uint8Array, leaf: Uint8Array): Rebuilt | string {
 }
 
 // WF-SCITT
-const refuse = (v: Omit<ReceiptVerdict, 'ok'>, error: ScittErrorCode, detail: string): ReceiptVerdict => ({
+const refuse = (v: Omit<ScittReceiptVerdict, 'ok'>, error: ScittErrorCode, detail: string): ScittReceiptVerdict => ({
   ...v,
   ok: false,
   error,
@@ -162,10 +162,10 @@ export function verifyReceipt(
   leaf: Uint8Array,
   log: ScittLog,
   opts: { compute?: SyncVerify; classical?: ClassicalVerify } = {},
-): ReceiptVerdict {
+): ScittReceiptVerdict {
   coseBytes(bytes, 'the receipt');
   keyArray(log.keys, "the log's keys");
-  const base: Omit<ReceiptVerdict, 'ok'> = { leaf: leaf instanceof Uint8Array ? toHex(leaf) : '' };
+  const base: Omit<ScittReceiptVerdict, 'ok'> = { leaf: leaf instanceof Uint8Array ? toHex(leaf) : '' };
   if (!(bytes instanceof Uint8Array)) return refuse(base, 'malformed', 'a receipt is bytes');
   if (bytes.length > MAX_BODY_BYTES) return refuse(base, 'too_large', 'a receipt over the body limit');
   if (!(leaf instanceof Uint8Array) || leaf.length !== 32) return refuse(base, 'malformed', 'the leaf entry is 32 bytes');
@@ -178,7 +178,7 @@ export function verifyReceipt(
   const h = c.header;
   const claims = h.get(COSE_HEADER.cwtClaims);
   const iss = claims instanceof Map ? claims.get(1) : undefined;
-  const v: Omit<ReceiptVerdict, 'ok'> = { ...base, ...(typeof iss === 'string' ? { iss } : {}) };
+  const v: Omit<ScittReceiptVerdict, 'ok'> = { ...base, ...(typeof iss === 'string' ? { iss } : {}) };
   const vds = h.get(SCITT_HEADER.vds);
   if (typeof vds === 'number') v.vds = vds;
   const expected = log.vds ?? VDS.RFC9162_SHA256;

@@ -11,7 +11,7 @@ import { readCose1 } from '../envelope/cose.js';
 import type { ClassicalVerify } from './keys.js';
 import { verifyReceipt, type ScittLog } from './receipt.js';
 import { SCITT_HEADER, statementLeaf, verifyStatement } from './statement.js';
-import type { ReceiptVerdict, TransparentVerdict } from './verdict.js';
+import type { ScittReceiptVerdict, TransparentVerdict } from './verdict.js';
 
 const MAX_RECEIPTS = 8;
 
@@ -75,7 +75,7 @@ export function verifyTransparentStatement(bytes: unknown, opts: TransparentOpti
   coseBytes(bytes, 'the Transparent Statement');
   for (const log of opts.logs) keyArray(log.keys, "a log's keys");
   const statement = verifyStatement(bytes, opts.issuers, { compute: opts.compute, classical: opts.classical });
-  const fail = (error: TransparentVerdict['error'], detail: string, receipts: ReceiptVerdict[] = []): TransparentVerdict => ({
+  const fail = (error: TransparentVerdict['error'], detail: string, receipts: ScittReceiptVerdict[] = []): TransparentVerdict => ({
     ok: false,
     error,
     detail,
@@ -96,7 +96,7 @@ export function verifyTransparentStatement(bytes: unknown, opts: TransparentOpti
   const receipts = raw.map((r) => {
     // A receipt is judged by the first trusted log whose keys know its signer.
     const verdicts = opts.logs.map((log) => verifyReceipt(r, leaf, log, { compute: opts.compute, classical: opts.classical }));
-    const aside = (v: ReceiptVerdict) => v.error === 'unknown_key' || v.error === 'unsupported_vds';
+    const aside = (v: ScittReceiptVerdict) => v.error === 'unknown_key' || v.error === 'unsupported_vds';
     return (
       verdicts.find((v) => v.ok) ??
       verdicts.find((v) => !aside(v)) ??
@@ -112,6 +112,6 @@ export function verifyTransparentStatement(bytes: unknown, opts: TransparentOpti
   return { ok: true, statement, receipts };
 }
 
-function unjudged(leaf: Uint8Array): ReceiptVerdict {
+function unjudged(leaf: Uint8Array): ScittReceiptVerdict {
   return { ok: false, error: 'unknown_key', detail: 'no trusted log', leaf: toHex(leaf) };
 }

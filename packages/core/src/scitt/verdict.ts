@@ -81,11 +81,11 @@ export interface StatementVerdict {
  *
  * @example
  * ```ts
- * const r: ReceiptVerdict = verifyReceipt(receipt, leaf, { keys: [logKey] });
+ * const r: ScittReceiptVerdict = verifyReceipt(receipt, leaf, { keys: [logKey] });
  * if (r.ok) console.log(r.size, r.root);
  * ```
  */
-export interface ReceiptVerdict {
+export interface ScittReceiptVerdict {
   ok: boolean;
   error?: ScittErrorCode;
   detail?: string;
@@ -115,5 +115,5 @@ export interface TransparentVerdict {
   error?: ScittErrorCode;
   detail?: string;
   statement: StatementVerdict;
-  receipts: ReceiptVerdict[];
+  receipts: ScittReceiptVerdict[];
 }

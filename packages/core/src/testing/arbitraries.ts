@@ -1,7 +1,7 @@
 // fast-check arbitraries for valid bundles and their mutations, so an application can
 // property-test its own integration: every valid bundle must pass, every mutation must fail.
 import fc from 'fast-check';
-import { consistencyBundle, issueProof, issueRun, issueExport, issueTranscript, signTreeHead, type ProofInput } from '../issue/bundles.js';
+import { issueConsistency, issueProof, issueRun, issueExport, issueTranscript, signTreeHead, type ProofInput } from '../issue/bundles.js';
 import { buildRecord } from '../record/build.js';
 import { MemoryTree } from '../merkle/memory.js';
 import { consistencyProof, treeRoot } from '../merkle/prove.js';
@@ -182,7 +182,7 @@ export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: stri
         signTreeHead({ log: `${service ?? 'svc'}-ledger`, tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, keys.sth, {
           service,
         });
-      return consistencyBundle(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), { service });
+      return issueConsistency(head(m, t0), head(n, t0 + dt), consistencyProof(tree, m, n), { service });
     });
 }
 

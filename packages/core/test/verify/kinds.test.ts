@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../src/dispatch.js';
 import { detectKind } from '../../src/detect.js';
-import { consistencyBundle, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../../src/issue/bundles.js';
+import { issueConsistency, issueExport, issueProof, issueRun, issueTranscript, signTreeHead } from '../../src/issue/bundles.js';
 import { MemoryTree, consistencyProof, treeRoot } from '../../src/merkle/index.js';
 import { toHex } from '../../src/encoding/bytes.js';
 import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from '../helpers.js';
@@ -37,7 +37,7 @@ for (let i = 0; i < 10; i++) tree.appendData(new Uint8Array(32).fill(i));
 const head = (size: number, timestamp: number) =>
   signTreeHead({ log: 'svc-ledger', tree_size: size, root_hash: toHex(treeRoot(tree, size)), timestamp }, K.sth);
 const cons = (a: number, b: number, ta = 1_700_000_000_000, tb = 1_700_000_100_000) =>
-  consistencyBundle(head(a, ta), head(b, tb), consistencyProof(tree, a, b));
+  issueConsistency(head(a, ta), head(b, tb), consistencyProof(tree, a, b));
 
 describe('TranscriptBundle (V2)', () => {
   const t = issueTranscript([proof('one'), proof('two'), proof('three')], { title: 'chat' });
@@ -218,7 +218,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     expect((await verifyBundle(bad, trusted)).verdict.overallOk).toBe(false);
     const swapped = cons(3, 10) as any;
     expect((await verifyBundle({ ...swapped, old: swapped.new, new: swapped.old }, trusted)).verdict.overallOk).toBe(false);
-    const zero = consistencyBundle(head(0, 1), head(10, 2), []);
+    const zero = issueConsistency(head(0, 1), head(10, 2), []);
     expect((await verifyBundle(zero, trusted)).verdict.overallOk).toBe(false);
     const forged = clone(cons(3, 10)) as any;
     forged.old.receipt.sig = flipHex(forged.old.receipt.sig);

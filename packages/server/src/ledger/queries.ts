@@ -2,7 +2,7 @@
 // tiles), each answered from the store after the same audit gate, never parsing a request itself
 // (the ledger routes do that). Proofs and tiles are data and are served whatever the audit says;
 // signed statements (heads, checkpoints) are withheld with the audit's reason.
-import { consistencyBundle, fromHex, leafHash, publishedKey, toHex, type Names, type SthBundle } from '@svc/core';
+import { issueConsistency, fromHex, leafHash, publishedKey, toHex, type Names, type SthBundle } from '@svc/core';
 import type { TileId } from '@svc/core/tlog';
 import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';
@@ -144,7 +144,7 @@ export class LedgerReadModel implements LedgerQueries {
       if (!oldHead || !newHead)
         throw new LedgerError('out_of_range', `no signed checkpoint was recorded at tree size ${!oldHead ? first : b}`);
       if (newHead.timestamp < oldHead.timestamp) return { ...plain, bundle_withheld: 'timestamp-order' };
-      const bundle = consistencyBundle(this.sthOf(oldHead, true), this.sthOf(newHead, true), proof, {
+      const bundle = issueConsistency(this.sthOf(oldHead, true), this.sthOf(newHead, true), proof, {
         service: this.o.names.service,
       }) as ConsistencyBody;
       if (w) bundle.sth_withheld = w;
