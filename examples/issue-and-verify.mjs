@@ -2,7 +2,10 @@
 //   SVC_URL=http://127.0.0.1:8080 SVC_DATA_DIR=./data node examples/issue-and-verify.mjs
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { fromHex, leafHash, parseTreeHead, sha256, utf8, verifyBundle, verifyInclusion } from '@svc/core';
+import { verifyBundle } from '@svc/core';
+import { fromHex, sha256, utf8 } from '@svc/core/primitives';
+import { leafHash, verifyInclusion } from '@svc/core/merkle';
+import { parseTreeHead } from '@svc/core/issue';
 
 const base = (process.env.SVC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const cli = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));

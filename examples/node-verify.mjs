@@ -3,7 +3,9 @@
 // Without arguments it makes a demo bundle with deterministic test keys and verifies it. With a
 // server running, pubkey.json is what GET /api/provenance/pubkey answers.
 import { readFileSync } from 'node:fs';
-import { buildRecord, issueProof, isSvcError, verifyBundle } from '@svc/core';
+import { isSvcError, verifyBundle } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
+import { buildRecord } from '@svc/core/record';
 import { testKeys } from '@svc/core/testing';
 
 const [bundleFile, keysFile] = process.argv.slice(2);

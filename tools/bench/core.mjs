@@ -1,22 +1,11 @@
 // Core benchmarks: verifyBundle overhead over the raw ML-DSA-87 verify it needs, transcript of 200
 // turns, records, and Merkle proof verification at 2^10, 2^20 and 2^30 leaves.
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
-import {
-  verifyBundle,
-  issueProof,
-  issueTranscript,
-  buildRecord,
-  receiptMessage,
-  fromHex,
-  utf8,
-  inclusionProof,
-  consistencyProof,
-  treeRoot,
-  verifyInclusion,
-  verifyConsistency,
-  leafHash,
-  nodeHash,
-} from '@svc/core';
+import { verifyBundle } from '@svc/core';
+import { fromHex, utf8 } from '@svc/core/primitives';
+import { inclusionProof, consistencyProof, treeRoot, verifyInclusion, verifyConsistency, leafHash, nodeHash } from '@svc/core/merkle';
+import { issueProof, issueTranscript, receiptMessage } from '@svc/core/issue';
+import { buildRecord } from '@svc/core/record';
 import { testKeys } from '@svc/core/testing';
 import { compare, perOp, line } from './util.mjs';
 

@@ -4,7 +4,9 @@
 //   node tools/bench/envelope.mjs
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
-import { fromBase64Url, issueProof, namesFor, receiptMessage, syncVerifier, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { fromBase64Url, syncVerifier, utf8 } from '@svc/core/primitives';
+import { issueProof, receiptMessage } from '@svc/core/issue';
 import {
   signCose1,
   coseKey,

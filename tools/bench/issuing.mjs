@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { namesFor, sign, sha256, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sign, sha256, utf8 } from '@svc/core/primitives';
 import { addToken, ensureKeys, Keyring, loadConfig, nativeCrypto, openIssuer } from '../../packages/server/dist/internal.js';
 import { issuingServe, line, machine, percentiles } from './util.mjs';
 

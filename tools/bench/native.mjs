@@ -5,7 +5,9 @@ import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromHex, issueProof, nobleBackend, receiptMessage, signTreeHead, utf8, verifyBundle, namesFor } from '@svc/core';
+import { nobleBackend, verifyBundle, namesFor } from '@svc/core';
+import { fromHex, utf8 } from '@svc/core/primitives';
+import { issueProof, receiptMessage, signTreeHead } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import {
   Issuer,

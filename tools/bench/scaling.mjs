@@ -78,7 +78,9 @@ function treeCpu(root) {
 async function childMain() {
   const { createPublicKey, verify } = await import('node:crypto');
   const { default: autocannon } = await import('autocannon');
-  const { fromHex, namesFor, receiptMessage, utf8 } = await import('@svc/core');
+  const { fromHex, utf8 } = await import('@svc/core/primitives');
+  const { namesFor } = await import('@svc/core');
+  const { receiptMessage } = await import('@svc/core/issue');
   const { Issuer, Keyring, ensureKeys, loadConfig } = await import('../../packages/server/dist/internal.js');
   console.log(`machine: ${machine()}`);
   console.log(`runtime: Node ${process.version} (OpenSSL ${process.versions.openssl})`);

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
-import { MemoryTree, inclusionProof, leafHash, sha256, treeRoot, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof, leafHash, treeRoot } from '@svc/core/merkle';
 import {
   formatCheckpoint,
   formatTlogProof,

@@ -1,7 +1,9 @@
 // verifyBundle with default options (the WebCrypto backend every Node >= 24 user gets) against one
 // raw WebCrypto ML-DSA-87 verify of the same receipt, in the same run. Run by bench/run.mjs under
 // Node 24 and Node 26; needs only the built core.
-import { fromHex, issueProof, receiptMessage, utf8, verifyBundle, webCryptoBackend } from '@svc/core';
+import { verifyBundle, webCryptoBackend } from '@svc/core';
+import { fromHex, utf8 } from '@svc/core/primitives';
+import { issueProof, receiptMessage } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import { compare, line } from './util.mjs';
 

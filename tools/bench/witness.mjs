@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { MemoryTree, consistencyProof, namesFor, sha256, treeRoot, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, consistencyProof, treeRoot } from '@svc/core/merkle';
 import { formatAddCheckpoint, formatCheckpoint, logKeygen, noteSigner, signNote, signedMessage } from '@svc/core/tlog';
 import {
   Keyring,

@@ -136,7 +136,8 @@ async function httpPart() {
 /** A ledger of `n` answers in the data folder, so damage to it has something to damage. */
 async function seedLedger(dir, n) {
   const { ensureKeys, loadConfig, openLedger } = await import(join(root, 'packages/server/dist/internal.js'));
-  const { namesFor, sha256, utf8 } = await import('@svc/core');
+  const { namesFor } = await import('@svc/core');
+  const { sha256, utf8 } = await import('@svc/core/primitives');
   const cfg = loadConfig({ SVC_DATA_DIR: dir, SVC_LOG: '0' });
   const ledger = await openLedger(
     cfg,

@@ -6,10 +6,11 @@
 // implementation of docs/wire-format.md s.13 must produce the same bytes from the same inputs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryTree, inclusionProof, leafHash, sha256, toHex, treeRoot, utf8 } from '@svc/core';
+import { sha256, toHex, utf8 } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof, leafHash, treeRoot } from '@svc/core/merkle';
 import { coseKey, mlDsa87Signer } from '@svc/core/envelope';
 import * as s from '@svc/core/scitt';
-import { keygen, ML_DSA_87 } from '@svc/core';
+import { keygen, ML_DSA_87 } from '@svc/core/primitives';
 import { logKeygen } from '@svc/core/tlog';
 import { root as repoRoot } from '../lib/root.mjs';
 

@@ -5,7 +5,8 @@
 // its intent; a case whose computed answer contradicts its intent stops the generator.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MemoryTree, inclusionProof, leafHash, sha256, toHex, treeRoot, utf8 } from '@svc/core';
+import { sha256, toHex, utf8 } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof, leafHash, treeRoot } from '@svc/core/merkle';
 import { rangeHash, subtreeProof } from '@svc/core/merkle';
 import * as t from '@svc/core/tlog';
 import { root as repoRoot } from '../lib/root.mjs';

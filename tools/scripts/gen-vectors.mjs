@@ -5,31 +5,26 @@
 // files are committed and a test replays them, so any behaviour change shows up as a diff.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import * as core from '@svc/core';
+import { SvcError, namesFor, verifyBundle } from '@svc/core';
+import { MemoryTree, consistencyProof, inclusionProof, treeRoot } from '@svc/core/merkle';
+import {
+  issueConsistency,
+  issueExport,
+  issueProof,
+  issueRun,
+  issueTranscript,
+  messageText,
+  publishedKey,
+  signTreeHead,
+  toReceiptKey,
+} from '@svc/core/issue';
+import { aiActSupport, buildRecord } from '@svc/core/record';
+import { sha256, textSha256, toHex, utf8 } from '@svc/core/primitives';
 import { testKeys } from '@svc/core/testing';
 import * as tlog from '@svc/core/tlog';
 import { envelopeChecker, envelopeMaker } from '@svc/core/envelope';
 import { root as repoRoot } from '../lib/root.mjs';
 
-const {
-  verifyBundle,
-  issueProof,
-  issueTranscript,
-  issueRun,
-  issueExport,
-  signTreeHead,
-  issueConsistency,
-  buildRecord,
-  aiActSupport,
-  MemoryTree,
-  treeRoot,
-  consistencyProof,
-  toHex,
-  SvcError,
-  toReceiptKey,
-  publishedKey,
-  namesFor,
-} = core;
 const out = join(repoRoot, 'test-vectors');
 mkdirSync(out, { recursive: true });
 
@@ -109,15 +104,15 @@ function write(name, description, cases) {
 
 const base = { answer: 'The Eiffel Tower is in Paris. 🗼', model: 'council-v1', ts: 1_767_225_600, created: 1_767_225_601 };
 const plain = issueProof(base, { receipt: K.answer });
-const envelopeSeed = core.sha256(core.utf8('svc-vectors-2026 envelope-ed25519'));
+const envelopeSeed = sha256(utf8('svc-vectors-2026 envelope-ed25519'));
 const enveloped = issueProof(base, { receipt: K.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: envelopeSeed }) });
 const envelopeKey = [
-  { algo: 'Ed25519', public_key_hex: core.toHex(envelopeMaker({ formats: ['jws'], ed25519: envelopeSeed }).ed25519PublicKey) },
+  { algo: 'Ed25519', public_key_hex: toHex(envelopeMaker({ formats: ['jws'], ed25519: envelopeSeed }).ed25519PublicKey) },
 ];
 // Round five, row 8: the same receipt, its Ed25519 envelopes by a stranger who names their own key.
 const strangerEnveloped = issueProof(base, {
   receipt: K.answer,
-  envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: core.sha256(core.utf8('a stranger envelope key')) }),
+  envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: sha256(utf8('a stranger envelope key')) }),
 });
 const bound = issueProof({ ...base, prompt: 'Where is the Eiffel Tower?' }, { receipt: K.answer });
 const framed = issueProof(
@@ -133,7 +128,7 @@ const bridged = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridg
 const diverse = issueProof(base, { receipt: K.answer, slh: K.slh });
 const replacement = issueProof({ ...base, answer: 'Total: 100 \uFFFD', prompt: 'Sum \uFFFD?' }, { receipt: K.answer });
 // Issue 52 (wire-format s.15): a tool call signed in the message form, its tools disclosed.
-const toolCallText = core.messageText({
+const toolCallText = messageText({
   finish_reason: 'tool_calls',
   tool_calls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }],
 });
@@ -152,18 +147,18 @@ const m = (b, f) => {
 
 // A bundle carrying its logging: the answer's leaf at index 40 of 50, a checkpoint signed by the
 // log's ML-DSA-44 key and cosigned by three witnesses, under a 2-of-3 policy.
-const tseed = (s) => core.sha256(core.utf8(`svc-vectors-2026/tlog/${s}`));
+const tseed = (s) => sha256(utf8(`svc-vectors-2026/tlog/${s}`));
 const tlogLog = tlog.noteSigner('vectors.example/ledger', tlog.logKeygen('subtree/v1', tseed('log')));
 const tlogWitnesses = [1, 2, 3].map((i) => tlog.noteSigner(`w${i}.vectors.example`, tlog.logKeygen('subtree/v1', tseed(`w${i}`))));
 const tlogPolicy = `log ${tlogLog.vkey}\n${tlogWitnesses.map((w, i) => `witness W${i + 1} ${w.vkey}`).join('\n')}\ngroup G 2 W1 W2 W3\nquorum G\n`;
 const tlogTree = new MemoryTree();
-for (let i = 0; i < 40; i++) tlogTree.appendData(core.sha256(core.utf8(`vector leaf ${i}`)));
-tlogTree.appendData(core.textSha256(base.answer));
-for (let i = 41; i < 50; i++) tlogTree.appendData(core.sha256(core.utf8(`vector leaf ${i}`)));
+for (let i = 0; i < 40; i++) tlogTree.appendData(sha256(utf8(`vector leaf ${i}`)));
+tlogTree.appendData(textSha256(base.answer));
+for (let i = 41; i < 50; i++) tlogTree.appendData(sha256(utf8(`vector leaf ${i}`)));
 const tlogText = tlog.formatCheckpoint({ origin: 'vectors.example/ledger', size: 50, root: treeRoot(tlogTree, 50), extensions: [] });
 const tlogCheckpoint =
   tlog.signNote(tlogText, [tlogLog], 1_767_225_600) + tlog.signNote(tlogText, tlogWitnesses, 1_767_225_601).slice(tlogText.length + 1);
-const tlogProofText = tlog.formatTlogProof({ index: 40, proof: core.inclusionProof(tlogTree, 40, 50), checkpoint: tlogCheckpoint });
+const tlogProofText = tlog.formatTlogProof({ index: 40, proof: inclusionProof(tlogTree, 40, 50), checkpoint: tlogCheckpoint });
 const logged = { ...plain, tlogProof: tlogProofText };
 const swapChar = (s, re) => s.replace(re, (_whole, head, c) => head + (c === 'A' ? 'B' : 'A'));
 

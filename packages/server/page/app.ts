@@ -5,7 +5,7 @@
 import { isSvcError, parseDocument, verifyBundle, type VerifyOptions, type VerifyResponse } from '@svc/core';
 import { envelopeChecker, readCoseKeySet } from '@svc/core/envelope';
 import { scittChecker } from '@svc/core/scitt';
-import { fromBase64Url } from '@svc/core';
+import { fromBase64Url } from '@svc/core/primitives';
 import { logPolicy } from '@svc/core/tlog';
 import { el } from './dom.js';
 import { type Doc, isObj, obj } from './doc.js';

@@ -2,7 +2,10 @@
 // named before they are made, to the server that served the page, never during verification. The
 // inclusion path is checked here against the root of the signed tree head (never against a root
 // the unsigned inclusion answer gives), and the head's signature with the server's published keys.
-import { fromHex, parseTreeHead, verifyBundle, verifyInclusion, type VerifyOptions } from '@svc/core';
+import { verifyBundle, type VerifyOptions } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
+import { verifyInclusion } from '@svc/core/merkle';
+import { parseTreeHead } from '@svc/core/issue';
 import { parseTlogProof } from '@svc/core/tlog';
 import type { InclusionResponse, LedgerHistory, LedgerSth } from '@svc/core/schemas';
 import type { Static } from 'typebox';

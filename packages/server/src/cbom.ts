@@ -4,7 +4,7 @@
 // its `cryptography`, `posture` and `disclaimer` members) and, on request, as strict CycloneDX
 // with the same facts. A transparency document, not a certification.
 import { createRequire } from 'node:module';
-import { receiptKeyId } from '@svc/core';
+import { receiptKeyId } from '@svc/core/issue';
 import type { Config } from './config.js';
 
 /** A published public key, as the CBOM lists it. */

@@ -3,7 +3,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_SERVICE, isValidServiceName, utf8 } from '@svc/core';
+import { DEFAULT_SERVICE, isValidServiceName } from '@svc/core';
+import { utf8 } from '@svc/core/primitives';
 import { isKeyName } from '@svc/core/tlog';
 import { LOG_LEVELS, type LogLevel } from './log-levels.js';
 

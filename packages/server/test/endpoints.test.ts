@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { issueProof, issueRun, signTreeHead } from '@svc/core';
+import { issueProof, issueRun, signTreeHead } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import { Issuer, Keyring } from '../src/internal.js';
 import { namesFor } from '@svc/core';

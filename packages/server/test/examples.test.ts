@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@svc/tools/chromium';
 import { runs } from '@svc/tools/system';
-import { issueProof } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import { boot, type Booted } from './support/harness.js';
 

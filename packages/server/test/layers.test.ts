@@ -110,6 +110,10 @@ describe('layers', () => {
     index: 7,
     // The storage entry (@svc/core/merkle): the tree and its tiles, gathered from merkle/ and tlog/.
     'merkle-entry': 7,
+    // The issuing, record and primitives entries (@svc/core/issue, /record, /primitives).
+    'issue-entry': 7,
+    'record-entry': 7,
+    'primitives-entry': 7,
   };
   const unitOf = (src: string, file: string) => {
     const rel = relative(src, file);

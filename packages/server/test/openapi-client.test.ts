@@ -2,7 +2,8 @@
 // generated from it (openapi-typescript types + openapi-fetch) driving every operation against a
 // live server, where every response validates against the schema and headers it documents.
 import { readFileSync } from 'node:fs';
-import { namesFor, sha256, toBase64Url, toHex, utf8, type VerifyResponse } from '@svc/core';
+import { namesFor, type VerifyResponse } from '@svc/core';
+import { sha256, toBase64Url, toHex, utf8 } from '@svc/core/primitives';
 import { mlDsa87Signer, readCoseKeySet } from '@svc/core/envelope';
 import { signStatement, statementLeaf } from '@svc/core/scitt';
 import { createConfig, lintFromString } from '@redocly/openapi-core';

@@ -133,7 +133,8 @@ describe('packages as published', () => {
     expect(existsSync(join(app, 'node_modules', 'fast-check'))).toBe(false);
     writeFileSync(
       join(app, 'check.mjs'),
-      `import { verifyBundle, issueProof, SvcError } from '@svc/core';
+      `import { verifyBundle, SvcError } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 const K = testKeys('app');
 const proof = issueProof({ answer: 'Paris', model: 'm', ts: 1 }, { receipt: K.answer });

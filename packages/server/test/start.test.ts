@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { issueProof } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import { call } from './support/harness.js';
 

@@ -12,7 +12,9 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { MemoryTree, namesFor, sha256, treeRoot, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { prng } from '@svc/core/arbitraries';
 import {
   formatCheckpoint,

@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { namesFor, toHex } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
 import { testKeys } from '@svc/core/testing';
 import pgDriver from 'pg';
 

@@ -1,7 +1,8 @@
 // Runs in every runtime of the matrix against the packed @svc/core: replays every test vector and
 // times verification, printing one JSON line. `vectors` is injected by the caller (a module next
 // to this one), so the same file works in Node, Bun, Deno, workerd and a browser.
-import { defaultCrypto, fromHex, nobleBackend, verifyBundle, SvcError } from '@svc/core';
+import { defaultCrypto, nobleBackend, verifyBundle, SvcError } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
 import { TileReader, logPolicy, openNote, parseCheckpoint, parseVkey, verifyTlogProof } from '@svc/core/tlog';
 import { envelopeChecker } from '@svc/core/envelope';
 import vectors, { tlog } from './vectors.mjs';

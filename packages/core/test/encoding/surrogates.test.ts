@@ -2,7 +2,10 @@
 // would write U+FFFD in its place, so a different string would hash like the signed one.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildRecord, isWellFormedText, issueProof, textSha256Hex, verifyBundle, SvcError } from '../../src/index.js';
+import { verifyBundle, SvcError } from '../../src/index.js';
+import { isWellFormedText, textSha256Hex } from '../../src/primitives-entry.js';
+import { issueProof } from '../../src/issue-entry.js';
+import { buildRecord } from '../../src/record-entry.js';
 import { K, clone, trusted } from '../helpers.js';
 
 const signed = issueProof({ answer: 'Total: 100 \uFFFD', prompt: 'Sum \uFFFD?', model: 'm', ts: 1_700_000_000 }, { receipt: K.answer });

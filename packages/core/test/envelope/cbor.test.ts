@@ -2,7 +2,7 @@
 // spellings, is a typed CborError; a COSE verifier answers it with `malformed`, never a throw.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromHex } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
 import { CborError, cborDecode, cborEncode, MAX_CBOR_DEPTH, verifyCose1 } from '@svc/core/envelope';
 
 const bytes = (hex: string) => fromHex(hex.replaceAll(' ', ''))!;

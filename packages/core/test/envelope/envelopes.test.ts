@@ -3,19 +3,9 @@
 // signature, and refused with a typed reason for hostile JOSE.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fromBase64Url,
-  fromHex,
-  issueProof,
-  issueRun,
-  namesFor,
-  receiptMessage,
-  sign,
-  toBase64Url,
-  utf8,
-  verifyBundle,
-  verifyMlDsa87,
-} from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import { fromBase64Url, fromHex, sign, toBase64Url, utf8, verifyMlDsa87 } from '@svc/core/primitives';
+import { issueProof, issueRun, receiptMessage } from '@svc/core/issue';
 import {
   ed25519Signer,
   envelopeChecker,

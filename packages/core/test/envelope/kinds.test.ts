@@ -3,7 +3,9 @@
 // JWS reader refuses x5c, and a signature by a key the verifier never pinned is integrity, never
 // origin (keyRecognized false).
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, issueProof, issueRun, namesFor, toHex, utf8, verifyBundle } from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import { fromBase64Url, toHex, utf8 } from '@svc/core/primitives';
+import { issueProof, issueRun } from '@svc/core/issue';
 import {
   cborEncode,
   coseKey,

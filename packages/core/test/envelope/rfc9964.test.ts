@@ -2,7 +2,7 @@
 // thumbprints, and each example JWS and COSE_Sign1 verified (and failing for one changed byte).
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, fromHex, toHex, utf8 } from '@svc/core';
+import { fromBase64Url, fromHex, toHex, utf8 } from '@svc/core/primitives';
 import {
   coseKeyThumbprint,
   envelopeVerify,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { exactNumber, ijsonViolation } from '../../src/lib/members.js';
 import { parseDocument } from '../../src/dispatch.js';
-import { canonicalize } from '../../src/index.js';
+import { canonicalize } from '../../src/primitives-entry.js';
 import { SvcError } from '../../src/errors.js';
 
 describe('numbers a double holds exactly', () => {

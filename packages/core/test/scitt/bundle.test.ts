@@ -2,7 +2,9 @@
 // bundle's receipt key, about exactly its answer, with a receipt from a trusted log); unchecked, it
 // counts neither way and says so.
 import { describe, expect, it } from 'vitest';
-import { issueProof, sha256, toBase64Url, utf8, verifyBundle } from '@svc/core';
+import { verifyBundle } from '@svc/core';
+import { sha256, toBase64Url, utf8 } from '@svc/core/primitives';
+import { issueProof } from '@svc/core/issue';
 import { coseKey, mlDsa87Signer } from '@svc/core/envelope';
 import { logKeySigner, makeReceipt, scittChecker, signStatement, statementLeaf, withReceipts } from '@svc/core/scitt';
 import { testKeys } from '@svc/core/testing';

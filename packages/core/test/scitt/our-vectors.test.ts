@@ -1,7 +1,8 @@
 // Our SCITT vectors (test-vectors/scitt/scitt.json, wire-format s.13): every output rebuilt from the
 // stated inputs must be the same bytes, and every mutation gets the refusal it names.
 import { describe, expect, it } from 'vitest';
-import { MemoryTree, inclusionProof, keygen, ML_DSA_87, sha256, toHex, utf8, fromHex } from '@svc/core';
+import { keygen, ML_DSA_87, sha256, toHex, utf8, fromHex } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof } from '@svc/core/merkle';
 import { coseKey, mlDsa87Signer } from '@svc/core/envelope';
 import { logKeySigner, makeReceipt, signStatement, statementLeaf, verifyTransparentStatement, withReceipts } from '@svc/core/scitt';
 import { logKeygen } from '@svc/core/tlog';

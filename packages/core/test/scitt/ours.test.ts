@@ -2,7 +2,7 @@
 // same verifier the scitt-cose vectors pass, and failing for every change an attacker could make.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256, toHex, utf8 } from '@svc/core';
+import { sha256, toHex, utf8 } from '@svc/core/primitives';
 import { coseKey, cborEncode, mlDsa87Signer, readCose1 } from '@svc/core/envelope';
 import {
   logKeySigner,

@@ -6,7 +6,7 @@
 import { p256 } from '@noble/curves/nist.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, fromHex, sha256, toHex, utf8 } from '@svc/core';
+import { fromBase64Url, fromHex, sha256, toHex, utf8 } from '@svc/core/primitives';
 import { cborEncode, coseKey, ed25519Signer, mlDsa87Signer, publicJwk, readCose1, signCose1, sigStructure } from '@svc/core/envelope';
 import { Tagged } from '../../src/envelope/cbor.js';
 import {

@@ -2,7 +2,7 @@
 // verdict, the same failure for the same reason, and the same leaf entry, index, size, path and
 // reconstructed root. Keys come from the PEM files through WebCrypto, a reader we did not write.
 import { describe, expect, it } from 'vitest';
-import { fromHex, sha256, toHex } from '@svc/core';
+import { fromHex, sha256, toHex } from '@svc/core/primitives';
 import { VDS, verifyReceipt, verifyStatement, verifyTransparentStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
 import { scittCose } from '../vectors-fs.js';
 

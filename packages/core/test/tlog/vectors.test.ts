@@ -2,7 +2,8 @@
 // refusal), checked against this implementation; the tiles are read back through the
 // authenticating reader, so they are judged by the checkpoint root, not by recorded bytes.
 import { describe, expect, it } from 'vitest';
-import { fromBase64, fromHex, leafHash, toHex } from '../../src/index.js';
+import { fromBase64, fromHex, toHex } from '../../src/primitives-entry.js';
+import { leafHash } from '../../src/merkle-entry.js';
 import {
   AddEntriesReader,
   TileReader,

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSvcError, parseDocument, type BridgeKey, type ReceiptKey } from '@svc/core';
+import { isSvcError, parseDocument, type ReceiptKey } from '@svc/core';
+import type { BridgeKey } from '@svc/core/issue';
 import { io } from './streams.js';
 import { PEER_CAPS, PEER_DEADLINE_MS, PeerAnswerTooLarge, textCapped } from '../net/peer.js';
 

@@ -2,7 +2,8 @@
 // base64url text), as `receipt.envelopes` carries them. An envelope names its key only by kid, so
 // keys are required: a JWK Set or COSE_KeySet file, or the server's, fetched once.
 import { readFileSync } from 'node:fs';
-import { fromBase64Url, fromUtf8, parseDocument } from '@svc/core';
+import { parseDocument } from '@svc/core';
+import { fromBase64Url, fromUtf8 } from '@svc/core/primitives';
 import { coseClaims, readCoseKeySet, verifyCose1, verifyJws, type EnvelopeVerdict, type Jwks } from '@svc/core/envelope';
 import { PEER_CAPS, PEER_DEADLINE_MS, readCapped } from '../net/peer.js';
 import { CliError, baseUrl, fetchJson, networkCause, readInput } from './common.js';

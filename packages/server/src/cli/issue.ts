@@ -3,7 +3,8 @@
 // per line of output, in batches, each batch one append under one signed head.
 import { createInterface } from 'node:readline';
 import { writeFileSync } from 'node:fs';
-import { namesFor, type EnvelopeFormat } from '@svc/core';
+import { namesFor } from '@svc/core';
+import type { EnvelopeFormat } from '@svc/core/issue';
 import { loadConfig, type Config } from '../config.js';
 import type { Issuer } from '../issuing/issuer.js';
 import { issuerOf } from '../issuing/open.js';
@@ -16,7 +17,8 @@ import type { Logger } from '../log.js';
 import { ensureKeys } from '../keys/ensure.js';
 import { CliError, readInput, requireKeyring } from './common.js';
 import { io, jsonForTerminal, out, parseFor } from './io.js';
-import { fromBase64Url, isSvcError, parseDocument } from '@svc/core';
+import { isSvcError, parseDocument } from '@svc/core';
+import { fromBase64Url } from '@svc/core/primitives';
 import type { IssueInput } from '../issuing/issuer.js';
 import { parseExport, parseRun, parseTranscript } from '../issuing/kind-input.js';
 import type { ExportInput, RunInput, TranscriptInput } from '../issuing/kinds.js';

@@ -1,17 +1,10 @@
 // `svc ledger prove` and `svc ledger audit`: a client and a monitor of a remote log. Both check
 // paths against the signed root and never trust an unsigned response's root.
 import { existsSync, writeFileSync } from 'node:fs';
-import {
-  fromHex,
-  parseTreeHead,
-  sha256,
-  utf8,
-  leafHash,
-  verifyBundle,
-  verifyInclusion,
-  type ReceiptKey,
-  type ConsistencyVerdict,
-} from '@svc/core';
+import { verifyBundle, type ReceiptKey, type ConsistencyVerdict } from '@svc/core';
+import { fromHex, sha256, utf8 } from '@svc/core/primitives';
+import { leafHash, verifyInclusion } from '@svc/core/merkle';
+import { parseTreeHead } from '@svc/core/issue';
 import { baseUrl, CliError, fetchJson, fetchKeys, loadKeysFile, readInput } from './common.js';
 import { EXIT_UNRECOGNISED } from './verify.js';
 

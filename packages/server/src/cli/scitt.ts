@@ -2,7 +2,7 @@
 // carries receipts): the issuer's signature against the answer keys, each receipt against the log's
 // receipt keys (/.well-known/scitt-keys). A receipt proves inclusion in the head it names; whether
 // that head is the one the log shows everyone is the witnesses' and `svc ledger audit`'s business.
-import { toHex } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
 import { readCose1, readCoseKeySet } from '@svc/core/envelope';
 import { SCITT_HEADER, verifyTransparentStatement } from '@svc/core/scitt';
 import { CliError, baseUrl } from './common.js';

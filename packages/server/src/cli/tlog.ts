@@ -3,7 +3,7 @@
 // tiles that do not hash to the signed root, a checkpoint the key did not sign).
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { bytesEqual, fromHex } from '@svc/core';
+import { bytesEqual, fromHex } from '@svc/core/primitives';
 import {
   TlogError,
   formatTlogProof,

@@ -1,14 +1,7 @@
 // `svc verify` and `svc record`: offline, with keys pinned from a file or fetched once.
-import {
-  buildRecord,
-  isSvcError,
-  type MessageVerdict,
-  parseDocument,
-  verifyBundle,
-  type BridgeKey,
-  type ReceiptKey,
-  type VerifyResponse,
-} from '@svc/core';
+import { isSvcError, type MessageVerdict, parseDocument, verifyBundle, type ReceiptKey, type VerifyResponse } from '@svc/core';
+import type { BridgeKey } from '@svc/core/issue';
+import { buildRecord } from '@svc/core/record';
 import { envelopeChecker } from '@svc/core/envelope';
 import { scittChecker } from '@svc/core/scitt';
 import { opensslClassical } from '../crypto/classical.js';

@@ -2,7 +2,7 @@
 // about 20x noble's Ed25519 on this machine, and every registration checks one signature. Keys are
 // imported once (JWK form, which Node 20 reads) and kept; any failure is left to noble (undefined).
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { toBase64Url, toHex } from '@svc/core';
+import { toBase64Url, toHex } from '@svc/core/primitives';
 import type { ClassicalVerify } from '@svc/core/scitt';
 
 const keys = new Map<string, KeyObject | null>();

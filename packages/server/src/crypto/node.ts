@@ -11,17 +11,8 @@ import {
   verify as nodeVerify,
 } from 'node:crypto';
 import { checkSignature, formatCheckpoint, signedMessage, type RawVerify, type SignatureType } from '@svc/core/tlog';
-import {
-  ML_DSA_87,
-  SLH_DSA_SHA2_256F,
-  keygen,
-  sign,
-  verifyMlDsa87,
-  verifySlhDsa,
-  type BackendAlgorithm,
-  type CryptoBackend,
-  type KeyPair,
-} from '@svc/core';
+import type { BackendAlgorithm, CryptoBackend } from '@svc/core';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, keygen, sign, verifyMlDsa87, verifySlhDsa, type KeyPair } from '@svc/core/primitives';
 
 const TYPE: Record<BackendAlgorithm, string> = { [ML_DSA_87]: 'ml-dsa-87', [SLH_DSA_SHA2_256F]: 'slh-dsa-sha2-256f' };
 

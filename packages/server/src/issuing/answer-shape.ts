@@ -4,7 +4,7 @@
 // reason; members nobody signs are dropped from what the client is shown; anything that two
 // clients could read two ways (a tool call's id or name sent twice, a delta after the finish, a
 // choices object) fails the answer, unsigned.
-import { MESSAGE_FORM, MESSAGE_LIMITS, messageText, type MessageAnswer, type ToolCall } from '@svc/core';
+import { MESSAGE_FORM, MESSAGE_LIMITS, messageText, type MessageAnswer, type ToolCall } from '@svc/core/issue';
 import { MAX_TEXT } from './input.js';
 
 /** Why an upstream's answer cannot be signed; the front answers it as 502, nothing signed. */

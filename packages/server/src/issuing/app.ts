@@ -1,7 +1,8 @@
 // The private issuing listener's app: bearer tokens first, then a rate limit per token, then the
 // routes (one answer, a batch, the OpenAI-compatible front, its own OpenAPI document). The same
 // pipeline as the public port, so hostile input meets the same limits; none of it is mounted there.
-import { parseDocument, type ProofBundle } from '@svc/core';
+import { parseDocument } from '@svc/core';
+import type { ProofBundle } from '@svc/core/issue';
 import { HttpError } from '../http/errors.js';
 import { createPipeline, type Mounted } from '../http/pipeline.js';
 import { RateLimiter } from '../http/ratelimit.js';

@@ -1,7 +1,7 @@
 // What an issuing request may say, once: the answer object of `POST /api/v1/issue`, of each item of
 // the batch form and of each `svc issue --jsonl` line. A TypeBox schema (published in the private
 // OpenAPI document) checks the shape; the rules a schema cannot say are checked after it.
-import { textSha256 } from '@svc/core';
+import { textSha256 } from '@svc/core/primitives';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Config } from '../config.js';

@@ -4,18 +4,9 @@
 // appended in one batch sealed by one signed head; a bundle is returned only once its leaf is
 // committed, so what a caller holds is always in the log.
 import { randomBytes } from 'node:crypto';
-import {
-  fromHex,
-  issueProof,
-  textSha256,
-  toBase64Url,
-  type CryptoBackend,
-  type EnvelopeFormat,
-  type EnvelopeMaker,
-  type FramingFlags,
-  type Names,
-  type ProofBundle,
-} from '@svc/core';
+import type { CryptoBackend, FramingFlags, Names } from '@svc/core';
+import { fromHex, textSha256, toBase64Url } from '@svc/core/primitives';
+import { issueProof, type EnvelopeFormat, type EnvelopeMaker, type ProofBundle } from '@svc/core/issue';
 import { envelopeMaker } from '@svc/core/envelope';
 import { formatTlogProof, parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';

@@ -1,7 +1,7 @@
 // What the kinds beyond one answer take, once, for `POST /api/v1/issue/transcript|run|export` and
 // `svc issue --transcript|--run|--export`: TypeBox schemas (published in the private OpenAPI
 // document) and the parse that turns a body into what the issuer signs, or says why not.
-import { MAX_TURNS } from '@svc/core';
+import { MAX_TURNS } from '@svc/core/issue';
 import { Type } from 'typebox';
 import type { Config } from '../config.js';
 import { IssueRequest, parseIssueInput, schemaError } from './input.js';

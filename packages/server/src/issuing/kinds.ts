@@ -4,20 +4,9 @@
 // passes as an answer), checked by the verifier before it is returned (nothing is handed out that
 // would not verify), and its signed hash appended to the log like an answer's.
 import { randomBytes } from 'node:crypto';
-import {
-  type CryptoBackend,
-  fromHex,
-  issueExport,
-  issueRun,
-  issueTranscript,
-  type IssuerKeys,
-  MAX_TURNS,
-  type Names,
-  type ProofBundle,
-  type ReceiptKey,
-  type VerifyResponse,
-  verifyBundle,
-} from '@svc/core';
+import { type CryptoBackend, type Names, type ReceiptKey, type VerifyResponse, verifyBundle } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
+import { issueExport, issueRun, issueTranscript, type IssuerKeys, MAX_TURNS, type ProofBundle } from '@svc/core/issue';
 import type { Keyring } from '../keys/keyring.js';
 import { pinnedKeys } from '../keys/publish.js';
 import { LedgerError } from '../ledger/errors.js';

@@ -2,7 +2,8 @@
 // log checked when it opens and then as a running server checks it), so signing an answer costs its
 // signatures and a share of one signed head, not a process. `svc issue`, the private issuing API and
 // the OpenAI-compatible front are all built on it.
-import { namesFor, type EnvelopeFormat, type ProofBundle } from '@svc/core';
+import { namesFor } from '@svc/core';
+import type { EnvelopeFormat, ProofBundle } from '@svc/core/issue';
 import { loadConfig, type Config } from '../config.js';
 import { nativeCrypto } from '../crypto/node.js';
 import { Issuer, type IssueInput } from './issuer.js';

@@ -3,7 +3,7 @@
 // member OpenAI clients ignore; streamed, one more event before [DONE]). What is signed is exactly
 // what the upstream said, once it has said all of it: an upstream that fails, times out, sends
 // more than its cap or something that is not an answer yields an error and no signature.
-import type { ProofBundle } from '@svc/core';
+import type { ProofBundle } from '@svc/core/issue';
 import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { AnswerGatherer, NotAnAnswer, onlyChoice } from './answer-shape.js';

@@ -4,7 +4,7 @@
 // completion. Plain, the response comes back with its proof member; streamed, its typed events are
 // relayed as parsed and the proof rides the `response.completed` (or `response.incomplete`) event's
 // response, which is what the SDKs' stream helpers return as the final response.
-import type { ProofBundle } from '@svc/core';
+import type { ProofBundle } from '@svc/core/issue';
 import { HttpError } from '../http/errors.js';
 import type { AppRequest, AppResponse } from '../http/types.js';
 import { NotAnAnswer } from './answer-shape.js';

@@ -6,7 +6,7 @@
 // that dies fails only the answers it held (nothing signed there was returned, so nothing is lost
 // from the log) and is replaced.
 import { Worker } from 'node:worker_threads';
-import type { EnvelopeFormat, ProofBundle } from '@svc/core';
+import type { EnvelopeFormat, ProofBundle } from '@svc/core/issue';
 import { SvcError } from '@svc/core';
 import { builtFile } from '../entries.js';
 import type { IssueInput } from './issuer.js';

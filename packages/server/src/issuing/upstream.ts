@@ -2,8 +2,8 @@
 // redirects), the capped read of a whole answer, and the relay of a streamed one, which signs when
 // the route's reader says the answer is whole and ends with the route's error event otherwise. What
 // a route reads out of an answer is its own (openai.ts, responses.ts); how it is signed is shared.
-import type { ProofBundle } from '@svc/core';
-import { nestedDeeperThan, textSha256 } from '@svc/core';
+import type { ProofBundle } from '@svc/core/issue';
+import { nestedDeeperThan, textSha256 } from '@svc/core/primitives';
 import { HttpError } from '../http/errors.js';
 import type { AppResponse } from '../http/types.js';
 import type { Logger } from '../log.js';

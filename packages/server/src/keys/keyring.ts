@@ -4,17 +4,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  FALCON_1024,
-  ML_DSA_87,
-  SLH_DSA_SHA2_256F,
-  fromHex,
-  keygen,
-  receiptKeyId,
-  toHex,
-  type AlgorithmName,
-  type KeyPair,
-} from '@svc/core';
+import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, fromHex, keygen, toHex, type AlgorithmName, type KeyPair } from '@svc/core/primitives';
+import { receiptKeyId } from '@svc/core/issue';
 import { logKeygen, type LogKeyPair, type SignatureType } from '@svc/core/tlog';
 
 /** Algorithms of the keyring: the receipt algorithms, and the two only checkpoints use. */

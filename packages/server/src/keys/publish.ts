@@ -1,18 +1,8 @@
 // What the key endpoints publish, and the key set the server pins when it verifies: the same data,
 // so the server recognises exactly the keys it publishes.
-import {
-  ML_DSA_87,
-  SLH_DSA_SHA2_256F,
-  bridgeKeyId,
-  publishedKey,
-  sha256Hex,
-  toBase64,
-  toHex,
-  type Names,
-  type ReceiptKind,
-  type ReceiptKey,
-  type BridgeKey,
-} from '@svc/core';
+import type { Names, ReceiptKey } from '@svc/core';
+import { ML_DSA_87, SLH_DSA_SHA2_256F, sha256Hex, toBase64, toHex } from '@svc/core/primitives';
+import { bridgeKeyId, publishedKey, type ReceiptKind, type BridgeKey } from '@svc/core/issue';
 import { coseKey, coseKeySet, publicJwk, type Jwks } from '@svc/core/envelope';
 import type { Keyring, Role } from './keyring.js';
 

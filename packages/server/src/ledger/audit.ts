@@ -11,7 +11,8 @@
 // append, such as a leaf edited in place, is found by a running server as by a fresh start) build
 // their findings apart and replace the served ones whole when they finish. docs/security.md,
 // "What a start checks", gives the argument.
-import { bytesEqual, frontier, sha256, toHex, type NodeId } from '@svc/core';
+import { bytesEqual, sha256, toHex } from '@svc/core/primitives';
+import { frontier, type NodeId } from '@svc/core/merkle';
 import { nativeHasher } from './hasher.js';
 import { rootAt } from './reads.js';
 import { isDamage, type HeadRow, type LedgerReads, type LedgerStore } from './store.js';

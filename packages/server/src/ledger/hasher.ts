@@ -1,7 +1,7 @@
 // RFC 6962 leaf and node hashes on node:crypto's one-shot SHA-256 (OpenSSL), about a third faster
 // than the core's portable hash per call; appends make two of them per leaf.
 import { hash } from 'node:crypto';
-import type { MerkleHasher } from '@svc/core';
+import type { MerkleHasher } from '@svc/core/merkle';
 
 // One scratch input per shape: hash() reads its input before returning, so reuse is safe, and
 // appends stop allocating two buffers per leaf only to discard them.

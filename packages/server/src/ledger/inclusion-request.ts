@@ -1,7 +1,7 @@
 // What an inclusion request asks for (interface.md, InclusionRequest): exactly one of the answer
 // text, its SHA-256 or the leaf hash, and optionally a tree size. Read here once, by the ledger and
 // by the verification pool, which reduces a large body off the event loop to its small normal form.
-import { fromHex, textSha256, toHex } from '@svc/core';
+import { fromHex, textSha256, toHex } from '@svc/core/primitives';
 import { LedgerError } from './errors.js';
 
 /**

@@ -1,7 +1,8 @@
 // The transparency log: its write side (appends integrated in batches, each sealed by one signed
 // head) and its read model, behind one audit gate, so the same state always reports the same
 // sth_withheld reason (rule 1) and no head is signed while withheld (rule 2).
-import type { CryptoBackend, KeyPair, Names } from '@svc/core';
+import type { CryptoBackend, Names } from '@svc/core';
+import type { KeyPair } from '@svc/core/primitives';
 import type { TileId } from '@svc/core/tlog';
 import type { CheckpointSigner, LedgerApi } from './api.js';
 import { Auditor } from './audit.js';

@@ -2,7 +2,10 @@
 // tiles), each answered from the store after the same audit gate, never parsing a request itself
 // (the ledger routes do that). Proofs and tiles are data and are served whatever the audit says;
 // signed statements (heads, checkpoints) are withheld with the audit's reason.
-import { issueConsistency, fromHex, leafHash, publishedKey, toHex, type Names, type SthBundle } from '@svc/core';
+import type { Names } from '@svc/core';
+import { fromHex, toHex } from '@svc/core/primitives';
+import { leafHash } from '@svc/core/merkle';
+import { issueConsistency, publishedKey, type SthBundle } from '@svc/core/issue';
 import type { TileId } from '@svc/core/tlog';
 import { LedgerError, ledgerUnavailable } from './errors.js';
 import type { CheckpointSigner, ConsistencyBody, HistoryBody, InclusionBody, LedgerQueries, LedgerSthBody } from './api.js';

@@ -1,7 +1,7 @@
 // The reads every store shares, answered by the connection(s) `reads` stands for, and a proof read
 // whole from them; a store across a process boundary overrides the proofs to answer each in one
 // round trip.
-import type { NodeId } from '@svc/core';
+import type { NodeId } from '@svc/core/merkle';
 import { readConsistency, readInclusion } from './reads.js';
 import type { ConsistencyRead, EntrySubject, InclusionRead, LedgerReads } from './store.js';
 

@@ -1,7 +1,7 @@
 // The narrow async interface the ledger keeps its log behind: batch reads (a proof's subtrees in
 // one round trip), one sequencing call per batch of leaves, and checkpoint rows. SQLite (embedded,
 // the default) and PostgreSQL (several instances on one database) implement it.
-import type { NodeId } from '@svc/core';
+import type { NodeId } from '@svc/core/merkle';
 
 /** What was stored is not all there (a missing leaf or subtree): evidence, unlike a read that failed. */
 export class StoreDamage extends Error {

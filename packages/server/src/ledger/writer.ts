@@ -2,7 +2,10 @@
 // signed head inside the store's transaction, so an append is acknowledged only once it is durable
 // and signed. No head is signed while the log is withheld, or before the start check has passed
 // here (S2).
-import { integrate, signTreeHead, toHex, type CryptoBackend, type KeyPair, type Names } from '@svc/core';
+import type { CryptoBackend, Names } from '@svc/core';
+import { toHex, type KeyPair } from '@svc/core/primitives';
+import { integrate } from '@svc/core/merkle';
+import { signTreeHead } from '@svc/core/issue';
 import { nativeHasher } from './hasher.js';
 import { LedgerError } from './errors.js';
 import { validHead } from './audit.js';

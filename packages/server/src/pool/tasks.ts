@@ -2,7 +2,6 @@
 // thread or inline. A result crosses back as JSON text, never as an object graph: a hostile
 // document nested thousands deep would overflow the receiving thread's structured-clone reader.
 import {
-  buildRecord,
   nobleBackend,
   parseDocument,
   SvcError,
@@ -11,11 +10,11 @@ import {
   type CryptoBackend,
   type LogPolicyChecker,
   type ReceiptKey,
-  type BridgeKey,
   type ScittBundleChecker,
-  fromHex,
-  syncVerifier,
 } from '@svc/core';
+import { fromHex, syncVerifier } from '@svc/core/primitives';
+import type { BridgeKey } from '@svc/core/issue';
+import { buildRecord } from '@svc/core/record';
 import { checkRegistration, scittChecker, type RegistrationPolicy, type ScittErrorCode } from '@svc/core/scitt';
 import { coseKeyThumbprint, envelopeChecker } from '@svc/core/envelope';
 import { logPolicy } from '@svc/core/tlog';

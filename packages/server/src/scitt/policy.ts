@@ -2,7 +2,8 @@
 // and where their signatures are checked: in the server's verification pool, many statements a
 // task, or on the calling thread where there is no pool (svc issue, tests).
 import { readFileSync } from 'node:fs';
-import { concatBytes, nobleBackend, type Names } from '@svc/core';
+import { nobleBackend, type Names } from '@svc/core';
+import { concatBytes } from '@svc/core/primitives';
 import { coseKey, readCoseKeySet } from '@svc/core/envelope';
 import { readScittKey, type RegistrationPolicy } from '@svc/core/scitt';
 import type { Config } from '../config.js';

@@ -4,7 +4,9 @@
 // form, 32 bytes like an answer hash; it can never be an answer's: a statement's bytes are never
 // UTF-8 text (its CWT claims key 15, the byte 0x0f, is followed by a map header, 0xa0-0xbb, which
 // only continues a UTF-8 sequence; wire-format s.13). The log stays hashes only.
-import { fromHex, rootFromInclusionProof, textSha256, toBase64Url, toHex, type Names } from '@svc/core';
+import type { Names } from '@svc/core';
+import { fromHex, textSha256, toBase64Url, toHex } from '@svc/core/primitives';
+import { rootFromInclusionProof } from '@svc/core/merkle';
 import { coseKey, coseKeySet, coseKeyThumbprint, cborEncode, mlDsa87Signer, type EnvelopeAlg } from '@svc/core/envelope';
 import { logKeySigner, receiptMaker, signStatement, withReceipts, type ScittErrorCode } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromHex, toHex, type Names } from '@svc/core';
+import type { Names } from '@svc/core';
+import { fromHex, toHex } from '@svc/core/primitives';
 import { formatCheckpoint, noteSigner, noteVerifier, signNote, type NoteSigner } from '@svc/core/tlog';
 import { isLogOrigin, type Config } from '../config.js';
 import { LOG_KEY_TYPES, type Keyring, type LogRole } from '../keys/keyring.js';

@@ -7,7 +7,7 @@
 // checkpoint stays).
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bytesEqual, toHex } from '@svc/core';
+import { bytesEqual, toHex } from '@svc/core/primitives';
 import { TILE_WIDTH, parseCheckpoint, parseNote, tilePath, tileWidth, type TileId } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
 import { readTile, rootAt } from '../ledger/reads.js';

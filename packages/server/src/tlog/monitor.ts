@@ -3,7 +3,7 @@
 // new entry must hash to its authenticated leaf. What was seen is kept in a state file, replaced
 // atomically, so a rollback or fork is caught on the next run whatever happened in between.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { fromBase64, toBase64 } from '@svc/core';
+import { fromBase64, toBase64 } from '@svc/core/primitives';
 import {
   TileReader,
   TlogError,

@@ -4,7 +4,8 @@
 // append must refuse to sign over a damaged log.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { toHex, type Names } from '@svc/core';
+import type { Names } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
 import { ledgerUnavailable, messageWithCauses } from '../ledger/errors.js';
 import type { Config } from '../config.js';
 import type { Keyring } from '../keys/keyring.js';

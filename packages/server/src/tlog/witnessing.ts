@@ -4,7 +4,7 @@
 // verify under the policy's witness keys are gathered; a checkpoint that meets the quorum is
 // published with them, and the last one that did stays published until a newer one does.
 import { readFileSync } from 'node:fs';
-import { fromHex } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
 import type { Config } from '../config.js';
 import {
   checkSignature,

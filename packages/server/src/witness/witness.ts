@@ -3,7 +3,7 @@
 // (ML-DSA-44 subtree/v1 and Ed25519 cosignature/v1, timestamped), persists that before answering,
 // serves the latest cosigned checkpoint per origin to monitors, and cosigns subtrees of checkpoints
 // it cosigned (sign-subtree, ML-DSA-44 subtree/v1 with timestamp 0).
-import { sha256Hex, utf8 } from '@svc/core';
+import { sha256Hex, utf8 } from '@svc/core/primitives';
 import {
   decideAddCheckpoint,
   decideSignSubtree,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fromHex } from '@svc/core';
+import { fromHex } from '@svc/core/primitives';
 import { scittVerify } from '@svc/core/scitt';
 import { opensslClassical } from '../../src/crypto/classical.js';
 

@@ -1,7 +1,7 @@
 // Hostile clients over real sockets: malformed targets, replies that cannot cross threads, deep
 // nesting, overload, oversized uploads, HEAD. After each, the server still answers, never a 5xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueProof, issueRun, issueTranscript } from '@svc/core';
+import { issueProof, issueRun, issueTranscript } from '@svc/core/issue';
 import { seededRandom, testKeys } from '@svc/core/testing';
 import { boot, call, type Booted } from '../support/harness.js';
 import { rawRequest } from '../support/rawhttp.js';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { issueProof } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import { BodyBudget, readLimited } from '../../src/internal.js';
 import { boot, call, type Booted } from '../support/harness.js';

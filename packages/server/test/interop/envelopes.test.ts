@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { decode as cborDecode, encode as cborEncode, Tag } from 'cbor2';
 import { createLocalJWKSet, generalVerify, type GeneralJWS } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromBase64Url, namesFor, receiptMessage, verifyBundle } from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import { fromBase64Url } from '@svc/core/primitives';
+import { receiptMessage } from '@svc/core/issue';
 import { envelopeChecker, envelopeTypes } from '@svc/core/envelope';
 import {
   CouncilProbe,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256, toBase64Url, toHex, utf8 } from '@svc/core';
+import { sha256, toBase64Url, toHex, utf8 } from '@svc/core/primitives';
 import { ed25519Signer } from '@svc/core/envelope';
 import { signStatement, statementLeaf } from '@svc/core/scitt';
 import { parseVkey } from '@svc/core/tlog';

@@ -5,7 +5,7 @@
 // and the log does not grow.
 import fc from 'fast-check';
 import OpenAI from 'openai';
-import { readMessage } from '@svc/core';
+import { readMessage } from '@svc/core/issue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/harness.js';
 import { post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';

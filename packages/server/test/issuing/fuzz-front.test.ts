@@ -4,7 +4,7 @@
 // calls, finish reason), discloses exactly the members beyond the messages, verifies, and the log
 // grew by one; or the client got the front's error and the log did not grow. The campaign runs more
 // (`npm run fuzz -- --only front`, FUZZ_FRONT_CASES and FUZZ_FRONT_SEED).
-import { type MessageAnswer, messageText, readMessage } from '@svc/core';
+import { type MessageAnswer, messageText, readMessage } from '@svc/core/issue';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedAnswer, foldChunk, prng, randomStreamCase, type Shown } from '../fuzz/stream-fuzz.js';

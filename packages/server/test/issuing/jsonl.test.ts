@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
 import { describe, expect, it } from 'vitest';
 import { ensureKeys, loadConfig } from '../../src/internal.js';
 import { openLedgerAt } from '../support/ledger-at.js';

@@ -2,7 +2,8 @@
 // it: `responses.create` plain and streamed, and the `responses.stream` helper's final response.
 // Whatever the upstream sends, the proof covers exactly what that client shows, or there is no
 // proof and the log does not grow; one answer signs the same bytes through either API.
-import { proofOf, readMessage } from '@svc/core';
+import { proofOf } from '@svc/core';
+import { readMessage } from '@svc/core/issue';
 import fc from 'fast-check';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, verifyBundle, type ProofBundle } from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import type { ProofBundle } from '@svc/core/issue';
 import { addToken, Keyring, loadConfig, pinnedKeys, startServer, type Running } from '../../src/internal.js';
 
 export interface IssuingServer extends Running {

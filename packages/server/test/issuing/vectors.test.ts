@@ -2,7 +2,8 @@
 // chat completion binds, and the token file's lines (hashes made by Python's hashlib).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messageText, readMessage, textSha256Hex } from '@svc/core';
+import { textSha256Hex } from '@svc/core/primitives';
+import { messageText, readMessage } from '@svc/core/issue';
 import { matchToken, parseTokens, questionOf } from '../../src/internal.js';
 import { AnswerGatherer, NotAnAnswer, onlyChoice } from '../../src/issuing/answer-shape.js';
 import {

@@ -3,7 +3,9 @@
 // a junk line where the log's signature belongs. The server judges checkpoints with its own log
 // keys: the verdict fails, no record attests the answer as logged, and the ledger agrees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leafHash, namesFor, sha256, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { leafHash } from '@svc/core/merkle';
 import { formatCheckpoint, formatNote, formatTlogProof, parseNote } from '@svc/core/tlog';
 import { Issuer, Keyring } from '../../src/internal.js';
 import { boot, call, type Booted } from '../support/harness.js';

@@ -1,4 +1,5 @@
-import { leafHash, nodeHash, toHex } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
+import { leafHash, nodeHash } from '@svc/core/merkle';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nativeHasher } from '../../src/internal.js';

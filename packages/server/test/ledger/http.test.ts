@@ -1,7 +1,10 @@
 // The ledger endpoints over real HTTP, fed by an issuer beside the server (25 answers, each under
 // its own signed head) and by `svc issue` running in other processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromHex, leafHash, sha256, signTreeHead, toHex, utf8, verifyBundle, verifyInclusion } from '@svc/core';
+import { verifyBundle } from '@svc/core';
+import { fromHex, sha256, toHex, utf8 } from '@svc/core/primitives';
+import { leafHash, verifyInclusion } from '@svc/core/merkle';
+import { signTreeHead } from '@svc/core/issue';
 import { Keyring } from '../../src/internal.js';
 import { issueEach as issueEachBeside } from '../support/issue-each.js';
 import { BACKENDS, sqliteDb, testDb, type BackendName, type TestDb } from '../support/backends.js';
@@ -169,7 +172,7 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
       expect(r.status).toBe(200);
       expectSchema(schemas.ConsistencyResponse, r.body);
       expect(r.body.sth_withheld).toBeUndefined();
-      const { verifyConsistency } = await import('@svc/core');
+      const { verifyConsistency } = await import('@svc/core/merkle');
       expect(
         verifyConsistency(
           3,

@@ -4,7 +4,9 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { namesFor, sha256, signTreeHead, textSha256, toHex, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sha256, textSha256, toHex, utf8 } from '@svc/core/primitives';
+import { signTreeHead } from '@svc/core/issue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testKeys } from '@svc/core/testing';
 import {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { issueProof, namesFor, sha256, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../../src/internal.js';

@@ -3,7 +3,10 @@
 // reason on every read; 2: nothing is signed while withheld).
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { MemoryTree, inclusionProof, leafHash, namesFor, signTreeHead, toHex, treeRoot, verifyBundle } from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof, leafHash, treeRoot } from '@svc/core/merkle';
+import { signTreeHead } from '@svc/core/issue';
 import fc from 'fast-check';
 import { testKeys } from '@svc/core/testing';
 import { Ledger, type LedgerStore } from '../../src/internal.js';

@@ -7,7 +7,9 @@ import { createPublicKey, verify } from 'node:crypto';
 import { decode as cborDecode, encode as cborEncode, type Tag } from 'cbor2';
 import { createLocalJWKSet, generalVerify, type GeneralJWS } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, issueExport, issueProof, issueRun, namesFor, receiptMessage, sign, toBase64Url, utf8 } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { fromBase64Url, sign, toBase64Url, utf8 } from '@svc/core/primitives';
+import { issueExport, issueProof, issueRun, receiptMessage } from '@svc/core/issue';
 import { envelopeMaker, envelopeTypes, mlDsa87Signer, publicJwk, signJws, verifyJws, type GeneralJws } from '@svc/core/envelope';
 import { testKeys } from '@svc/core/testing';
 

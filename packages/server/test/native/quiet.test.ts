@@ -20,7 +20,8 @@ function run(code: string): Promise<{ code: number | null; out: string; err: str
 }
 
 const verify = (crypto: string) => `
-import { issueProof, verifyBundle, webCryptoBackend, nobleBackend } from '@svc/core';
+import { verifyBundle, webCryptoBackend, nobleBackend } from '@svc/core';
+import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
 const k = testKeys('quiet');
 const bundle = issueProof({ answer: 'quiet', model: 'm', ts: 1 }, { receipt: k.answer });

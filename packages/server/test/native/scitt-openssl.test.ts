@@ -5,7 +5,7 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { decode as cborDecode, encode as cborEncode, type Tag } from 'cbor2';
 import { describe, expect, it } from 'vitest';
-import { sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
 import { mlDsa87Signer } from '@svc/core/envelope';
 import { logKeySigner, makeReceipt, signStatement, statementLeaf } from '@svc/core/scitt';
 import { testKeys } from '@svc/core/testing';

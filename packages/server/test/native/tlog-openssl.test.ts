@@ -3,7 +3,8 @@
 // core checks subtree/v1 signatures OpenSSL makes: two implementations, one message format.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MemoryTree, sha256, treeRoot, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { rangeHash, subtreeProof } from '@svc/core/merkle';
 import {
   MLDSA87_IDENTIFIER,

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fromHex, syncVerifier, verifyMlDsa87 } from '@svc/core';
+import { fromHex, syncVerifier, verifyMlDsa87 } from '@svc/core/primitives';
 import { nodeCryptoBackend } from '../../src/crypto/node.js';
 
 const file = JSON.parse(

@@ -2,7 +2,8 @@
 // or right. Folding the hashes by those sides must give the tree's root, for any tree and leaf.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryTree, inclusionProof, nodeHash, toHex, treeRoot, utf8 } from '@svc/core';
+import { toHex, utf8 } from '@svc/core/primitives';
+import { MemoryTree, inclusionProof, nodeHash, treeRoot } from '@svc/core/merkle';
 import { inclusionSteps } from '../../page/pictures.js';
 
 describe('the inclusion picture', () => {

@@ -446,7 +446,8 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
   });
 
   it('a record its maker made without pins: the origin line says so beside what this page pinned', async () => {
-    const { buildRecord, issueProof } = await import('@svc/core');
+    const { buildRecord } = await import('@svc/core/record');
+    const { issueProof } = await import('@svc/core/issue');
     const { testKeys } = await import('@svc/core/testing');
     const K = testKeys('page-record');
     const record = buildRecord(issueProof({ answer: 'unpinned maker', model: 'm', ts: 1_700_000_000 }, { receipt: K.answer }), {

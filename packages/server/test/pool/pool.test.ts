@@ -2,7 +2,8 @@
 // result or a typed refusal, broken workers are replaced, and the queue stays within its bounds.
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { issueProof, issueTranscript, sha256, toBase64Url, toHex, utf8 } from '@svc/core';
+import { sha256, toBase64Url, toHex, utf8 } from '@svc/core/primitives';
+import { issueProof, issueTranscript } from '@svc/core/issue';
 import { envelopeMaker, mlDsa87Signer } from '@svc/core/envelope';
 import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { logKeySigner, makeReceipt, signStatement, statementLeaf, withReceipts } from '@svc/core/scitt';

@@ -3,7 +3,7 @@
 // never runs on the event loop; a task whose lengths do not cut its body is the server's fault.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { concatBytes, sha256, utf8 } from '@svc/core';
+import { concatBytes, sha256, utf8 } from '@svc/core/primitives';
 import { ed25519Signer } from '@svc/core/envelope';
 import { checkRegistration, signStatement } from '@svc/core/scitt';
 import { LedgerError, WorkerPool, poolStatementChecker, type Executor } from '../../src/internal.js';

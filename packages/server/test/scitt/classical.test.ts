@@ -4,7 +4,7 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, sha256, utf8 } from '@svc/core';
+import { fromBase64Url, sha256, utf8 } from '@svc/core/primitives';
 import { scittVerify } from '@svc/core/scitt';
 import { opensslClassical } from '../../src/crypto/classical.js';
 

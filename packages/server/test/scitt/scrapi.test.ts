@@ -5,7 +5,7 @@
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { decode, encode } from 'cbor2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256, toHex, utf8 } from '@svc/core';
+import { sha256, toHex, utf8 } from '@svc/core/primitives';
 import { coseKey, mlDsa87Signer, readCoseKeySet } from '@svc/core/envelope';
 import { signStatement, statementLeaf, verifyReceipt, verifyTransparentStatement, withReceipts } from '@svc/core/scitt';
 import { testKeys } from '@svc/core/testing';

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { toHex } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
 import { mlDsa87Signer, readCoseKeySet } from '@svc/core/envelope';
 import { signStatement, statementLeaf, verifyReceipt } from '@svc/core/scitt';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';

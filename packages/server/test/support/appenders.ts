@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { MemoryTree, namesFor, toHex, treeRoot } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { testKeys } from '@svc/core/testing';
 import { expect } from 'vitest';
 import { Ledger } from '../../src/internal.js';

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
 import { seedKeys } from './keys.js';
 import { afterThisTest } from './lifecycle.js';
 import { openLedgerAt } from './ledger-at.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sha256, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
 import { parseCheckpoint, parseNote } from '@svc/core/tlog';
 import { exportTiles } from '../../src/internal.js';
 import { openLedgerAt } from '../support/ledger-at.js';

@@ -6,7 +6,9 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { MemoryTree, consistencyProof, fromHex, namesFor, sha256, toHex, treeRoot } from '@svc/core';
+import { namesFor } from '@svc/core';
+import { fromHex, sha256, toHex } from '@svc/core/primitives';
+import { MemoryTree, consistencyProof, treeRoot } from '@svc/core/merkle';
 import {
   TileReader,
   encodeEntryBundle,

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTree, sha256, treeRoot, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { rangeHash, subtreeProof } from '@svc/core/merkle';
 import {
   formatAddCheckpoint,

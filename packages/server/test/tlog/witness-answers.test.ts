@@ -4,7 +4,8 @@
 // meets the log's own policy; an answer past its cap is refused and costs that witness alone.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryTree, sha256, treeRoot, utf8 } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import {
   formatCheckpoint,
   logKeygen,

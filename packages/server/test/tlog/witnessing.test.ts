@@ -8,7 +8,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryTree, consistencyProof, namesFor, sha256, treeRoot, utf8, verifyBundle } from '@svc/core';
+import { namesFor, verifyBundle } from '@svc/core';
+import { sha256, utf8 } from '@svc/core/primitives';
+import { MemoryTree, consistencyProof, treeRoot } from '@svc/core/merkle';
 import {
   formatAddCheckpoint,
   formatCheckpoint,

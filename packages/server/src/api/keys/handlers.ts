@@ -1,12 +1,12 @@
 // The service's keys as it publishes them, and its cryptographic bill of materials.
-import { toHex } from '@svc/core';
+import { toHex } from '@svc/core/primitives';
 import { parseVkey } from '@svc/core/tlog';
 import { buildCbom, buildCycloneDx, type CbomKey } from '../../cbom.js';
 import { HttpError } from '../../http/errors.js';
 import { json, type Handler } from '../../http/types.js';
 import { ROLES, type Role } from '../../keys/keyring.js';
 import { envelopeCoseKeySet, envelopeJwks, evidenceSigner, modelPlaneKeys, pubkeyResponse } from '../../keys/publish.js';
-import type { ReceiptKind } from '@svc/core';
+import type { ReceiptKind } from '@svc/core/issue';
 import type { AppDeps } from '../deps.js';
 import type { KEYS_ROUTES } from './routes.js';
 

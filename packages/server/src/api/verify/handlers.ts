@@ -1,5 +1,5 @@
 // Verification and records: the document is judged in the verification pool, off the event loop.
-import { checkOrg } from '@svc/core';
+import { checkOrg } from '@svc/core/record';
 import type { Handler } from '../../http/types.js';
 import { settled } from '../answers.js';
 import type { AppDeps } from '../deps.js';

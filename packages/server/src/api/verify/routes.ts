@@ -1,5 +1,7 @@
 // The routes of verification and records: method, path, rate group, caching, preflight and OpenAPI text.
-import { KINDS, MAX_BODY_BYTES, MAX_ORG_LENGTH, MAX_TURNS } from '@svc/core';
+import { KINDS, MAX_BODY_BYTES } from '@svc/core';
+import { MAX_TURNS } from '@svc/core/issue';
+import { MAX_ORG_LENGTH } from '@svc/core/record';
 import { ref, jsonBody, err, rateLimited, overloaded, type RouteSpec } from '../spec.js';
 
 // Every kind's schema, from the core's one table of kinds.

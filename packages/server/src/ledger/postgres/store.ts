@@ -2,7 +2,7 @@
 // (svc_tree) holds the size; the sequencer takes it FOR UPDATE, so exactly one writer assigns
 // indices at a time and a writer that dies releases it with its connection.
 import pg from 'pg';
-import { frontier, integrate, type NodeId } from '@svc/core';
+import { frontier, integrate, type NodeId } from '@svc/core/merkle';
 import { nativeHasher } from '../hasher.js';
 import { redactUrl } from './url.js';
 import { readInclusion } from '../reads.js';
