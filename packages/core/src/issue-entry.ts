@@ -20,6 +20,10 @@ export {
   type ProofInput,
   type ProofBundle,
   type SthBundle,
+  type RunBundle,
+  type ExportBundle,
+  type TranscriptBundle,
+  type ConsistencyBundle,
 } from './issue/bundles.js';
 export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
 export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';

@@ -17,6 +17,8 @@ import {
   type TreeHeadBody,
 } from '../wire/signed.js';
 import type { Obj } from '../lib/json.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 import { MESSAGE_FORM, readMessage } from '../wire/message.js';
 import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope, type SignOptions } from './receipt.js';
@@ -101,13 +103,7 @@ export interface ProofInput {
  * bundle.receipt.answer_sha256 === textSha256Hex(bundle.answer); // true
  * ```
  */
-export interface ProofBundle extends Obj {
-  v: 1;
-  kind: string;
-  answer: string;
-  receipt: ReceiptEnvelope;
-  receiptKey: ReceiptKey;
-}
+export type ProofBundle = Static<typeof S.ProofBundle> & { v: 1; receipt: ReceiptEnvelope; receiptKey: ReceiptKey };
 
 /** What signing takes besides the key: the deployment (its contexts), randomness, and where to compute. */
 /**
@@ -239,6 +235,65 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
 }
 
 /**
+ * A transcript as issueTranscript makes it (its schema: `@svc/core/schemas` TranscriptBundle).
+ *
+ * @example
+ * ```ts
+ * const t: TranscriptBundle = issueTranscript(turns, { title: 'support chat' });
+ * ```
+ */
+export type TranscriptBundle = Static<typeof S.TranscriptBundle>;
+
+/**
+ * An autopilot run as issueRun signs it: the schema's RunProofBundle, with the members issuing always
+ * sets, and the run as it was given (`R`).
+ *
+ * @example
+ * ```ts
+ * const b: RunBundle = issueRun(run, { model: 'm-1', ts: 1767225600 }, { receipt: K.autopilot });
+ * b.receiptKey.context; // 'svc-autopilot-v1'
+ * ```
+ */
+export type RunBundle<R extends Obj = Static<typeof S.RunProofBundle>['run'] & Obj> = Omit<Static<typeof S.RunProofBundle>, 'run'> & {
+  v: 1;
+  /** The run as given: what is signed is its RFC 8785 text, whatever it holds. */
+  run: R;
+  receipt: ReceiptEnvelope;
+  receiptKey: ReceiptKey;
+};
+
+/**
+ * An export archive as issueExport signs it: the schema's ExportArchive, with the members issuing
+ * always sets, and the conversations as they were given (`C`).
+ *
+ * @example
+ * ```ts
+ * const a: ExportBundle = issueExport(conversations, { model: 'm-1', ts: 1767225600 }, { receipt: K.export });
+ * a.proof.manifest === a.signed_manifest; // true
+ * ```
+ */
+export type ExportBundle<C extends Obj = Static<typeof S.ExportArchive>['conversations'][number] & Obj> = Omit<
+  Static<typeof S.ExportArchive>,
+  'conversations'
+> & {
+  service: string;
+  count: number;
+  signed_manifest: string;
+  /** The conversations as given: the signed manifest commits to their hash and counts. */
+  conversations: C[];
+};
+
+/**
+ * A consistency bundle as issueConsistency makes it (its schema: `@svc/core/schemas` ConsistencyBundle).
+ *
+ * @example
+ * ```ts
+ * const c: ConsistencyBundle = issueConsistency(oldHead, newHead, consistencyProof(tree, 4, 8));
+ * ```
+ */
+export type ConsistencyBundle = Static<typeof S.ConsistencyBundle>;
+
+/**
  * A TranscriptBundle of proof bundles, one per turn (V2: every turn verifies as a ProofBundle).
  *
  * @example
@@ -248,8 +303,8 @@ export function issueProof(input: ProofInput, keys: IssuerKeys, opts: ServiceOpt
  * const transcript = issueTranscript(turns, { title: 'support chat' });
  * ```
  */
-export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: string } = {}): Obj {
-  const out: Obj = { kind: namesFor(opts.service).kinds.transcript, turns };
+export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: string } = {}): TranscriptBundle {
+  const out: TranscriptBundle = { kind: namesFor(opts.service).kinds.transcript, turns };
   if (opts.title !== undefined) out.title = opts.title;
   return out;
 }
@@ -264,12 +319,12 @@ export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: s
  * const bundle = issueRun(run, { model: 'm-1', ts: 1767225600 }, { receipt: K.autopilot });
  * ```
  */
-export function issueRun(
-  run: Obj,
+export function issueRun<R extends Obj>(
+  run: R,
   meta: { model: string; ts: number; created?: number },
   keys: IssuerKeys,
   opts: ServiceOptions = {},
-): Obj {
+): RunBundle<R> {
   const n = namesFor(opts.service);
   const hash = runHash(run);
   if (hash === null) throw new TypeError('run is not canonicalisable JSON');
@@ -298,12 +353,12 @@ export function issueRun(
  * const archive = issueExport([{ id: 'c1', messages: [{ role: 'user', content: 'hi' }] }], { model: 'm-1', ts: 1767225600 }, { receipt: K.export });
  * ```
  */
-export function issueExport(
-  conversations: Obj[],
+export function issueExport<C extends Obj>(
+  conversations: C[],
   meta: { model: string; ts: number; created?: number; exported?: string },
   keys: IssuerKeys,
   opts: ServiceOptions = {},
-): Obj {
+): ExportBundle<C> {
   const n = namesFor(opts.service);
   const messages = countMessages(conversations);
   if (messages === null) throw new TypeError('every conversation needs a messages array');
@@ -341,11 +396,7 @@ export function issueExport(
  * JSON.parse(sth.signed).tree_size; // 1
  * ```
  */
-export interface SthBundle extends Obj {
-  signed: string;
-  receipt: ReceiptEnvelope;
-  key: ReceiptKey;
-}
+export type SthBundle = Static<typeof S.SthBundle>;
 
 /**
  * Sign a tree head body (wire-format s.10); timestamp is Unix milliseconds.
@@ -376,6 +427,11 @@ export function signTreeHead(body: TreeHeadBody, key: KeyPair, opts: SigningOpti
  * (await verifyBundle(bundle, { trustedKeys })).verdict.overallOk;
  * ```
  */
-export function issueConsistency(oldHead: SthBundle, newHead: SthBundle, proof: Uint8Array[], opts: ServiceOptions = {}): Obj {
+export function issueConsistency(
+  oldHead: SthBundle,
+  newHead: SthBundle,
+  proof: Uint8Array[],
+  opts: ServiceOptions = {},
+): ConsistencyBundle {
   return { kind: namesFor(opts.service).kinds.consistency, old: oldHead, new: newHead, proof: proof.map(toHex) };
 }

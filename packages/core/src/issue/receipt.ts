@@ -4,6 +4,8 @@ import { ML_DSA_87, SLH_DSA_SHA2_256F, sign, type KeyPair, type RandomSource } f
 import type { CryptoBackend } from '../crypto/backend.js';
 import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signed.js';
 import type { Obj } from '../lib/json.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 import { receiptKeyId } from './keys.js';
 import type { Names } from '../names.js';
 import type { EnvelopeMaker } from '../envelope/checker.js';
@@ -40,16 +42,7 @@ export interface ReceiptFields {
  * console.log(r.algo, r.key_id, r.context);
  * ```
  */
-export interface ReceiptEnvelope extends Obj {
-  v: number;
-  model: string;
-  answer_sha256: string;
-  ts: number;
-  sig: string;
-  key_id: string;
-  context: string;
-  algo: string;
-}
+export type ReceiptEnvelope = Static<typeof S.ReceiptEnvelope>;
 
 /**
  * Options of signReceipt: a diversity key, randomness and a signing backend.

@@ -59,6 +59,10 @@ export const ReceiptEnvelope = Type.Object(
     context: Type.String(),
     algo: Type.String(),
     prompt_sha256: Type.Optional(Type.String()),
+    answer_form: Type.Optional(Type.String({ description: 'present for an answer in the message form (wire-format s.15): "message"' })),
+    request_sha256: Type.Optional(
+      Type.String({ description: "hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15)" }),
+    ),
     framing: Type.Optional(
       Type.Object({
         persona: Type.Integer({ minimum: 0, maximum: 1 }),
@@ -116,6 +120,11 @@ export const ProofBundle = Type.Object(
     created: Type.Optional(Type.Integer()),
     answer: Type.String(),
     prompt: Type.Optional(Type.Unknown()),
+    request: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'the request members beyond the messages that the model read, as sent (wire-format s.15)',
+      }),
+    ),
     receipt: Type.Optional(ReceiptEnvelope),
     receiptKey: Type.Optional(ReceiptKey),
     attestation: Type.Optional(

@@ -5,6 +5,8 @@ import { issueConsistency, issueExport, issueProof, issueRun, issueTranscript, s
 import { MemoryTree, consistencyProof, treeRoot } from '../../src/merkle/index.js';
 import { toHex } from '../../src/encoding/bytes.js';
 import { K, clone, expectSvcError, flipHex, trusted, verdictOf } from '../helpers.js';
+import type { ReceiptEnvelope } from '../../src/issue/receipt.js';
+import type { ReceiptKey } from '../../src/wire/keys.js';
 
 const proof = (answer: string) => issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: K.answer });
 const run = {
@@ -248,10 +250,10 @@ describe('signing-domain separation (rule 7, V3): every receipt presented as eve
   // may verify: a context is pinned per kind, so a signature never crosses domains.
   const p = proof('x');
   const h = head(5, 1_700_000_000_000);
-  const sources: Record<string, { receipt: any; key: any }> = {
+  const sources: Record<string, { receipt: ReceiptEnvelope; key: ReceiptKey }> = {
     answer: { receipt: p.receipt, key: p.receiptKey },
-    autopilot: { receipt: (runBundle as any).receipt, key: (runBundle as any).receiptKey },
-    export: { receipt: (exportArchive as any).proof.receipt, key: (exportArchive as any).proof.receiptKey },
+    autopilot: { receipt: runBundle.receipt, key: runBundle.receiptKey },
+    export: { receipt: exportArchive.proof.receipt, key: exportArchive.proof.receiptKey },
     sth: { receipt: h.receipt, key: h.key },
   };
   const wrap: Record<string, (s: { receipt: any; key: any }) => unknown> = {
@@ -281,8 +283,8 @@ describe('signing-domain separation (rule 7, V3): every receipt presented as eve
     const { verifyMlDsa87 } = await import('../../src/crypto/algorithms.js');
     const { receiptMessage } = await import('../../src/wire/signed.js');
     const { fromHex } = await import('../../src/encoding/bytes.js');
-    const r = (runBundle as any).receipt;
-    const pk = fromHex((runBundle as any).receiptKey.public_key_hex)!;
+    const r = runBundle.receipt;
+    const pk = fromHex(runBundle.receiptKey.public_key_hex)!;
     const msg = receiptMessage(r)!;
     expect(verifyMlDsa87(pk, msg, fromHex(r.sig)!, 'svc-autopilot-v1')).toBe(true);
     for (const ctx of ['svc-provenance-v1', 'svc-export-v1', 'svc-sth-v1', 'svc-framing-v1', 'svc-bridge-v1', '']) {

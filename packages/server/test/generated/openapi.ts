@@ -550,6 +550,10 @@ export interface components {
             created?: number;
             answer: string;
             prompt?: unknown;
+            /** @description the request members beyond the messages that the model read, as sent (wire-format s.15) */
+            request?: {
+                [key: string]: unknown;
+            };
             receipt?: {
                 v: number;
                 model: string;
@@ -562,6 +566,10 @@ export interface components {
                 context: string;
                 algo: string;
                 prompt_sha256?: string;
+                /** @description present for an answer in the message form (wire-format s.15): "message" */
+                answer_form?: string;
+                /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                request_sha256?: string;
                 framing?: {
                     persona: number;
                     voice: number;
@@ -658,6 +666,10 @@ export interface components {
                 context: string;
                 algo: string;
                 prompt_sha256?: string;
+                /** @description present for an answer in the message form (wire-format s.15): "message" */
+                answer_form?: string;
+                /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                request_sha256?: string;
                 framing?: {
                     persona: number;
                     voice: number;
@@ -721,6 +733,10 @@ export interface components {
                     context: string;
                     algo: string;
                     prompt_sha256?: string;
+                    /** @description present for an answer in the message form (wire-format s.15): "message" */
+                    answer_form?: string;
+                    /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                    request_sha256?: string;
                     framing?: {
                         persona: number;
                         voice: number;
@@ -767,6 +783,10 @@ export interface components {
                 context: string;
                 algo: string;
                 prompt_sha256?: string;
+                /** @description present for an answer in the message form (wire-format s.15): "message" */
+                answer_form?: string;
+                /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                request_sha256?: string;
                 framing?: {
                     persona: number;
                     voice: number;
@@ -814,6 +834,10 @@ export interface components {
                     context: string;
                     algo: string;
                     prompt_sha256?: string;
+                    /** @description present for an answer in the message form (wire-format s.15): "message" */
+                    answer_form?: string;
+                    /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                    request_sha256?: string;
                     framing?: {
                         persona: number;
                         voice: number;
@@ -859,6 +883,10 @@ export interface components {
                     context: string;
                     algo: string;
                     prompt_sha256?: string;
+                    /** @description present for an answer in the message form (wire-format s.15): "message" */
+                    answer_form?: string;
+                    /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                    request_sha256?: string;
                     framing?: {
                         persona: number;
                         voice: number;
@@ -1147,6 +1175,10 @@ export interface components {
                     context: string;
                     algo: string;
                     prompt_sha256?: string;
+                    /** @description present for an answer in the message form (wire-format s.15): "message" */
+                    answer_form?: string;
+                    /** @description hex SHA-256 of the RFC 8785 text of the bundle's request (wire-format s.15) */
+                    request_sha256?: string;
                     framing?: {
                         persona: number;
                         voice: number;
