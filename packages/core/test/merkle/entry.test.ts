@@ -1,18 +1,21 @@
 // `@svc/core/merkle` re-exports the tree, its tiles and hex from where they live: one definition,
-// reachable without the signature code behind the main entry.
+// reachable without the signature code behind the main entry, which no longer exports the tree.
 import { describe, expect, it } from 'vitest';
 import * as coreEntry from '../../src/index.js';
+import * as primitivesEntry from '../../src/primitives-entry.js';
+import * as merkleModule from '../../src/merkle/index.js';
 import * as merkleEntry from '../../src/merkle-entry.js';
 import * as tlogEntry from '../../src/tlog/index.js';
 
 // Plain records of each entry's exports, to be read by name.
 const core: Record<string, unknown> = { ...coreEntry };
+const defs: Record<string, unknown> = { ...merkleModule, ...primitivesEntry };
 const tlog: Record<string, unknown> = { ...tlogEntry };
 const byName: Record<string, unknown> = { ...merkleEntry };
 const merkle = merkleEntry;
 
 describe('@svc/core/merkle', () => {
-  it('is the same functions as the main and tlog entries, not copies', () => {
+  it('is the same functions as the merkle module, the primitives and tlog entries, not copies', () => {
     for (const name of [
       'leafHash',
       'nodeHash',
@@ -24,8 +27,10 @@ describe('@svc/core/merkle', () => {
       'integrate',
       'toHex',
       'fromHex',
-    ] as const)
-      expect(byName[name], name).toBe(core[name]);
+    ] as const) {
+      expect(byName[name], name).toBe(defs[name]);
+      expect(core[name], `${name} is not in the main entry`).toBeUndefined();
+    }
     for (const name of [
       'encodeTile',
       'decodeTile',
