@@ -12,7 +12,7 @@ import { openNote, type NoteSigner, type NoteVerifier } from './keys.js';
 import { parseNote, signatureLine, type NoteSignature } from './note.js';
 import type { SignedSubtree } from './signatures.js';
 import { checkSubtreeSignature } from './subtree-signature.js';
-import { MAX_ADD_CHECKPOINT_BYTES } from './witness.js';
+import { requestText } from './witness.js';
 
 /**
  * At most this many consistency proof lines in a sign-subtree request (tlog-witness: 63).
@@ -85,16 +85,7 @@ const hashLine = (l: string | undefined, what: string): Uint8Array => {
  * ```
  */
 export function parseSignSubtree(body: Uint8Array | string): SignSubtreeRequest {
-  let s: string;
-  if (typeof body === 'string') s = body;
-  else {
-    if (body.length > MAX_ADD_CHECKPOINT_BYTES) throw new TlogError('malformed_request', 'request body over 1 MiB');
-    try {
-      s = new TextDecoder('utf-8', { fatal: true }).decode(body);
-    } catch {
-      throw new TlogError('malformed_request', 'request body is not UTF-8');
-    }
-  }
+  const s = requestText(body);
   const split = s.indexOf('\n\n');
   if (split < 0) throw new TlogError('malformed_request', 'no empty line before the checkpoint');
   const head = s.slice(0, split).split('\n');

@@ -37,6 +37,17 @@ export interface AddCheckpointRequest {
   checkpoint: string;
 }
 
+/** A witness request body as text: at most 1 MiB of UTF-8 (add-checkpoint and sign-subtree alike). */
+export function requestText(body: Uint8Array | string): string {
+  if (typeof body === 'string') return body;
+  if (body.length > MAX_ADD_CHECKPOINT_BYTES) throw new TlogError('malformed_request', 'request body over 1 MiB');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new TlogError('malformed_request', 'request body is not UTF-8');
+  }
+}
+
 /**
  * Parse an add-checkpoint body: `old N`, proof lines, an empty line, the checkpoint.
  *
@@ -46,16 +57,7 @@ export interface AddCheckpointRequest {
  * ```
  */
 export function parseAddCheckpoint(body: Uint8Array | string): AddCheckpointRequest {
-  let s: string;
-  if (typeof body === 'string') s = body;
-  else {
-    if (body.length > MAX_ADD_CHECKPOINT_BYTES) throw new TlogError('malformed_request', 'request body over 1 MiB');
-    try {
-      s = new TextDecoder('utf-8', { fatal: true }).decode(body);
-    } catch {
-      throw new TlogError('malformed_request', 'request body is not UTF-8');
-    }
-  }
+  const s = requestText(body);
   const split = s.indexOf('\n\n');
   if (split < 0) throw new TlogError('malformed_request', 'no empty line before the checkpoint');
   const head = s.slice(0, split).split('\n');
