@@ -65,11 +65,6 @@ async function firstHead(p) {
   await ledger.close();
   return { ms, nextMs };
 }
-const heads = async (p) => {
-  const runs = [await firstHead(p), await firstHead(p), await firstHead(p)];
-  return { ms: median(runs.map((r) => r.ms)), nextMs: median(runs.map((r) => r.nextMs)) };
-};
-
 /**
  * The empty log and the large one measured in turn, five times each: a run of one minutes after
  * the other's (and after a build of 10^6 leaves) compared the machine's state, not the logs.
@@ -153,11 +148,7 @@ export async function logStartBench({ sizes = [1_000_000], share = 0.1, withPg =
     for (const backend of [...(withSqlite ? ['SQLite'] : []), ...(withPg ? ['PostgreSQL'] : [])]) {
       const url = backend === 'PostgreSQL' ? database : null;
       const empty = await place(0, url ? await url() : undefined);
-      const emptyHead = await heads(empty);
-      const emptyIssue = median([svcIssue(empty), svcIssue(empty), svcIssue(empty)]);
       const emptyCheck = check ? await backgroundCheck(empty, share) : null;
-      line(`${backend}, empty log: open to first signed head (then the next append)`, `${fmt(emptyHead.ms)} (${fmt(emptyHead.nextMs)})`);
-      line(`${backend}, empty log: svc issue --answer`, fmt(emptyIssue));
       for (const n of sizes) {
         const t = performance.now();
         const big = await place(n, url ? await url() : undefined);
@@ -166,22 +157,24 @@ export async function logStartBench({ sizes = [1_000_000], share = 0.1, withPg =
         line(`${backend} ${e}: stored size`, `${((await storedBytes(big)) / 1e6).toFixed(0)} MB`);
         const { emptyHead: eh, head, emptyIssue: ei, issue } = await paired(empty, big);
         line(
-          `${backend} ${e}: beside it, the empty log again: first head (next append), svc issue`,
+          `${backend}, the empty log in turn with it: first head (next append), svc issue`,
           `${fmt(eh.ms)} (${fmt(eh.nextMs)}), ${fmt(ei)}`,
         );
         line(`${backend} ${e}: open to first signed head / the empty log's`, `${(head.ms / eh.ms).toFixed(2)} (${fmt(head.ms)})`, '<= 1.1');
         // What one more append costs on this store, start check long done: the part that is the store's.
         line(`${backend} ${e}: the next append / the empty log's`, `${(head.nextMs / eh.nextMs).toFixed(2)} (${fmt(head.nextMs)})`);
         line(`${backend} ${e}: svc issue --answer / the empty log's`, `${(issue / ei).toFixed(2)} (${fmt(issue)})`, '<= 1.1');
-        if (!check) continue;
-        const bg = await backgroundCheck(big, share);
-        // PostgreSQL's own CPU is its server's, not this process's: the share is this process's.
-        line(
-          `${backend} ${e}: background full check at share ${share}`,
-          `${fmt(bg.wallMs)} wall, ${fmt(bg.cpuMs)} CPU here, share ${(bg.cpuMs / bg.wallMs).toFixed(3)} (empty: ${fmt(emptyCheck.wallMs)})`,
-        );
-        if (!url) rmSync(big.dir, { recursive: true, force: true });
+        if (check) {
+          const bg = await backgroundCheck(big, share);
+          // PostgreSQL's own CPU is its server's, not this process's: the share is this process's.
+          line(
+            `${backend} ${e}: background full check at share ${share}`,
+            `${fmt(bg.wallMs)} wall, ${fmt(bg.cpuMs)} CPU here, share ${(bg.cpuMs / bg.wallMs).toFixed(3)} (empty: ${fmt(emptyCheck.wallMs)})`,
+          );
+        }
+        rmSync(big.dir, { recursive: true, force: true });
       }
+      rmSync(empty.dir, { recursive: true, force: true });
     }
   } finally {
     server?.stop();
