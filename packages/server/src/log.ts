@@ -34,6 +34,7 @@ const LEVELS: Readonly<Record<string, Level>> = {
   ledger_storage_process_exit: 'warn',
   ledger_withheld: 'error',
   witness_refused: 'warn',
+  witnessing_round_failed: 'warn',
   witness_refused_inconsistent: 'error',
   witness_saw_larger_log: 'error',
   witness_quorum_missed: 'warn',

@@ -95,9 +95,13 @@ export class Witnessing {
 
   /** One round, unless one is running: submit the latest checkpoint if it is new. */
   round(): Promise<void> {
-    this.running ??= this.submitLatest().finally(() => {
-      this.running = null;
-    });
+    // A round that cannot read the log (a store closing, unavailable) ends and the next one tries
+    // again: its callers run it from a timer, where a rejection would end the process.
+    this.running ??= this.submitLatest()
+      .catch((e: unknown) => this.o.log('witnessing_round_failed', { error: e instanceof Error ? e.message : String(e) }))
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 

@@ -185,3 +185,35 @@ describe('a witness policy naming a log it could never cosign (#30 row 6)', () =
     expect(r.err).toMatch(/origin is over 255 bytes/);
   }, 30_000);
 });
+
+describe('a round that cannot read the log', () => {
+  it('ends with a log line, never a rejection, and the next round asks again', async () => {
+    const logs: Array<[string, Record<string, unknown>]> = [];
+    const note = logNote(5);
+    let asked = 0;
+    let reads = 0;
+    // Each witness says it holds size 3, so the next attempt needs a consistency proof, which fails.
+    const fake = (async () => {
+      asked++;
+      return new Response('3\n', { status: 409, headers: { 'content-type': 'text/x.tlog.size' } });
+    }) as unknown as typeof fetch;
+    const w = new Witnessing(
+      {
+        checkpoint: async () => note,
+        consistency: async () => {
+          reads++;
+          throw new Error('ledger store is closed');
+        },
+      },
+      parsePolicy(policyText),
+      { log: (e, f) => void logs.push([e, f ?? {}]), timeoutMs: 5_000, fetch: fake },
+    );
+    await expect(w.round()).resolves.toBeUndefined();
+    expect(logs.find(([e]) => e === 'witnessing_round_failed')?.[1].error).toBe('ledger store is closed');
+    expect(w.publishedNote()).toBeNull();
+    expect(asked).toBeGreaterThan(0);
+    const before = reads;
+    await expect(w.round()).resolves.toBeUndefined();
+    expect(reads).toBeGreaterThan(before);
+  });
+});
