@@ -63,13 +63,21 @@ export interface PackageRange {
  * ```
  */
 export function packageRanges(start: number, end: number): PackageRange[] {
+  return Array.from({ length: packageCount(start, end) }, (_, i) => packageAt(start, end, i));
+}
+
+/** How many packages the canonical sequence of `[start, end)` has, computed, never enumerated. */
+function packageCount(start: number, end: number): number {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || start > end)
     throw new RangeError('an upload is 0 <= start <= end');
-  const out: PackageRange[] = [];
-  if (start === end) return out;
-  for (let s = start - (start % PACKAGE_ENTRIES); s < end; s += PACKAGE_ENTRIES)
-    out.push({ subtreeStart: s, start: Math.max(start, s), end: Math.min(end, s + PACKAGE_ENTRIES) });
-  return out;
+  if (start === end) return 0;
+  return Math.ceil(end / PACKAGE_ENTRIES) - Math.floor(start / PACKAGE_ENTRIES);
+}
+
+/** Package `i` of the canonical sequence of `[start, end)`. */
+function packageAt(start: number, end: number, i: number): PackageRange {
+  const s = start - (start % PACKAGE_ENTRIES) + i * PACKAGE_ENTRIES;
+  return { subtreeStart: s, start: Math.max(start, s), end: Math.min(end, s + PACKAGE_ENTRIES) };
 }
 
 const u16 = (n: number) => new Uint8Array([n >> 8, n & 0xff]);
@@ -144,8 +152,11 @@ export class AddEntriesReader {
   private len = 0;
   private at = 0;
   private head: AddEntriesHeader | null = null;
-  private ranges: PackageRange[] = [];
+  // Counted, not listed: an upload_end near 2^53 names 2^45 packages, and a hostile header must
+  // cost nothing before the mirror refuses it.
+  private count = 0;
   private done = 0;
+  private partial: { entries: Uint8Array[]; k: number } = { entries: [], k: 0 };
 
   push(chunk: Uint8Array): void {
     // What was read is dropped once it is half the buffer, so a long upload never accumulates; the
@@ -184,7 +195,7 @@ export class AddEntriesReader {
     if (start > end) throw new TlogError('malformed_request', 'upload_start is above upload_end');
     if (end > BigInt(Number.MAX_SAFE_INTEGER)) throw new TlogError('malformed_request', 'upload_end is 2^53 or more');
     this.head = { origin, start: Number(start), end: Number(end), ticket: b.slice(2 + o + 18, 2 + o + 18 + t) };
-    this.ranges = packageRanges(this.head.start, this.head.end);
+    this.count = packageCount(this.head.start, this.head.end);
     this.at += 2 + o + 18 + t;
     return this.head;
   }
@@ -192,18 +203,22 @@ export class AddEntriesReader {
   /** The next whole package, or null until its bytes have arrived (or after the last one). */
   next(): EntryPackage | null {
     if (!this.header()) return null;
-    const range = this.ranges[this.done];
-    if (!range) return null;
+    if (this.done >= this.count) return null;
+    const range = packageAt(this.head!.start, this.head!.end, this.done);
     const b = this.buf.subarray(this.at, this.len);
-    let k = 0;
-    const entries: Uint8Array[] = [];
-    for (let i = range.start; i < range.end; i++) {
-      if (b.length < k + 2) return null;
+    // Where the last call stopped inside this package: a package trickled in one byte at a time
+    // is scanned once, not once per byte.
+    const entries = this.partial.entries;
+    let k = this.partial.k;
+    for (let i = range.start + entries.length; i < range.end; i++) {
+      if (b.length < k + 2) break;
       const n = (b[k]! << 8) | b[k + 1]!;
-      if (b.length < k + 2 + n) return null;
+      if (b.length < k + 2 + n) break;
       entries.push(b.slice(k + 2, k + 2 + n));
       k += 2 + n;
     }
+    this.partial.k = k;
+    if (entries.length < range.end - range.start) return null;
     if (b.length < k + 1) return null;
     const hashes = b[k]!;
     if (hashes > MAX_SUBTREE_PROOF_LINES) throw new TlogError('malformed_request', `a package proof of ${hashes} hashes (at most 63)`);
@@ -211,12 +226,13 @@ export class AddEntriesReader {
     const proof = Array.from({ length: hashes }, (_, j) => b.slice(k + 1 + 32 * j, k + 1 + 32 * (j + 1)));
     this.at += k + 1 + 32 * hashes;
     this.done++;
+    this.partial = { entries: [], k: 0 };
     return { ...range, entries, proof };
   }
 
   /** Packages read so far, and whether every package of the upload has been. */
   get packages(): { read: number; of: number; complete: boolean } {
-    return { read: this.done, of: this.ranges.length, complete: this.head !== null && this.done === this.ranges.length };
+    return { read: this.done, of: this.count, complete: this.head !== null && this.done === this.count };
   }
 
   /** Bytes received and not yet part of a header or a whole package. */

@@ -170,3 +170,45 @@ describe('reading and authenticating packages', () => {
     expect(empty.packages).toEqual({ read: 0, of: 0, complete: true });
   });
 });
+
+describe('hostile headers and trickled packages', () => {
+  it('a header naming 2^45 packages costs nothing until packages are read', () => {
+    const r = new AddEntriesReader();
+    const end = Number.MAX_SAFE_INTEGER;
+    const head = concatBytes(
+      new Uint8Array([0, 1]),
+      utf8('o'),
+      new Uint8Array(8),
+      new Uint8Array([0, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+      new Uint8Array([0, 0]),
+    );
+    r.push(head);
+    expect(r.header()).toEqual({ origin: 'o', start: 0, end, ticket: new Uint8Array(0) });
+    expect(r.packages).toEqual({ read: 0, of: Math.ceil(end / 256), complete: false });
+    expect(r.next()).toBeNull();
+  });
+
+  it('a body pushed one byte at a time yields the same packages as one push (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 700 }), fc.nat(699), (n, s) => {
+        const start = s % n;
+        const { entries, tree } = log(n);
+        const body = formatAddEntries({ origin: ORIGIN, start, end: n, ticket: new Uint8Array(0) }, (i) => entries[i]!, tree);
+        const whole = new AddEntriesReader();
+        whole.push(body);
+        const a: unknown[] = [];
+        for (let p = whole.next(); p; p = whole.next()) a.push(p);
+        const trickled = new AddEntriesReader();
+        const b: unknown[] = [];
+        for (let i = 0; i < body.length; i++) {
+          trickled.push(body.subarray(i, i + 1));
+          for (let p = trickled.next(); p; p = trickled.next()) b.push(p);
+        }
+        expect(b).toEqual(a);
+        expect(trickled.packages.complete).toBe(true);
+        expect(trickled.pending).toBe(0);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
