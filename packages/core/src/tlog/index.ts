@@ -87,3 +87,14 @@ export {
   type PackageRange,
   type EntryPackage,
 } from './add-entries.js';
+export {
+  MIRROR_INFO_TYPE,
+  MAX_EXCESS_ENTRIES,
+  formatMirrorInfo,
+  parseMirrorInfo,
+  checkUpload,
+  mirrorCosign,
+  type MirrorInfo,
+  type MirrorLogState,
+  type UploadCheck,
+} from './mirror.js';
