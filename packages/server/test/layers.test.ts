@@ -165,6 +165,8 @@ describe('layers', () => {
     tlog: 4,
     witness: 4,
     worker: 4,
+    // The mirror: a cosigner (witness/) that keeps logs (the ledger's tile rule).
+    mirror: 5,
     scitt: 5,
     cluster: 5,
     api: 6,
@@ -174,6 +176,7 @@ describe('layers', () => {
     openapi: 8,
     app: 9,
     'witness-app': 9,
+    'mirror-app': 9,
     server: 10,
     cli: 11,
     index: 12,

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   record: async () => (await import('./read.js')).recordCli,
   ledger: async () => (await import('./ledger-command.js')).ledgerCommand,
   witness: async () => (await import('./witness.js')).witnessCommand,
+  mirror: async () => (await import('./mirror.js')).mirrorCommand,
   token: async () => (await import('./token.js')).tokenCommand,
 };
 

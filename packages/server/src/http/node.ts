@@ -128,7 +128,10 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
     let ip = 'unknown';
     let tooLarge = false;
     let appReq: AppRequest | undefined;
+    let streamed = false;
     const done = (out: AppResponse) => {
+      // An answer before the streamed body ended (a refusal on its header): the rest is not read.
+      if (streamed && !req.readableEnded) tooLarge = true;
       send(req, res, out, tooLarge, id);
       opts.log('request', {
         method: req.method,
@@ -198,6 +201,11 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
             ? { ...req.headers, authorization: req.headersDistinct.authorization }
             : req.headers,
         ip,
+        stream: () => {
+          streamed = true;
+          // Not destroyed when the reader stops early: the answer still has to go out on this socket.
+          return req.iterator({ destroyOnReturn: false });
+        },
         body: () =>
           readLimited(req, req.headers['content-length'], opts.limit ?? MAX_BODY_BYTES, hold || undefined).catch((e: unknown) => {
             // The rest of a refused body is not read: the connection closes after the answer.
@@ -261,11 +269,14 @@ function halfCloseOnFinish(socket: Socket): void {
  */
 function drain(req: IncomingMessage, res: ServerResponse, maxBytes: number, maxMs: number): void {
   let seen = 0;
+  // Held here: node:http detaches the socket from the request once the answer is out, and the
+  // body's end or error can come after that.
+  const socket = req.socket;
   const cut = () => {
     clearTimeout(timer);
     req.off('data', onData);
-    if (res.writableFinished) req.socket.destroy();
-    else res.once('finish', () => req.socket.destroy());
+    if (res.writableFinished) socket.destroy();
+    else res.once('finish', () => socket.destroy());
   };
   const onData = (c: Uint8Array) => {
     seen += c.length;

@@ -24,6 +24,12 @@ export interface AppRequest {
   ip: string;
   /** The body, read up to the 2 MB limit; rejects with HttpError('too_large') past it. */
   body(): Promise<Uint8Array>;
+  /**
+   * The body as it arrives, unbounded, for a route that reads it as a stream and bounds it itself
+   * (tlog-mirror's add-entries). A request is read by `body()` or by this, never both; an answer
+   * sent before the stream ended closes the connection.
+   */
+  stream?(): AsyncIterable<Uint8Array>;
   /** Who the request authenticated as (a token's name, never the token), set by the private listener; logged with the request. */
   principal?: string;
 }

@@ -1,0 +1,51 @@
+// Running a mirror on its own: `svc mirror serve --policy FILE --data-dir DIR` (PORT, HOST as for
+// svc serve; routes at /, which is both its submission and its monitoring prefix). Its keys and
+// name are kept in the data folder's keys/, the mirrored logs in mirror.sqlite beside them. A
+// mirror is a cosigner distinct from any witness: a data folder that holds a witness's state is
+// refused, so the two can never share keys or a name.
+import type { Server } from 'node:http';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePolicy } from '@svc/core/tlog';
+import type { Config } from './config.js';
+import { mirrorHandlers } from './api/mirror/handlers.js';
+import { MIRROR_ROUTES } from './api/mirror/routes.js';
+import { mount } from './http/pipeline.js';
+import { serveAtRoot } from './http/standalone.js';
+import { Keyring, WITNESS_ROLES } from './keys/keyring.js';
+import type { Logger } from './log.js';
+import { Mirror } from './mirror/mirror.js';
+import { SqliteMirrorStore, type MirrorStates } from './mirror/store.js';
+import { keptName } from './tlog/checkpoints.js';
+
+export interface RunningMirror {
+  server: Server;
+  url: string;
+  mirror: Mirror;
+  close(): Promise<void>;
+}
+
+/** The mirror of a data folder: its keys (made when missing), its name, and its logs in mirror.sqlite. */
+export function openMirror(cfg: Config, policyText: string, log: Logger, now?: () => number): { mirror: Mirror; store: MirrorStates } {
+  const policy = parsePolicy(policyText);
+  if (existsSync(join(cfg.dataDir, 'witness.sqlite')))
+    throw new Error(`${cfg.dataDir} holds a witness's state: a mirror needs a data folder of its own (its own keys and name)`);
+  const keys = join(cfg.dataDir, 'keys');
+  mkdirSync(keys, { recursive: true, mode: 0o700 });
+  Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
+  const name = keptName(cfg.dataDir, 'mirror-name', `${cfg.service}-mirror.invalid`);
+  const store = new SqliteMirrorStore(
+    join(cfg.dataDir, 'mirror.sqlite'),
+    policy.logs.map((l) => l.key.name),
+  );
+  const mirror = new Mirror({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
+  return { mirror, store };
+}
+
+export async function startMirror(cfg: Config, policyText: string, log: Logger, now?: () => number): Promise<RunningMirror> {
+  const { mirror, store } = openMirror(cfg, policyText, log, now);
+  const health = () => ({ mirror: mirror.signers[0]!.name, logs: mirror.origins.length });
+  const served = await serveAtRoot(cfg, mount(MIRROR_ROUTES, mirrorHandlers(mirror)), health, log, () => store.close());
+  log('mirror_listening', { url: served.url, name: mirror.signers[0]!.name, logs: mirror.origins });
+  return { ...served, mirror };
+}
