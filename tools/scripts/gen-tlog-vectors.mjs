@@ -380,6 +380,76 @@ writeFileSync(
     2,
   )}\n`,
 );
+// --- tlog-mirror: mirror-info bodies, and add-entries headers against a mirror state ---
+// The expected statuses are written here from the spec's text (its "Processing" list, in order);
+// the generator checks the core agrees before it writes them.
+const mirrorState = {
+  pending: [600, 300],
+  mirrored: 256,
+  next: 512,
+};
+const uploadCases = [
+  { description: 'a log the mirror does not mirror', known: false, start: 0, end: 600, status: 404 },
+  { description: 'no pending checkpoint received yet', pending: [], start: 0, end: 600, status: 422 },
+  { description: 'upload_end neither a pending size kept nor the mirror checkpoint', start: 512, end: 700, status: 409, info: { size: 600, next: 512 } },
+  { description: 'upload_end below the mirror checkpoint, though once pending', mirrored: 400, start: 300, end: 300, status: 409, info: { size: 600, next: 512 } },
+  { description: 'upload_start past the next entry', start: 513, end: 600, status: 409, info: { size: 600, next: 512 } },
+  { description: 'more than 256 entries the mirror holds resent', start: 255, end: 600, status: 409, info: { size: 600, next: 512 } },
+  { description: 'exactly 256 entries resent: proceed against the pending checkpoint of 600', start: 256, end: 600, status: 'proceed', against: 600 },
+  { description: 'an older pending checkpoint is still a valid upload_end', start: 300, end: 300, status: 'proceed', against: 300 },
+  { description: "the mirror checkpoint's size is a valid upload_end", start: 256, end: 256, status: 'proceed', against: 256 },
+].map((c) => {
+  const root = (n) => treeRoot(mirrorTree, n);
+  const state = {
+    pending: (c.pending ?? mirrorState.pending).map((n) => ({ size: n, root: root(n) })),
+    mirrored: { size: c.mirrored ?? mirrorState.mirrored, root: root(c.mirrored ?? mirrorState.mirrored) },
+    next: mirrorState.next,
+  };
+  const got = t.checkUpload({ origin: ORIGIN, start: c.start, end: c.end, ticket: new Uint8Array(0) }, c.known === false ? undefined : state);
+  const want = c.status === 'proceed' ? got.ok && got.checkpoint.size === c.against : !got.ok && got.status === c.status;
+  check(want, `${c.description}: the core decides ${JSON.stringify(got.ok ? 'proceed' : got.status)}`);
+  if (c.info) check(got.body === `${c.info.size}\n${c.info.next}\n\n`, `${c.description}: its mirror-info`);
+  return {
+    description: c.description,
+    state: c.known === false ? null : { pending_sizes: state.pending.map((p) => p.size), mirrored_size: state.mirrored.size, next: state.next },
+    upload_start: c.start,
+    upload_end: c.end,
+    status: c.status,
+    ...(c.info ? { mirror_info: `${c.info.size}\n${c.info.next}\n\n` } : {}),
+    ...(c.against !== undefined ? { proves_into_size: c.against } : {}),
+  };
+});
+const infoCases = [
+  ['600\n512\n\n', { size: 600, next: 512, ticket: '' }],
+  ['0\n0\ndGlja2V0\n', { size: 0, next: 0, ticket: 'dGlja2V0' }],
+  ['600\n512\n', null],
+  ['0600\n512\n\n', null],
+  ['600\n512\nAAF=\n', null],
+  ['9007199254740992\n0\n\n', null],
+  ['600\r\n512\n\n', null],
+].map(([text, want]) => {
+  let got = null;
+  try {
+    const i = t.parseMirrorInfo(text);
+    got = { size: i.size, next: i.next, ticket: b64(i.ticket) };
+  } catch {}
+  check(JSON.stringify(got) === JSON.stringify(want), `mirror-info ${JSON.stringify(text)}`);
+  return { text, valid: want !== null, ...(want ? { parsed: want } : {}) };
+});
+writeFileSync(
+  join(out, 'mirror.json'),
+  `${JSON.stringify(
+    {
+      description:
+        'c2sp.org/tlog-mirror decisions: add-entries headers against a mirror state (pending checkpoint sizes kept, newest first; the mirror checkpoint size; the next entry), each with the status the spec requires or "proceed" and the checkpoint size its packages must prove into; mirror-info bodies with whether they are valid (strict: canonical decimals below 2^53, canonical padded base64). A mirror accepts at most 256 entries it already holds (this implementation\'s bound). Roots are those of the add-entries log ("mirrored entry i").',
+      origin: ORIGIN,
+      uploads: uploadCases,
+      mirror_info: infoCases,
+    },
+    null,
+    2,
+  )}\n`,
+);
 console.log(
-  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs, ${subCases.length} sign-subtree requests, ${uploads.length} add-entries bodies`,
+  `wrote ${vkeyCases.length} vkeys, ${noteCases.length} notes, ${Object.keys(tiles).length} tiles, ${proofCases.length} tlog-proofs, ${subCases.length} sign-subtree requests, ${uploads.length} add-entries bodies, ${uploadCases.length} mirror uploads, ${infoCases.length} mirror-info bodies`,
 );

@@ -3,16 +3,19 @@
 // authenticating reader, so they are judged by the checkpoint root, not by recorded bytes.
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, toHex } from '../../src/primitives-entry.js';
-import { leafHash } from '../../src/merkle-entry.js';
+import { MemoryTree, leafHash, treeRoot } from '../../src/merkle-entry.js';
 import {
   AddEntriesReader,
+  MIRROR_INFO_TYPE,
   TileReader,
   TlogError,
+  checkUpload,
   cosignedMessage,
   decideSignSubtree,
   openNote,
   openSubtreeSignatures,
   parseCheckpoint,
+  parseMirrorInfo,
   parseSignSubtree,
   parseVkey,
   verifyPackage,
@@ -153,6 +156,28 @@ describe('test-vectors/tlog/add-entries.json', () => {
       expect(got, u.description).toEqual(u.packages);
       expect(r.pending).toBe(0);
       expect(r.packages.complete).toBe(u.complete);
+    }
+  });
+});
+
+describe('test-vectors/tlog/mirror.json', () => {
+  const v = file('mirror.json');
+  const tree = new MemoryTree();
+  for (let i = 0; i < 600; i++) tree.appendData(new TextEncoder().encode(`mirrored entry ${i}`));
+  const head = (size: number) => ({ size, root: treeRoot(tree, size) });
+  it('each add-entries header gets the status the spec requires, in its order', () => {
+    expect(v.uploads.map((u: any) => u.status)).toEqual([404, 422, 409, 409, 409, 409, 'proceed', 'proceed', 'proceed']);
+    for (const u of v.uploads) {
+      const state = u.state && { pending: u.state.pending_sizes.map(head), mirrored: head(u.state.mirrored_size), next: u.state.next };
+      const c = checkUpload({ origin: v.origin, start: u.upload_start, end: u.upload_end, ticket: new Uint8Array(0) }, state ?? undefined);
+      if (u.status === 'proceed') expect(c, u.description).toEqual({ ok: true, checkpoint: head(u.proves_into_size) });
+      else expect(c, u.description).toMatchObject({ ok: false, status: u.status, ...(u.mirror_info ? { body: u.mirror_info, contentType: MIRROR_INFO_TYPE } : {}) });
+    }
+  });
+  it('mirror-info bodies parse exactly when valid', () => {
+    for (const c of v.mirror_info) {
+      if (!c.valid) expect(() => parseMirrorInfo(c.text), JSON.stringify(c.text)).toThrow(TlogError);
+      else expect(parseMirrorInfo(c.text)).toEqual({ size: c.parsed.size, next: c.parsed.next, ticket: fromBase64(c.parsed.ticket) });
     }
   });
 });
