@@ -1,5 +1,5 @@
 // A mutation fuzzer for the C2SP formats: signed checkpoints, verifier keys, tlog-proofs, tiles and
-// witness sign-subtree requests and mirror add-entries bodies.
+// witness sign-subtree requests, mirror add-entries bodies and mirror-info answers.
 // What must hold for every input: only TlogError is thrown, no call is slow, and nothing changed in
 // signed or hashed content is accepted (a note opening under every log key has the original text
 // and signatures; a proof that verifies is for the original index and root; tiles that read give
@@ -18,6 +18,7 @@ import { noteSigner, openNote, parseVkey, signNote } from '../tlog/keys.js';
 import { formatTlogProof, verifyTlogProof } from '../tlog/proof.js';
 import { decideSignSubtree, formatSignSubtree, parseSignSubtree } from '../tlog/sign-subtree.js';
 import { AddEntriesReader, formatAddEntries, verifyPackage } from '../tlog/add-entries.js';
+import { formatMirrorInfo, parseMirrorInfo } from '../tlog/mirror.js';
 import { TileReader } from '../tlog/reader.js';
 import { logKeygen } from '../tlog/signatures.js';
 import { encodeEntryBundle, encodeTile, tileNodes, tilePath, tileWidth } from '../tlog/tiles.js';
@@ -61,7 +62,8 @@ function corpus(seed: number) {
     checkpoint: cosigned,
   });
   const addEntries = formatAddEntries({ origin: ORIGIN, start: 200, end: size, ticket: utf8('t') }, (i) => leaves[i]!, tree);
-  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree, addEntries };
+  const mirrorInfo = formatMirrorInfo({ size, next: 256, ticket: utf8('ticket') });
+  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree, addEntries, mirrorInfo };
 }
 
 const enc = new TextEncoder();
@@ -161,7 +163,7 @@ export async function fuzzTlog(o: {
   const stats: TlogFuzzStats = { inputs: 0, accepted: 0, refusals: {}, maxMs: 0, findings: [] };
   const slow = o.slowMs ?? 1000;
   const vkeys = c.signers.map((s) => s.vkey);
-  const targets = ['checkpoint', 'proof', 'tile', 'vkey', 'sign-subtree', 'add-entries'] as const;
+  const targets = ['checkpoint', 'proof', 'tile', 'vkey', 'sign-subtree', 'add-entries', 'mirror-info'] as const;
   for (let i = 0; o.inputs === undefined || i < o.inputs; i++) {
     if (o.stop?.()) break;
     const target = targets[Math.floor(r() * targets.length)]!;
@@ -178,7 +180,9 @@ export async function fuzzTlog(o: {
               ? enc.encode(c.signSubtree)
               : target === 'add-entries'
                 ? c.addEntries
-                : enc.encode(vkeys[Math.floor(r() * 3)]!);
+                : target === 'mirror-info'
+                  ? enc.encode(c.mirrorInfo)
+                  : enc.encode(vkeys[Math.floor(r() * 3)]!);
     const m = mutateBytes(original, r);
     const description = `${target}${target === 'tile' ? ` ${tileAt}` : ''}: ${m.what}`;
     const finding = (kind: FuzzFinding['kind'], detail: string) =>
@@ -229,6 +233,12 @@ export async function fuzzTlog(o: {
           if (p.entries.some((e, k) => !bytesEqual(e, c.leaves[p.start + k]!)))
             finding('forgery', `a package at ${p.start} with other entries authenticated`);
         }
+      } else if (target === 'mirror-info') {
+        const text = dec.decode(m.bytes);
+        const info = parseMirrorInfo(text);
+        stats.accepted++;
+        // One spelling per value: whatever parses is the canonical text of what it parsed to.
+        if (formatMirrorInfo(info) !== text) finding('forgery', 'a mirror-info body that is not canonical parsed');
       } else {
         const v = parseVkey(dec.decode(m.bytes));
         stats.accepted++;
