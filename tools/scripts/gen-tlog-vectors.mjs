@@ -391,11 +391,30 @@ const mirrorState = {
 const uploadCases = [
   { description: 'a log the mirror does not mirror', known: false, start: 0, end: 600, status: 404 },
   { description: 'no pending checkpoint received yet', pending: [], start: 0, end: 600, status: 422 },
-  { description: 'upload_end neither a pending size kept nor the mirror checkpoint', start: 512, end: 700, status: 409, info: { size: 600, next: 512 } },
-  { description: 'upload_end below the mirror checkpoint, though once pending', mirrored: 400, start: 300, end: 300, status: 409, info: { size: 600, next: 512 } },
+  {
+    description: 'upload_end neither a pending size kept nor the mirror checkpoint',
+    start: 512,
+    end: 700,
+    status: 409,
+    info: { size: 600, next: 512 },
+  },
+  {
+    description: 'upload_end below the mirror checkpoint, though once pending',
+    mirrored: 400,
+    start: 300,
+    end: 300,
+    status: 409,
+    info: { size: 600, next: 512 },
+  },
   { description: 'upload_start past the next entry', start: 513, end: 600, status: 409, info: { size: 600, next: 512 } },
   { description: 'more than 256 entries the mirror holds resent', start: 255, end: 600, status: 409, info: { size: 600, next: 512 } },
-  { description: 'exactly 256 entries resent: proceed against the pending checkpoint of 600', start: 256, end: 600, status: 'proceed', against: 600 },
+  {
+    description: 'exactly 256 entries resent: proceed against the pending checkpoint of 600',
+    start: 256,
+    end: 600,
+    status: 'proceed',
+    against: 600,
+  },
   { description: 'an older pending checkpoint is still a valid upload_end', start: 300, end: 300, status: 'proceed', against: 300 },
   { description: "the mirror checkpoint's size is a valid upload_end", start: 256, end: 256, status: 'proceed', against: 256 },
 ].map((c) => {
@@ -405,13 +424,17 @@ const uploadCases = [
     mirrored: { size: c.mirrored ?? mirrorState.mirrored, root: root(c.mirrored ?? mirrorState.mirrored) },
     next: mirrorState.next,
   };
-  const got = t.checkUpload({ origin: ORIGIN, start: c.start, end: c.end, ticket: new Uint8Array(0) }, c.known === false ? undefined : state);
+  const got = t.checkUpload(
+    { origin: ORIGIN, start: c.start, end: c.end, ticket: new Uint8Array(0) },
+    c.known === false ? undefined : state,
+  );
   const want = c.status === 'proceed' ? got.ok && got.checkpoint.size === c.against : !got.ok && got.status === c.status;
   check(want, `${c.description}: the core decides ${JSON.stringify(got.ok ? 'proceed' : got.status)}`);
   if (c.info) check(got.body === `${c.info.size}\n${c.info.next}\n\n`, `${c.description}: its mirror-info`);
   return {
     description: c.description,
-    state: c.known === false ? null : { pending_sizes: state.pending.map((p) => p.size), mirrored_size: state.mirrored.size, next: state.next },
+    state:
+      c.known === false ? null : { pending_sizes: state.pending.map((p) => p.size), mirrored_size: state.mirrored.size, next: state.next },
     upload_start: c.start,
     upload_end: c.end,
     status: c.status,

@@ -63,7 +63,23 @@ function corpus(seed: number) {
   });
   const addEntries = formatAddEntries({ origin: ORIGIN, start: 200, end: size, ticket: utf8('t') }, (i) => leaves[i]!, tree);
   const mirrorInfo = formatMirrorInfo({ size, next: 256, ticket: utf8('ticket') });
-  return { signers, witness, size, leaves, tree, root, text, checkpoint, index, proof, tiles, subtreeWitness, signSubtree, addEntries, mirrorInfo };
+  return {
+    signers,
+    witness,
+    size,
+    leaves,
+    tree,
+    root,
+    text,
+    checkpoint,
+    index,
+    proof,
+    tiles,
+    subtreeWitness,
+    signSubtree,
+    addEntries,
+    mirrorInfo,
+  };
 }
 
 const enc = new TextEncoder();

@@ -171,7 +171,12 @@ describe('test-vectors/tlog/mirror.json', () => {
       const state = u.state && { pending: u.state.pending_sizes.map(head), mirrored: head(u.state.mirrored_size), next: u.state.next };
       const c = checkUpload({ origin: v.origin, start: u.upload_start, end: u.upload_end, ticket: new Uint8Array(0) }, state ?? undefined);
       if (u.status === 'proceed') expect(c, u.description).toEqual({ ok: true, checkpoint: head(u.proves_into_size) });
-      else expect(c, u.description).toMatchObject({ ok: false, status: u.status, ...(u.mirror_info ? { body: u.mirror_info, contentType: MIRROR_INFO_TYPE } : {}) });
+      else
+        expect(c, u.description).toMatchObject({
+          ok: false,
+          status: u.status,
+          ...(u.mirror_info ? { body: u.mirror_info, contentType: MIRROR_INFO_TYPE } : {}),
+        });
     }
   });
   it('mirror-info bodies parse exactly when valid', () => {

@@ -57,33 +57,43 @@ export class MirrorRefused extends Error {
 
 const CAP = 64 * 1024;
 
+/** Bring the mirror up to the log's current checkpoint (or `o.note`): add-checkpoint, then add-entries. */
 export async function pushToMirror(o: MirrorPush): Promise<PushResult> {
   const note = o.note ?? new TextDecoder().decode(await o.read('checkpoint'));
   const c = parseCheckpoint(openNote(note, [o.logKey]).note.text);
   const tiles = new TileReader(o.read, { size: c.size, root: c.root });
-  const base = o.mirror.replace(/\/+$/, '');
-  const post = async (path: string, body: Uint8Array | string, headers: Record<string, string> = {}) => {
-    const signal = AbortSignal.timeout(o.timeoutMs ?? 60_000);
-    const res = await (o.fetch ?? fetch)(`${base}/${path}`, {
-      method: 'POST',
-      body: body as string /* or bytes: fetch takes either */,
-      headers,
-      signal,
-    });
-    return { status: res.status, type: res.headers.get('content-type') ?? '', text: await textCapped(res, CAP, path, signal) };
-  };
-
   // The pending checkpoint: from size 0, then from the size a 409 says the mirror holds.
   let old = 0;
   for (let attempt = 0; ; attempt++) {
     const proof = old > 0 && old < c.size ? await tiles.read((t) => consistencyProof(t, old, c.size)) : [];
-    const r = await post('add-checkpoint', formatAddCheckpoint({ oldSize: old, proof, checkpoint: note }));
+    const r = await post(o, 'add-checkpoint', formatAddCheckpoint({ oldSize: old, proof, checkpoint: note }));
     if (r.status === 200) break;
     if (r.status !== 409 || attempt > 0 || !/^(0|[1-9][0-9]{0,15})\n$/.test(r.text)) throw new MirrorRefused(r.status, r.text);
     old = Number(r.text.trim());
     if (old > c.size) throw new MirrorRefused(409, `the mirror holds a checkpoint of ${old} entries, more than the log's ${c.size}`);
   }
+  return pushEntries(o, c, tiles);
+}
 
+type Post = Pick<MirrorPush, 'mirror' | 'fetch' | 'timeoutMs'>;
+
+async function post(o: Post, path: string, body: Uint8Array | string, headers: Record<string, string> = {}) {
+  const signal = AbortSignal.timeout(o.timeoutMs ?? 60_000);
+  const url = `${o.mirror.replace(/\/+$/, '')}/${path}`;
+  const res = await (o.fetch ?? fetch)(url, { method: 'POST', body: body as string /* or bytes: fetch takes either */, headers, signal });
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await textCapped(res, CAP, url, signal) };
+}
+
+/**
+ * The entries of checkpoint `c` the mirror lacks, sent once its pending checkpoint is `c` (an
+ * add-checkpoint the mirror answered 200): from entry 0, then from each next entry a 202 or 409
+ * names, until the 200 with its cosignature. `tiles` reads the log at `c` (made from `o.read`).
+ */
+export async function pushEntries(
+  o: Pick<MirrorPush, 'read' | 'mirror' | 'packages' | 'fetch' | 'timeoutMs'>,
+  c: { origin: string; size: number; root: Uint8Array },
+  tiles = new TileReader(o.read, { size: c.size, root: c.root }),
+): Promise<PushResult> {
   const per = Math.max(1, o.packages ?? 32);
   let start = 0;
   let requests = 0;
@@ -98,7 +108,7 @@ export async function pushToMirror(o: MirrorPush): Promise<PushResult> {
       formatAddEntries({ origin: c.origin, start, end: c.size, ticket: new Uint8Array(0) }, (i) => entries[i - start]!, t, per),
     );
     requests++;
-    const r = await post('add-entries', gzipSync(body), { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' });
+    const r = await post(o, 'add-entries', gzipSync(body), { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' });
     if (r.status === 200) return { size: c.size, cosignatures: r.text, requests };
     if ((r.status !== 202 && r.status !== 409) || !r.type.startsWith(MIRROR_INFO_TYPE)) throw new MirrorRefused(r.status, r.text);
     const info = parseMirrorInfo(r.text);

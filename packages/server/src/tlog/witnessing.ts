@@ -13,20 +13,26 @@ import {
   parseCheckpoint,
   parseNote,
   parsePolicy,
+  parseTilePath,
   quorumMet,
   signatureLine,
+  type Checkpoint,
   type Policy,
   type PolicyEntry,
+  type TileId,
 } from '@svc/core/tlog';
 import { LedgerError } from '../ledger/errors.js';
 import type { Logger } from '../log.js';
 import { PEER_CAPS, textCapped } from '../net/peer.js';
+import { pushEntries } from './mirroring.js';
 
 export interface WitnessingLedger {
   /** The latest checkpoint, signed by the log alone; throws while withheld. */
   checkpoint(): Promise<string>;
   /** Consistency proof between two sizes (1 <= first <= second), hex. */
   consistency(first: number, second: number | undefined, signed: boolean): Promise<{ proof?: unknown }>;
+  /** A tile or entry bundle (to push entries to a mirror among the witnesses); without it mirrors get none. */
+  tile?(id: TileId): Promise<Uint8Array>;
 }
 
 export interface WitnessingStatus {
@@ -117,7 +123,7 @@ export class Witnessing {
     this.latestSize = c.size;
     if (this.behindSince === null && this.published?.size !== c.size) this.behindSince = this.now;
     const entries = [...this.policy.witnesses.entries()];
-    const answers = await Promise.all(entries.map(([name, w]) => this.ask(name, w, note, c.size)));
+    const answers = await Promise.all(entries.map(([name, w]) => this.ask(name, w, note, c)));
     const lines = answers.flat();
     // ask() keeps only lines that verify under that witness's own key in the policy.
     const verified = new Set(entries.filter((_, i) => answers[i]!.length > 0).map(([, w]) => w.key.vkey));
@@ -176,9 +182,38 @@ export class Witnessing {
     return kept[0] && kept[0].id === w.key.id ? kept.map(signatureLine) : [];
   }
 
+  /**
+   * A mirror's cosignature lines, once the entries it lacks are pushed (add-entries, from the next
+   * entry it names), judged as a witness's are; none when the push fails or this log cannot read
+   * its own tiles. The first push of a large log makes that round as long as the upload.
+   */
+  private async mirrored(name: string, w: PolicyEntry, note: string, c: Checkpoint): Promise<string[]> {
+    const tile = this.ledger.tile?.bind(this.ledger);
+    if (!tile) {
+      this.o.log('mirror_not_pushed', { witness: name, reason: 'this log cannot read its own tiles here' });
+      return [];
+    }
+    try {
+      const read = (path: string) => {
+        const id = parseTilePath(path);
+        return id ? tile(id) : Promise.reject(new Error(`not a tile path: ${path}`));
+      };
+      const r = await pushEntries(
+        { read, mirror: w.url!, timeoutMs: this.o.timeoutMs, ...(this.o.fetch ? { fetch: this.o.fetch } : {}) },
+        c,
+      );
+      this.o.log('mirror_pushed', { witness: name, size: c.size, requests: r.requests });
+      return this.verifiedLines(w, note, r.cosignatures, name);
+    } catch (e) {
+      this.o.log('mirror_push_failed', { witness: name, size: c.size, error: e instanceof Error ? e.message : String(e) });
+      return [];
+    }
+  }
+
   /** The cosignature lines one witness gives (none when it refuses, fails or is away). */
-  private async ask(name: string, w: PolicyEntry, note: string, size: number): Promise<string[]> {
+  private async ask(name: string, w: PolicyEntry, note: string, c: Checkpoint): Promise<string[]> {
     if (!w.url) return [];
+    const size = c.size;
     const url = `${w.url.replace(/\/+$/, '')}/add-checkpoint`;
     for (let attempt = 0; attempt < 2; attempt++) {
       const old = Math.min(this.sizes.get(name) ?? 0, size);
@@ -209,6 +244,9 @@ export class Witnessing {
       }
       if (res.status === 200) {
         this.sizes.set(name, size);
+        // An empty 200 is a mirror's (c2sp.org/tlog-mirror: its pending checkpoint moved, nothing
+        // signed): its cosignature comes once it holds the entries, which are pushed to it now.
+        if (body === '') return this.mirrored(name, w, note, c);
         return this.verifiedLines(w, note, body, name);
       }
       if (res.status === 409 && /^(0|[1-9][0-9]{0,15})\n$/.test(body)) {

@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesFor } from '@svc/core';
 import { sha256, sha256Hex } from '@svc/core/primitives';
-import { openNote, parseCheckpoint, parseVkey, type NoteVerifier } from '@svc/core/tlog';
+import { logPolicy, openNote, parseCheckpoint, parseNote, parsePolicy, parseVkey, type NoteVerifier } from '@svc/core/tlog';
 import { runs } from '@svc/tools/system';
 import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
+import { Witnessing } from '../../src/tlog/witnessing.js';
 import { goCheck, goCosig } from '../support/go-tlog.js';
 import { boot, type Booted } from '../support/harness.js';
 import { testMirror, type TestMirror } from '../support/mirror.js';
@@ -87,6 +88,54 @@ describe('svc mirror push, to a mirror of this log', () => {
     expect(next.code, next.err).toBe(0);
     expect(next.out).toContain('size 1300, consistent with size 1000; 300 new entries');
     if (runs('go')) expect(await goCheck(mirrored(), ed25519().vkey, 1000)).toMatchObject({ size: 1300, entries: 1300, older: 1000 });
+  }, 120_000);
+
+  it("a log whose witness policy names the mirror pushes it the new entries, and publishes with the mirror's cosignature in the quorum", async () => {
+    await append(1300, 1500);
+    const mirrorKey = m.vkeys.find((k) => k.type === 'cosignature/v1')!;
+    const policy = `log ${ed25519().vkey}\nwitness m ${mirrorKey.vkey} ${m.url}\nquorum m\n`;
+    const events: Array<[string, Record<string, unknown>]> = [];
+    const cfg = loadConfig({ SVC_DATA_DIR: s.dir, SVC_LOG: '0' });
+    const l = await openLedger(cfg, namesFor(), Keyring.load(join(s.dir, 'keys')).ring, () => undefined, { background: false, batchMs: 0 });
+    try {
+      const w = new Witnessing(l, parsePolicy(policy), { log: (e, f) => void events.push([e, f ?? {}]), timeoutMs: 30_000 });
+      await w.round();
+      const published = w.publishedNote();
+      expect(published, JSON.stringify(events)).not.toBeNull();
+      expect(logPolicy(policy).checkCheckpoint(parseNote(published!), ed25519().name)).toMatchObject({
+        signaturesOk: true,
+        quorumMet: true,
+      });
+      expect(parseCheckpoint(openNote(published!, logKeys).note.text).size).toBe(1500);
+      expect(events.find(([e]) => e === 'mirror_pushed')?.[1]).toMatchObject({ witness: 'm', size: 1500 });
+      // What the mirror serves is that checkpoint, cosigned.
+      const served = await (await fetch(`${mirrored()}checkpoint`)).text();
+      expect(parseCheckpoint(openNote(served, m.vkeys).note.text).size).toBe(1500);
+    } finally {
+      await l.close();
+    }
+  }, 120_000);
+
+  it('a log that cannot read its own tiles gets no cosignature from a mirror: it says so and publishes nothing', async () => {
+    const mirrorKey = m.vkeys.find((k) => k.type === 'cosignature/v1')!;
+    const policy = `log ${ed25519().vkey}\nwitness m ${mirrorKey.vkey} ${m.url}\nquorum m\n`;
+    const events: string[] = [];
+    const cfg = loadConfig({ SVC_DATA_DIR: s.dir, SVC_LOG: '0' });
+    const l = await openLedger(cfg, namesFor(), Keyring.load(join(s.dir, 'keys')).ring, () => undefined, { background: false, batchMs: 0 });
+    try {
+      await append(1500, 1600);
+      const noTiles = {
+        checkpoint: () => l.checkpoint(),
+        consistency: (a: number, b: number | undefined, x: boolean) => l.consistency(a, b, x),
+      };
+      const w = new Witnessing(noTiles, parsePolicy(policy), { log: (e) => void events.push(e), timeoutMs: 30_000 });
+      await w.round();
+      expect(w.publishedNote()).toBeNull();
+      expect(events).toContain('mirror_not_pushed');
+      expect(events).toContain('witness_quorum_missed');
+    } finally {
+      await l.close();
+    }
   }, 120_000);
 
   it('push refuses a vkey that did not sign the log, and a mirror that is not there', async () => {
