@@ -25,8 +25,16 @@ export interface RunningMirror {
   close(): Promise<void>;
 }
 
-/** The mirror of a data folder: its keys (made when missing), its name, and its logs in mirror.sqlite. */
-export function openMirror(cfg: Config, policyText: string, log: Logger, now?: () => number): { mirror: Mirror; store: MirrorStates } {
+/**
+ * The mirror of a data folder: its keys (made when missing), its name, and its logs in
+ * mirror.sqlite there, or in PostgreSQL (`databaseUrl`) shared with other instances.
+ */
+export async function openMirror(
+  cfg: Config,
+  policyText: string,
+  log: Logger,
+  now?: () => number,
+): Promise<{ mirror: Mirror; store: MirrorStates }> {
   const policy = parsePolicy(policyText);
   if (existsSync(join(cfg.dataDir, 'witness.sqlite')))
     throw new Error(`${cfg.dataDir} holds a witness's state: a mirror needs a data folder of its own (its own keys and name)`);
@@ -34,16 +42,19 @@ export function openMirror(cfg: Config, policyText: string, log: Logger, now?: (
   mkdirSync(keys, { recursive: true, mode: 0o700 });
   Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
   const name = keptName(cfg.dataDir, 'mirror-name', `${cfg.service}-mirror.invalid`);
-  const store = new SqliteMirrorStore(
-    join(cfg.dataDir, 'mirror.sqlite'),
-    policy.logs.map((l) => l.key.name),
-  );
+  const origins = [...new Set(policy.logs.map((l) => l.key.name))];
+  // pg is loaded only where PostgreSQL is configured.
+  const store: MirrorStates = cfg.databaseUrl
+    ? await (await import('./mirror/postgres.js')).PgMirrorStore.open(cfg.databaseUrl, origins, (e) =>
+        log('mirror_db_error', { error: e.message }),
+      )
+    : new SqliteMirrorStore(join(cfg.dataDir, 'mirror.sqlite'), origins);
   const mirror = new Mirror({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
   return { mirror, store };
 }
 
 export async function startMirror(cfg: Config, policyText: string, log: Logger, now?: () => number): Promise<RunningMirror> {
-  const { mirror, store } = openMirror(cfg, policyText, log, now);
+  const { mirror, store } = await openMirror(cfg, policyText, log, now);
   const health = () => ({ mirror: mirror.signers[0]!.name, logs: mirror.origins.length });
   const served = await serveAtRoot(cfg, mount(MIRROR_ROUTES, mirrorHandlers(mirror)), health, log, () => store.close());
   log('mirror_listening', { url: served.url, name: mirror.signers[0]!.name, logs: mirror.origins });

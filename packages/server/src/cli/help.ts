@@ -121,7 +121,7 @@ monitors. Keys (witness-mldsa44, witness-ed25519), the
 witness name (SVC_WITNESS_NAME, else kept in keys/witness-name) and witness.sqlite live in the
 data folder; with --database-url (SVC_DATABASE_URL) the state is in PostgreSQL, shared by every
 witness instance on that database. PORT and HOST as for svc serve.`,
-  mirror: `svc mirror serve --policy FILE [--data-dir DIR] [--port N] [--host H]
+  mirror: `svc mirror serve --policy FILE [--data-dir DIR] [--database-url URL] [--port N] [--host H]
 svc mirror push --log URL --vkey VKEY --mirror URL [--packages N]
 
 serve: keeps a full copy of each log the c2sp.org/tlog-policy file names (its log lines) and
@@ -130,7 +130,8 @@ checkpoint, checked as a witness checks it, never signed), POST /add-entries (en
 proved into a pending checkpoint; gzip accepted; 202 or 409 with text/x.tlog.mirror-info), GET
 /vkeys, and each log as tlog-tiles under /<sha256(origin) hex>/ with the mirror's cosigned
 checkpoint. Keys (witness-mldsa44, witness-ed25519 roles), the mirror name (kept in
-keys/mirror-name) and mirror.sqlite live in the data folder, which must not be a witness's.
+keys/mirror-name) and mirror.sqlite live in the data folder, which must not be a witness's; with
+--database-url (SVC_DATABASE_URL) the logs are in PostgreSQL, shared by every mirror instance on it.
 push: reads the tiled log at --log (its checkpoint opened with --vkey), and brings the mirror up
 to it: add-checkpoint (resuming from the mirror's 409), then add-entries from the mirror's next
 entry, at most --packages packages a request (32). Prints the mirror's cosignature lines.`,

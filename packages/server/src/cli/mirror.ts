@@ -15,6 +15,7 @@ export async function mirrorCommand(args: string[]): Promise<number> {
   const { values, positionals } = parse({
     policy: { type: 'string' },
     'data-dir': { type: 'string' },
+    'database-url': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     log: { type: 'string' },
@@ -29,6 +30,7 @@ export async function mirrorCommand(args: string[]): Promise<number> {
     ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
     ...(values.host ? { host: values.host as string } : {}),
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
+    ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
   });
   const policyText = readInput(values.policy as string, '--policy');
   let running: Awaited<ReturnType<typeof startMirror>>;

@@ -57,6 +57,8 @@ export function testLog(name: string, n: number, entry = (i: number) => utf8(`${
 export interface TestMirror {
   running: RunningMirror;
   dir: string;
+  /** The environment it was started with (its database, for a restart on the same store). */
+  env: Record<string, string>;
   url: string;
   vkeys: NoteVerifier[];
   logs: Array<[string, Record<string, unknown>]>;
@@ -81,6 +83,7 @@ export async function testMirror(logs: (TestLog | string)[], o: { dir?: string; 
   return {
     running,
     dir,
+    env: o.env ?? {},
     url,
     vkeys,
     logs: events,
