@@ -43,7 +43,10 @@ const end = start + seconds * 1000;
 const WARM_S = Math.min(3, seconds / 3);
 const warm = start + WARM_S * 1000;
 let offered = 0;
+// This process's CPU over the steady-state window (an entries-per-core figure for the mirror bench).
+let cpuAtWarm = null;
 while (performance.now() < end) {
+  if (cpuAtWarm === null && performance.now() >= warm) cpuAtWarm = process.cpuUsage();
   const due = rate > 0 ? Math.min(rate * ((performance.now() - start) / 1000), offered + MAX_QUEUED) : offered + MAX_QUEUED - queued;
   while (offered + PER_APPEND <= due && queued < MAX_QUEUED) {
     const at = performance.now();
@@ -64,9 +67,12 @@ while (performance.now() < end) {
   await new Promise((r) => setTimeout(r, 2));
 }
 const elapsed = (Math.min(performance.now(), end) - warm) / 1000;
+const cpu = process.cpuUsage(cpuAtWarm ?? undefined);
 await Promise.allSettled(pending);
 await ledger.close();
 latencies.sort((a, b) => a - b);
 const q = (x) => latencies[Math.min(latencies.length - 1, Math.floor(x * latencies.length))] ?? null;
-process.stdout.write(`${JSON.stringify({ leaves: acknowledged, heads: heads.size, seconds: elapsed, p50: q(0.5), p99: q(0.99) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ leaves: acknowledged, heads: heads.size, seconds: elapsed, cpuSeconds: (cpu.user + cpu.system) / 1e6, p50: q(0.5), p99: q(0.99) })}\n`,
+);
 process.exit(0);

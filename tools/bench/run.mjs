@@ -31,6 +31,10 @@ await proofVerifyBench();
 const { ledgerBench } = await import('./ledger.mjs');
 console.log('\n== ledger');
 await ledgerBench({ quick });
+// Issue 55: add-entries throughput of a mirror, beside the ledger's own append rate.
+const { mirrorBench } = await import('./mirror.mjs');
+console.log('\n== a mirror taking a log (add-entries)');
+await mirrorBench({ entries: quick ? 100_000 : 1_000_000, seconds: quick ? 8 : 15 });
 if (!quick) {
   // Issue 56: start, svc issue and the background check on a log of 10^6 leaves (10^7 with --large)
   // against an empty one, on SQLite and PostgreSQL.

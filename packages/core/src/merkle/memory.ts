@@ -1,5 +1,6 @@
 // An in-memory tree keeping every complete subtree hash: the reference the ledger store mirrors.
 import { leafHash, nodeHash } from './hash.js';
+import type { MerkleHasher } from './plan.js';
 import type { TreeReader } from './prove.js';
 
 /**
@@ -18,13 +19,16 @@ export class MemoryTree implements TreeReader {
   /** levels[h][i] = hash of the complete subtree of 2^h leaves starting at i * 2^h. */
   private readonly levels: Uint8Array[][] = [[]];
 
+  /** `hasher`: RFC 6962's hashes on another SHA-256 (a platform's native one); the core's by default. */
+  constructor(private readonly hasher?: MerkleHasher) {}
+
   get size(): number {
     return this.levels[0]!.length;
   }
 
   /** Append a leaf by its data (hashed as an RFC 6962 leaf); returns its index. */
   appendData(data: Uint8Array): number {
-    return this.appendLeafHash(leafHash(data));
+    return this.appendLeafHash(this.hasher ? this.hasher.leaf(data) : leafHash(data));
   }
 
   appendLeafHash(hash: Uint8Array): number {
@@ -35,7 +39,7 @@ export class MemoryTree implements TreeReader {
     // Each time the new leaf closes a pair, the parent subtree becomes complete.
     while (i % 2 === 1) {
       const row = this.levels[h]!;
-      const parent = nodeHash(row[i - 1]!, row[i]!);
+      const parent = this.hasher ? this.hasher.node(row[i - 1]!, row[i]!) : nodeHash(row[i - 1]!, row[i]!);
       h++;
       if (!this.levels[h]) this.levels[h] = [];
       this.levels[h]!.push(parent);

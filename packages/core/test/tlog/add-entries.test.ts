@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { concatBytes, toHex, utf8 } from '../../src/encoding/bytes.js';
-import { MemoryTree, leafHash, treeRoot } from '../../src/merkle-entry.js';
+import { MemoryTree, leafHash, nodeHash, treeRoot } from '../../src/merkle-entry.js';
 import { AddEntriesReader, PACKAGE_ENTRIES, TlogError, formatAddEntries, packageRanges, verifyPackage } from '../../src/tlog/index.js';
 
 const ORIGIN = 'example.test/mirrored';
@@ -209,6 +209,34 @@ describe('hostile headers and trickled packages', () => {
         expect(trickled.pending).toBe(0);
       }),
       { numRuns: 15 },
+    );
+  });
+});
+
+describe('verifyPackage with a hasher of its own', () => {
+  // The same RFC 6962 hashes, counted: the verdict must be the one the core's own hashes give.
+  const counted = { leaves: 0, nodes: 0 };
+  const hasher = {
+    leaf: (d: Uint8Array) => (counted.leaves++, leafHash(d)),
+    node: (l: Uint8Array, r: Uint8Array) => (counted.nodes++, nodeHash(l, r)),
+  };
+  it("gives the verdict the core's hashes give, hashing every entry through it (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 600 }), fc.nat(), fc.boolean(), (n, s, tamper) => {
+        const { entries, tree, root } = log(n);
+        const start = s % n;
+        const r = new AddEntriesReader();
+        r.push(formatAddEntries({ origin: ORIGIN, start, end: n, ticket: new Uint8Array(0) }, (i) => entries[i]!, tree));
+        for (let p = r.next(); p; p = r.next()) {
+          if (tamper) p.entries[0] = utf8('other');
+          const h = held(tree, p.subtreeStart, p.start);
+          const before = counted.leaves;
+          expect(verifyPackage(p, h, { size: n, root }, hasher)).toBe(verifyPackage(p, h, { size: n, root }));
+          expect(verifyPackage(p, h, { size: n, root }, hasher)).toBe(!tamper);
+          expect(counted.leaves - before).toBe(2 * p.entries.length);
+        }
+      }),
+      { numRuns: 20 },
     );
   });
 });

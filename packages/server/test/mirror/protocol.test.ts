@@ -277,22 +277,25 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
       }
     });
 
-    it.runIf(backend === 'postgres')('two instances on one database are one mirror: a checkpoint to one, entries to either, read from both', async () => {
-      const l = testLog('instances', 900);
-      const one = await testMirror([l], { env: await store() });
-      const two = await testMirror([l], { dir: one.dir, env: one.env });
-      try {
-        expect((await one.post('add-checkpoint', l.addCheckpoint(0, 900))).status).toBe(200);
-        const body = l.addEntries(0, 900);
-        expect(info(await two.entries(body.subarray(0, body.length / 2))).next).toBe(256);
-        expect((await one.entries(l.addEntries(256, 900))).status).toBe(200);
-        await readBack(two, l, 900);
-        await readBack(one, l, 900);
-      } finally {
-        await two.stop();
-        await one.stop();
-      }
-    });
+    it.runIf(backend === 'postgres')(
+      'two instances on one database are one mirror: a checkpoint to one, entries to either, read from both',
+      async () => {
+        const l = testLog('instances', 900);
+        const one = await testMirror([l], { env: await store() });
+        const two = await testMirror([l], { dir: one.dir, env: one.env });
+        try {
+          expect((await one.post('add-checkpoint', l.addCheckpoint(0, 900))).status).toBe(200);
+          const body = l.addEntries(0, 900);
+          expect(info(await two.entries(body.subarray(0, body.length / 2))).next).toBe(256);
+          expect((await one.entries(l.addEntries(256, 900))).status).toBe(200);
+          await readBack(two, l, 900);
+          await readBack(one, l, 900);
+        } finally {
+          await two.stop();
+          await one.stop();
+        }
+      },
+    );
 
     it('uploads stalled mid-body hold a place each; past eight the next is 503, and the stalled ones end at the body deadline', async () => {
       const l = testLog('stalled', 300);

@@ -58,10 +58,9 @@ export function mirrorHandlers(m: Mirror): Record<(typeof MIRROR_ROUTES)[number]
     mirrorAddEntries: async (req) => {
       const why = unreadable(req);
       if (why) return noStore({ status: 415, body: why, contentType: 'text/plain; charset=utf-8' });
-      const body = uploadBody(req);
       if (!m.admit()) throw new HttpError('unavailable', 'too many uploads at once; retry shortly', { retryAfter: 1 });
       try {
-        return noStore(await m.addEntries(body));
+        return noStore(await m.addEntries(uploadBody(req)));
       } finally {
         m.release();
       }
