@@ -4,7 +4,6 @@
 // mirror is a cosigner distinct from any witness: a data folder that holds a witness's state is
 // refused, so the two can never share keys or a name.
 import type { Server } from 'node:http';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePolicy } from '@svc/core/tlog';
 import type { Config } from './config.js';
@@ -12,11 +11,10 @@ import { mirrorHandlers } from './api/mirror/handlers.js';
 import { MIRROR_ROUTES } from './api/mirror/routes.js';
 import { mount } from './http/pipeline.js';
 import { serveAtRoot } from './http/standalone.js';
-import { Keyring, WITNESS_ROLES } from './keys/keyring.js';
+import { cosignerFolder } from './witness-app.js';
 import type { Logger } from './log.js';
 import { Mirror } from './mirror/mirror.js';
 import { SqliteMirrorStore, type MirrorStates } from './mirror/store.js';
-import { keptName } from './tlog/checkpoints.js';
 
 export interface RunningMirror {
   server: Server;
@@ -36,12 +34,7 @@ export async function openMirror(
   now?: () => number,
 ): Promise<{ mirror: Mirror; store: MirrorStates }> {
   const policy = parsePolicy(policyText);
-  if (existsSync(join(cfg.dataDir, 'witness.sqlite')))
-    throw new Error(`${cfg.dataDir} holds a witness's state: a mirror needs a data folder of its own (its own keys and name)`);
-  const keys = join(cfg.dataDir, 'keys');
-  mkdirSync(keys, { recursive: true, mode: 0o700 });
-  Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
-  const name = keptName(cfg.dataDir, 'mirror-name', `${cfg.service}-mirror.invalid`);
+  const { ring, kept: name } = cosignerFolder(cfg, 'mirror');
   const origins = [...new Set(policy.logs.map((l) => l.key.name))];
   // pg is loaded only where PostgreSQL is configured.
   const store: MirrorStates = cfg.databaseUrl
@@ -49,7 +42,7 @@ export async function openMirror(
         log('mirror_db_error', { error: e.message }),
       )
     : new SqliteMirrorStore(join(cfg.dataDir, 'mirror.sqlite'), origins);
-  const mirror = new Mirror({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
+  const mirror = new Mirror({ name, policy, ring, store, log, ...(now ? { now } : {}) });
   return { mirror, store };
 }
 

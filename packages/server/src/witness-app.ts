@@ -34,20 +34,33 @@ export async function openWitness(
   now?: () => number,
 ): Promise<{ witness: Witness; store: WitnessStates }> {
   const policy = parsePolicy(policyText);
-  if (existsSync(join(cfg.dataDir, 'mirror.sqlite')))
-    throw new Error(`${cfg.dataDir} holds a mirror's state: a witness needs a data folder of its own (its own keys and name)`);
-  const keys = join(cfg.dataDir, 'keys');
-  mkdirSync(keys, { recursive: true, mode: 0o700 });
-  Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
-  const name = process.env.SVC_WITNESS_NAME || keptName(cfg.dataDir, 'witness-name', `${cfg.service}-witness.invalid`);
+  const { ring, kept } = cosignerFolder(cfg, 'witness');
+  const name = process.env.SVC_WITNESS_NAME || kept;
   // pg is loaded only where PostgreSQL is configured (16 MiB a process otherwise mapped for nothing).
   const store: WitnessStates = cfg.databaseUrl
     ? await (await import('./witness/postgres.js')).PgWitnessStore.open(cfg.databaseUrl, (e) =>
         log('witness_db_error', { error: e.message }),
       )
     : new WitnessStore(join(cfg.dataDir, 'witness.sqlite'));
-  const witness = new Witness({ name, policy, ring: Keyring.load(keys).ring, store, log, ...(now ? { now } : {}) });
+  const witness = new Witness({ name, policy, ring, store, log, ...(now ? { now } : {}) });
   return { witness, store };
+}
+
+const STATE = { witness: 'witness.sqlite', mirror: 'mirror.sqlite' } as const;
+
+/**
+ * A cosigner's data folder: its cosigning keys (made when missing) and its kept name. A witness and
+ * a mirror are distinct cosigners (tlog-mirror): a folder holding the other's state is refused, so
+ * the two never share keys or a name.
+ */
+export function cosignerFolder(cfg: Config, role: 'witness' | 'mirror'): { ring: ReturnType<typeof Keyring.load>['ring']; kept: string } {
+  const other = role === 'witness' ? 'mirror' : 'witness';
+  if (existsSync(join(cfg.dataDir, STATE[other])))
+    throw new Error(`${cfg.dataDir} holds a ${other}'s state: a ${role} needs a data folder of its own (its own keys and name)`);
+  const keys = join(cfg.dataDir, 'keys');
+  mkdirSync(keys, { recursive: true, mode: 0o700 });
+  Keyring.generate(keys, { roles: Keyring.load(keys).missing.filter((r) => (WITNESS_ROLES as readonly string[]).includes(r)) });
+  return { ring: Keyring.load(keys).ring, kept: keptName(cfg.dataDir, `${role}-name`, `${cfg.service}-${role}.invalid`) };
 }
 
 export async function startWitness(cfg: Config, policyText: string, log: Logger): Promise<RunningWitness> {

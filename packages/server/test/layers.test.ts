@@ -176,7 +176,8 @@ describe('layers', () => {
     openapi: 8,
     app: 9,
     'witness-app': 9,
-    'mirror-app': 9,
+    // Above the witness's app, whose data-folder rule and listener it shares.
+    'mirror-app': 9.5,
     server: 10,
     cli: 11,
     index: 12,

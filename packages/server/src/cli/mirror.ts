@@ -1,14 +1,13 @@
 // `svc mirror serve`: a tlog-mirror for the logs of a policy, until SIGTERM or SIGINT.
 // `svc mirror push`: bring a mirror up to a log's current checkpoint.
-import { TlogError, parseVkey } from '@svc/core/tlog';
-import { loadConfig } from '../config.js';
-import { jsonLogger } from '../log.js';
+import { parseVkey } from '@svc/core/tlog';
 import { startMirror } from '../mirror-app.js';
 import { pushToMirror } from '../tlog/mirroring.js';
-import { CliError, readInput } from './common.js';
+import { CliError } from './common.js';
 import { HELP } from './help.js';
 import { tileFetcher } from './tlog.js';
-import { io, out, parseFor, portFlag } from './io.js';
+import { out, parseFor } from './io.js';
+import { serveCosigner } from './witness.js';
 
 export async function mirrorCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('mirror', args, options);
@@ -25,25 +24,7 @@ export async function mirrorCommand(args: string[]): Promise<number> {
   });
   if (positionals[0] === 'push') return push(values as Record<string, string | undefined>);
   if (positionals[0] !== 'serve') throw new CliError(`a mirror subcommand is required: serve or push\n\n${HELP.mirror}`, 2);
-  if (!values.policy) throw new CliError(`--policy is required\n\n${HELP.mirror}`, 2);
-  const cfg = loadConfig(io().env, {
-    ...(values.port !== undefined ? { port: portFlag(values.port as string) } : {}),
-    ...(values.host ? { host: values.host as string } : {}),
-    ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
-    ...(values['database-url'] ? { databaseUrl: values['database-url'] as string } : {}),
-  });
-  const policyText = readInput(values.policy as string, '--policy');
-  let running: Awaited<ReturnType<typeof startMirror>>;
-  try {
-    running = await startMirror(cfg, policyText, jsonLogger(cfg.log && cfg.logLevel));
-  } catch (e) {
-    if (e instanceof TlogError) throw new CliError(`--policy ${values.policy}: ${e.message}`, 2);
-    throw e;
-  }
-  const stop = () => void running.close().then(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  return new Promise<number>(() => {});
+  return serveCosigner('mirror', values as Record<string, string | undefined>, startMirror);
 }
 
 async function push(v: Record<string, string | undefined>): Promise<number> {

@@ -25,7 +25,7 @@ import { LedgerError } from '../ledger/errors.js';
 import { nativeHasher } from '../ledger/hasher.js';
 import { readTile } from '../ledger/reads.js';
 import type { Logger } from '../log.js';
-import { AddCheckpointQueue, TEXT, cosigner, type Cosigner, type WitnessReply } from '../witness/cosigner.js';
+import { AddCheckpointQueue, TEXT, cosigner, vkeysText, type Cosigner, type WitnessReply } from '../witness/cosigner.js';
 import type { MirrorNode, MirrorStates } from './store.js';
 
 /** Packages one add-entries request may commit before it is answered 202 (tlog-mirror asks clients for at most 32). */
@@ -75,7 +75,7 @@ export class Mirror {
   }
 
   vkeys(): string {
-    return `${this.signers.map((s) => s.vkey).join('\n')}\n`;
+    return vkeysText(this.c);
   }
 
   /** POST add-checkpoint: the pending checkpoint moves (200, an empty body), nothing is signed. */
@@ -122,8 +122,11 @@ export class Mirror {
     let checkpoint: { size: number; root: Uint8Array } | null = null;
     let saved = 0;
     let cut = false;
+    // Bytes of the body read (after gzip): a refusal says how much it took, a bomb's is one chunk.
+    let received = 0;
     try {
       read: for await (const chunk of cutOff(body)) {
+        received += chunk.length;
         r.push(chunk);
         if (!checkpoint) {
           const h = r.header();
@@ -137,6 +140,7 @@ export class Mirror {
               status: check.status,
               start: h.start,
               end: h.end,
+              received,
             });
             return reply(check.status, check.body, check.contentType);
           }

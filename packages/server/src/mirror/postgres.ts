@@ -4,10 +4,10 @@
 // never both move one log's pending checkpoint from the same size; a package is one transaction
 // whose rows are inserted unless present (two instances may commit the same package: the copies
 // are equal, both proved into consistent checkpoints); the mirror checkpoint moves only forward.
-import pg from 'pg';
+import type pg from 'pg';
 import type { MirrorLogState, WitnessState } from '@svc/core/tlog';
 import { emptyRoot } from '@svc/core/merkle';
-import { PG_TIMEOUTS } from '../ledger/postgres/store.js';
+import { cosignerPool } from '../witness/postgres.js';
 import { KEPT_PENDING, type MirrorNode, type MirrorStates, type PendingDecide } from './store.js';
 
 const SCHEMA = `
@@ -21,10 +21,6 @@ const SCHEMA = `
     PRIMARY KEY(log, level, idx));
 `;
 
-const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
 const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.length);
 const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
 
@@ -35,17 +31,7 @@ export class PgMirrorStore implements MirrorStates {
   ) {}
 
   static async open(url: string, origins: readonly string[], onError?: (e: Error) => void): Promise<PgMirrorStore> {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 8,
-      types,
-      connectionTimeoutMillis: PG_TIMEOUTS.callMs,
-      query_timeout: PG_TIMEOUTS.callMs,
-      idle_in_transaction_session_timeout: PG_TIMEOUTS.idleInTransactionMs,
-      keepAlive: true,
-    });
-    pool.on('error', (e) => onError?.(e));
-    pool.on('connect', (c) => c.on('error', () => undefined));
+    const pool = cosignerPool(url, 8, onError);
     try {
       // Instances starting together would race on CREATE TABLE IF NOT EXISTS: one lock for the schema.
       const c = await pool.connect();

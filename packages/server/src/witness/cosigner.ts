@@ -38,6 +38,11 @@ export interface Cosigner {
   byHash: Map<string, string>;
 }
 
+/** A cosigner's verifier keys, one per line (its `GET /vkeys`). */
+export function vkeysText(c: Cosigner): string {
+  return `${c.signers.map((s) => s.vkey).join('\n')}\n`;
+}
+
 /** The cosigner of `name` with the ring's cosigning keys, for the logs of `policy`. */
 export function cosigner(name: string, policy: Policy, ring: Keyring, log: Logger, role: 'witness' | 'mirror'): Cosigner {
   const k44 = ring.logKey('witness-mldsa44');

@@ -15,21 +15,30 @@ const types = {
     oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * A pool for a cosigner's state (a witness's, a mirror's): bigints as numbers, every call bounded
+ * by the ledger's timeouts, errors of idle connections reported and never thrown.
+ */
+export function cosignerPool(url: string, max: number, onError?: (e: Error) => void): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types,
+    connectionTimeoutMillis: PG_TIMEOUTS.callMs,
+    query_timeout: PG_TIMEOUTS.callMs,
+    idle_in_transaction_session_timeout: PG_TIMEOUTS.idleInTransactionMs,
+    keepAlive: true,
+  });
+  pool.on('error', (e) => onError?.(e));
+  pool.on('connect', (c) => c.on('error', () => undefined));
+  return pool;
+}
+
 export class PgWitnessStore implements WitnessStates {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async open(url: string, onError?: (e: Error) => void): Promise<PgWitnessStore> {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 4,
-      types,
-      connectionTimeoutMillis: PG_TIMEOUTS.callMs,
-      query_timeout: PG_TIMEOUTS.callMs,
-      idle_in_transaction_session_timeout: PG_TIMEOUTS.idleInTransactionMs,
-      keepAlive: true,
-    });
-    pool.on('error', (e) => onError?.(e));
-    pool.on('connect', (c) => c.on('error', () => undefined));
+    const pool = cosignerPool(url, 4, onError);
     try {
       await pool.query(SCHEMA);
     } catch (e) {

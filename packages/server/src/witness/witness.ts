@@ -6,7 +6,7 @@
 import { decideSignSubtree, type NoteSigner, type Policy } from '@svc/core/tlog';
 import type { Keyring } from '../keys/keyring.js';
 import type { Logger } from '../log.js';
-import { AddCheckpointQueue, TEXT, cosigner, type Cosigner, type WitnessReply } from './cosigner.js';
+import { AddCheckpointQueue, TEXT, cosigner, vkeysText, type Cosigner, type WitnessReply } from './cosigner.js';
 import type { WitnessStates } from './store.js';
 
 export type { WitnessReply } from './cosigner.js';
@@ -47,7 +47,7 @@ export class Witness {
   }
 
   vkeys(): string {
-    return `${this.signers.map((s) => s.vkey).join('\n')}\n`;
+    return vkeysText(this.c);
   }
 
   /** POST add-checkpoint: cosigned, and the new state written, before the answer. */
