@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import type { MirrorLogState, WitnessState } from '@svc/core/tlog';
 import { emptyRoot } from '@svc/core/merkle';
-import { cosignerPool } from '../witness/postgres.js';
+import { cosignerPool, transaction } from '../witness/postgres.js';
 import { KEPT_PENDING, type MirrorNode, type MirrorStates, type PendingDecide } from './store.js';
 
 const SCHEMA = `
@@ -34,19 +34,11 @@ export class PgMirrorStore implements MirrorStates {
     const pool = cosignerPool(url, 8, onError);
     try {
       // Instances starting together would race on CREATE TABLE IF NOT EXISTS: one lock for the schema.
-      const c = await pool.connect();
-      try {
-        await c.query('BEGIN');
+      await transaction(pool, async (c) => {
         await c.query("SELECT pg_advisory_xact_lock(hashtextextended('svc_mirror_schema', 7))");
         await c.query(SCHEMA);
         await c.query('INSERT INTO svc_mirror_logs(origin) SELECT unnest($1::text[]) ON CONFLICT (origin) DO NOTHING', [origins]);
-        await c.query('COMMIT');
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        c.release();
-      }
+      });
       const { rows } = await pool.query('SELECT id, origin FROM svc_mirror_logs');
       return new PgMirrorStore(pool, new Map((rows as { id: number; origin: string }[]).map((r) => [r.origin, r.id])));
     } catch (e) {
@@ -80,9 +72,7 @@ export class PgMirrorStore implements MirrorStates {
     _now: number,
     origins: readonly string[],
   ): Promise<T[]> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    return transaction(this.pool, async (c) => {
       const sorted = [...new Set(origins)].filter((o) => this.ids.has(o)).sort();
       for (const o of sorted) await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 8))', [o]);
       const states = new Map<string, WitnessState | null>();
@@ -111,14 +101,8 @@ export class PgMirrorStore implements MirrorStates {
         } else if (a.state) throw new Error('a decision for an origin that was not locked');
         answers.push(a);
       }
-      await c.query('COMMIT');
       return answers;
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   private async column(sql: string, params: unknown[], want: number, what: string): Promise<Uint8Array[]> {
@@ -162,9 +146,7 @@ export class PgMirrorStore implements MirrorStates {
     nodes: readonly MirrorNode[],
   ): Promise<void> {
     const id = this.id(origin);
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    await transaction(this.pool, async (c) => {
       // One statement for the package's rows: arrays unnested in order, index by ordinality.
       await c.query(
         'INSERT INTO svc_mirror_entries(log, idx, data, hash) SELECT $1, $2::bigint + n - 1, d, h FROM unnest($3::bytea[], $4::bytea[]) WITH ORDINALITY AS t(d, h, n) ON CONFLICT DO NOTHING',
@@ -176,13 +158,7 @@ export class PgMirrorStore implements MirrorStates {
           [id, nodes.map((n) => n.level), nodes.map((n) => n.index), nodes.map((n) => buf(n.hash))],
         );
       await c.query('UPDATE svc_mirror_logs SET next = GREATEST(next, $2) WHERE id = $1', [id, start + entries.length]);
-      await c.query('COMMIT');
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   async pendingCheckpoint(origin: string, size: number): Promise<string | null> {

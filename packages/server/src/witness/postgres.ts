@@ -34,6 +34,22 @@ export function cosignerPool(url: string, max: number, onError?: (e: Error) => v
   return pool;
 }
 
+/** `run` inside one transaction on one connection of the pool: committed if it returns, rolled back if it throws. */
+export async function transaction<T>(pool: pg.Pool, run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    const out = await run(c);
+    await c.query('COMMIT');
+    return out;
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    c.release();
+  }
+}
+
 export class PgWitnessStore implements WitnessStates {
   private constructor(private readonly pool: pg.Pool) {}
 
@@ -59,9 +75,7 @@ export class PgWitnessStore implements WitnessStates {
     now: number,
     origins: readonly string[],
   ): Promise<T[]> {
-    const c = await this.pool.connect();
-    try {
-      await c.query('BEGIN');
+    return transaction(this.pool, async (c) => {
       const sorted = [...new Set(origins)].sort();
       for (const o of sorted) await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [o]);
       const states = new Map<string, WitnessState | null>();
@@ -88,14 +102,8 @@ export class PgWitnessStore implements WitnessStates {
           [o, s.size, Buffer.from(s.root), s.checkpoint, now],
         );
       }
-      await c.query('COMMIT');
       return answers;
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      c.release();
-    }
+    });
   }
 
   async close(): Promise<void> {
