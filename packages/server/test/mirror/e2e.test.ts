@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesFor } from '@svc/core';
 import { sha256, sha256Hex } from '@svc/core/primitives';
-import { logPolicy, openNote, parseCheckpoint, parseNote, parsePolicy, parseVkey, type NoteVerifier } from '@svc/core/tlog';
+import {
+  logKeygen,
+  logPolicy,
+  noteSigner,
+  openNote,
+  parseCheckpoint,
+  parseNote,
+  parsePolicy,
+  parseVkey,
+  type NoteVerifier,
+} from '@svc/core/tlog';
 import { runs } from '@svc/tools/system';
 import { Keyring, loadConfig, openLedger } from '../../src/internal.js';
 import { Witnessing } from '../../src/tlog/witnessing.js';
@@ -114,6 +124,23 @@ describe('svc mirror push, to a mirror of this log', () => {
     } finally {
       await l.close();
     }
+  }, 120_000);
+
+  it("svc ledger monitor --policy counts the mirror's cosignature in the quorum, read from the mirror", async () => {
+    const mirrorKey = m.vkeys.find((k) => k.type === 'cosignature/v1')!;
+    const policy = join(work, 'mirror-quorum.txt');
+    writeFileSync(policy, `log ${ed25519().vkey}\nwitness m ${mirrorKey.vkey}\nquorum m\n`);
+    const args = ['ledger', 'monitor', '--tiles', mirrored(), '--vkey', ed25519().vkey, '--policy', policy];
+    const r = await runSvc([...args, '--state', join(work, 'monitor-policy.json')]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('witness quorum met (1 cosignatures)');
+    // A policy naming another mirror's key: the quorum is not met, and the monitor says so (exit 3).
+    const other = join(work, 'other-quorum.txt');
+    const stranger = noteSigner('other-mirror.invalid', logKeygen('cosignature/v1', new Uint8Array(32).fill(9))).vkey;
+    writeFileSync(other, `log ${ed25519().vkey}\nwitness o ${stranger}\nquorum o\n`);
+    const missed = await runSvc([...args.slice(0, -1), other, '--state', join(work, 'monitor-other.json')]);
+    expect(missed.code).toBe(3);
+    expect(missed.out + missed.err).toMatch(/quorum/i);
   }, 120_000);
 
   it('a log that cannot read its own tiles gets no cosignature from a mirror: it says so and publishes nothing', async () => {
