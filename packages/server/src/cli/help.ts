@@ -101,6 +101,7 @@ svc ledger prove --url BASE (--answer ... | ...) --tlog-proof [--vkey VKEY]...
 svc ledger audit --url BASE [--state FILE] [--keys FILE]
 svc ledger tiles --out DIR [--data-dir DIR] [--database-url URL]
 svc ledger monitor --tiles URL|DIR --vkey VKEY --state FILE [--policy FILE]
+svc ledger subtree --request FILE --answer FILE --vkey VKEY [--vkey VKEY]...
 
 prove: fetches the signed tree head and an inclusion proof, and verifies the path against the
 signed root; with --tlog-proof, prints a c2sp.org/tlog-proof@v1 against the served checkpoint.
@@ -111,7 +112,11 @@ entry bundles) that any web server can serve; incremental, the checkpoint replac
 monitor: follows a tiled log (served: BASE/api/transparency/tlog/, or a static copy), checks each
 new checkpoint is consistent with the last (state file) and every new entry against its leaf;
 exits 3 on a fork, a rollback, tiles that do not match the signed root, or a bad signature; with
---policy (c2sp.org/tlog-policy), also when the witness cosignatures do not meet its quorum.`,
+--policy (c2sp.org/tlog-policy), also when the witness cosignatures do not meet its quorum.
+subtree: checks a subtree cosignature offline: the request is a sign-subtree body (the subtree, its
+hash, its consistency proof, the checkpoint), the answer the cosigner's lines; exit 0 when the
+checkpoint opens under a key given, the proof leads to its root, and a given key's subtree/v1 line
+verifies, else 1.`,
   witness: `svc witness serve --policy FILE [--data-dir DIR] [--database-url URL] [--port N] [--host H]
 
 Cosigns checkpoints of the logs the c2sp.org/tlog-policy file names (its log lines), each only when

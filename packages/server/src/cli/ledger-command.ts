@@ -1,4 +1,4 @@
-// `svc ledger`: its subcommands (prove, audit, tiles, monitor) from one set of options.
+// `svc ledger`: its subcommands (prove, audit, tiles, monitor, subtree) from one set of options.
 import { namesFor } from '@svc/core';
 import { loadConfig } from '../config.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -9,7 +9,7 @@ import { CliError, requireKeyring } from './common.js';
 import { HELP } from './help.js';
 import { clearProgress, io, note, out, parseFor, progress } from './io.js';
 import { auditCommand, proveCommand } from './ledger.js';
-import { monitorCommand, tilesCommand, tlogProofCommand } from './tlog.js';
+import { monitorCommand, subtreeCommand, tilesCommand, tlogProofCommand } from './tlog.js';
 
 export async function ledgerCommand(args: string[]): Promise<number> {
   const parse = <O extends Parameters<typeof parseFor>[2]>(options: O) => parseFor('ledger', args, options);
@@ -28,9 +28,10 @@ export async function ledgerCommand(args: string[]): Promise<number> {
     policy: { type: 'string' },
     'data-dir': { type: 'string' },
     'database-url': { type: 'string' },
+    request: { type: 'string' },
   });
   const sub = positionals[0];
-  if (sub !== 'prove' && sub !== 'audit' && sub !== 'tiles' && sub !== 'monitor')
+  if (sub !== 'prove' && sub !== 'audit' && sub !== 'tiles' && sub !== 'monitor' && sub !== 'subtree')
     throw new CliError(
       `${sub === undefined ? 'a ledger subcommand is required' : `unknown subcommand ledger ${sub}`}\n\n${HELP.ledger}`,
       2,
@@ -58,6 +59,11 @@ export async function ledgerCommand(args: string[]): Promise<number> {
     } finally {
       await ledger.close();
     }
+  }
+  if (sub === 'subtree') {
+    if (!values.request || !values.answer || !values.vkey?.length)
+      throw new CliError(`--request, --answer and --vkey are required\n\n${HELP.ledger}`, 2);
+    return subtreeCommand({ request: values.request, answer: values.answer as string, vkeys: values.vkey }, out);
   }
   if (sub === 'monitor') {
     if (!values.tiles || !values.vkey?.length || !values.state)

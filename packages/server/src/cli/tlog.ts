@@ -4,10 +4,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bytesEqual, fromHex } from '@svc/core/primitives';
+import { isSubtree, verifySubtreeProof } from '@svc/core/merkle';
 import {
   TlogError,
   formatTlogProof,
   openNote,
+  openSubtreeSignatures,
+  parseSignSubtree,
   parseCheckpoint,
   parsePolicy,
   parseVkey,
@@ -194,5 +197,51 @@ export async function tlogProofCommand(
     return 1;
   }
   io().stdout.write(text);
+  return 0;
+}
+
+/**
+ * `svc ledger subtree --request FILE --answer FILE --vkey VKEY...`: a subtree cosignature checked
+ * offline. The request is a sign-subtree body (the subtree, its hash, its consistency proof and the
+ * checkpoint); the answer is the cosigner's lines. Exit 0 when the checkpoint opens under a given
+ * key, the proof leads from the hash to its root, and a given key's subtree/v1 line (timestamp 0)
+ * verifies over that subtree; 1 when any of that fails.
+ */
+export function subtreeCommand(o: { request: string; answer: string; vkeys: string[] }, print: (s: string) => void): number {
+  const keys = o.vkeys.map((v) => vkeyArg(v));
+  let req: ReturnType<typeof parseSignSubtree>;
+  try {
+    req = parseSignSubtree(readInput(o.request, '--request'));
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    throw new CliError(`--request is not a sign-subtree body: ${(e as Error).message}`, 2);
+  }
+  const fail = (why: string) => {
+    print(`SUBTREE NOT VERIFIED: ${why}`);
+    return 1;
+  };
+  let c: ReturnType<typeof parseCheckpoint>;
+  try {
+    c = parseCheckpoint(openNote(req.checkpoint, keys).note.text);
+  } catch (e) {
+    return fail(`the checkpoint does not open under the keys given (${(e as Error).message})`);
+  }
+  if (!isSubtree(req.start, req.end) || req.end > c.size) return fail(`[${req.start}, ${req.end}) is not a subtree of a tree of ${c.size}`);
+  if (!verifySubtreeProof(req.start, req.end, c.size, req.proof, req.hash, c.root))
+    return fail("the subtree consistency proof does not lead to the checkpoint's root");
+  let signed: ReturnType<typeof openSubtreeSignatures>;
+  try {
+    signed = openSubtreeSignatures(
+      readInput(o.answer, '--answer'),
+      { origin: c.origin, start: req.start, end: req.end, hash: req.hash },
+      keys,
+    );
+  } catch (e) {
+    if (e instanceof CliError) throw e;
+    return fail((e as Error).message);
+  }
+  print(
+    `SUBTREE OK: [${req.start}, ${req.end}) of ${c.origin} (size ${c.size}) cosigned by ${[...new Set(signed.map((x) => x.name))].join(', ')}.`,
+  );
   return 0;
 }

@@ -105,3 +105,46 @@ describe('sign-subtree over HTTP', () => {
     expect((await ask(128, 256)).status).toBe(200);
   });
 });
+
+describe('svc ledger subtree: the cosignature checked offline', () => {
+  it("passes the witness's answer, and fails a changed hash, another witness's key and a proof that leads elsewhere", async () => {
+    const { runSvc } = await import('../support/svc-cli.js');
+    const body = formatSignSubtree({
+      start: 256,
+      end: 300,
+      hash: rangeHash(t, 256, 300),
+      proof: subtreeProof(t, 256, 300, 300),
+      checkpoint: cosigned,
+    });
+    const answer = (await post('sign-subtree', body)).text;
+    const files = (name: string, req: string, ans: string) => {
+      writeFileSync(join(work, `${name}.req`), req);
+      writeFileSync(join(work, `${name}.ans`), ans);
+      return ['--request', join(work, `${name}.req`), '--answer', join(work, `${name}.ans`)];
+    };
+    const vkeys = w.vkeys.flatMap((k) => ['--vkey', k.vkey]);
+    const ok = await runSvc(['ledger', 'subtree', ...files('ok', body, answer), ...vkeys]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toContain(`SUBTREE OK: [256, 300) of ${ORIGIN} (size 300) cosigned by ${w.name}.`);
+    // The same answer for another hash of the same range: the line does not sign it.
+    const otherHash = formatSignSubtree({
+      start: 256,
+      end: 300,
+      hash: rangeHash(t, 0, 44),
+      proof: subtreeProof(t, 256, 300, 300),
+      checkpoint: cosigned,
+    });
+    const bad = await runSvc(['ledger', 'subtree', ...files('hash', otherHash, answer), ...vkeys]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/^SUBTREE NOT VERIFIED: /);
+    const stranger = noteSigner(w.name, logKeygen('subtree/v1', sha256(utf8('another witness'))));
+    expect((await runSvc(['ledger', 'subtree', ...files('key', body, answer), '--vkey', stranger.vkey, '--vkey', logKey.vkey])).code).toBe(
+      1,
+    );
+    const noProof = formatSignSubtree({ start: 256, end: 300, hash: rangeHash(t, 256, 300), proof: [], checkpoint: cosigned });
+    const np = await runSvc(['ledger', 'subtree', ...files('proof', noProof, answer), ...vkeys]);
+    expect(np.code).toBe(1);
+    expect(np.out).toContain('does not lead');
+    expect((await runSvc(['ledger', 'subtree', '--request', join(work, 'ok.req'), ...vkeys])).code).toBe(2);
+  }, 60_000);
+});
