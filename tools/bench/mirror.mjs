@@ -8,14 +8,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { formatAddCheckpoint, formatAddEntries, formatCheckpoint, logKeygen, noteSigner, signNote } from '@svc/core/tlog';
-import { machine } from './util.mjs';
+import { freePort, machine } from './util.mjs';
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));
@@ -26,14 +25,6 @@ function cpuOf(pid) {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
-  const p = s.address().port;
-  await new Promise((ok) => s.close(ok));
-  return p;
 }
 
 export async function mirrorBench({ entries = 1_000_000, seconds = 15 } = {}) {

@@ -110,3 +110,13 @@ export function issuingServe(cli, env) {
   });
   return { child, port };
 }
+
+/** A loopback port free right now (for a process a bench starts, which must know its URL first). */
+export async function freePort() {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
+  const p = s.address().port;
+  await new Promise((ok) => s.close(ok));
+  return p;
+}

@@ -4,7 +4,6 @@
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,17 +23,9 @@ import {
   openLedger,
   startServer,
 } from '../../packages/server/dist/internal.js';
-import { line, percentiles } from './util.mjs';
+import { freePort, line, percentiles } from './util.mjs';
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
-
-async function freePort() {
-  const s = createServer();
-  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
-  const p = s.address().port;
-  await new Promise((ok) => s.close(ok));
-  return p;
-}
 
 async function witnessProcess(dir, policy, port) {
   const c = spawn(process.execPath, [CLI, 'witness', 'serve', '--policy', policy, '--data-dir', dir], {

@@ -166,6 +166,23 @@ describe.each(BACKENDS)('%s', (backend: BackendName) => {
       expect((await m.post('add-checkpoint', l.addCheckpoint(0, 600))).status).toBe(200);
     });
 
+    it('the read routes refuse what is not a mirrored log or a tile of it, and a walked-around path', async () => {
+      const known = sha256Hex(logs.whole.origin);
+      const get = async (path: string) => (await fetch(`${m.url}${path}`)).status;
+      expect(await get('/not-a-hash/checkpoint')).toBe(404);
+      expect(await get(`/${'A'.repeat(64)}/checkpoint`)).toBe(404);
+      expect(await get(`/${sha256Hex('nobody.test/log')}/checkpoint`)).toBe(404);
+      expect(await get(`/${sha256Hex('nobody.test/log')}/tile/0/000`)).toBe(404);
+      expect(await get(`/${known}/tile/garbage`)).toBe(404);
+      expect(await get(`/${known}/tile/0/000.p/0`)).toBe(404);
+      expect(await get(`/${known}/tile/99/000`)).toBe(404);
+      expect(await get(`/${known}/tile/${'x999/'.repeat(2000)}000`)).toBe(404);
+      const port = Number(new URL(m.url).port);
+      const walked = await rawRequest(port, `GET /${known}/tile/%2e%2e/checkpoint HTTP/1.1\r\nhost: x\r\n\r\n`);
+      expect(walked.status).toBe(400);
+      expect(await get(`/${known}/checkpoint`)).toBe(200);
+    });
+
     it('404 for a log it does not mirror, 409 with mirror-info for sizes that do not fit', async () => {
       expect((await m.entries(testLog('stranger', 10).addEntries(0, 10))).status).toBe(404);
       const unknownEnd = await m.entries(l.addEntries(0, 500));
