@@ -12,6 +12,12 @@ import type { MIRROR_ROUTES } from './routes.js';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const ORIGIN_HASH = /^[0-9a-f]{64}$/;
 
+/** The body's content coding, as add-entries compares it. */
+const codingOf = (req: AppRequest): string =>
+  String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+
 /** Why add-entries cannot read this body (a 415), or null. */
 function unreadable(req: AppRequest): string | null {
   const type = String(req.headers['content-type'] ?? '')
@@ -19,9 +25,7 @@ function unreadable(req: AppRequest): string | null {
     .trim()
     .toLowerCase();
   if (type !== 'application/octet-stream') return 'add-entries takes an application/octet-stream body\n';
-  const coding = String(req.headers['content-encoding'] ?? 'identity')
-    .trim()
-    .toLowerCase();
+  const coding = codingOf(req);
   return coding === 'identity' || coding === 'gzip' ? null : 'add-entries takes gzip or no content coding\n';
 }
 
@@ -32,12 +36,7 @@ function uploadBody(req: AppRequest): AsyncIterable<Uint8Array> {
     : (async function* () {
         yield await req.body();
       })();
-  if (
-    String(req.headers['content-encoding'] ?? 'identity')
-      .trim()
-      .toLowerCase() === 'identity'
-  )
-    return raw;
+  if (codingOf(req) === 'identity') return raw;
   // Inflated as the mirror reads (the gunzip's output is backpressured), so a gzip bomb is only
   // ever inflated as far as the upload is read. An early answer destroys the pipeline, which hands
   // the source back unread (`stream` does not destroy the connection), and a source that fails
