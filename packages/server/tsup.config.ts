@@ -14,9 +14,9 @@ export default defineConfig({
   dts: { entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
   sourcemap: true,
   clean: true,
-  target: 'node20',
+  target: 'node24',
   platform: 'node',
-  external: ['better-sqlite3', 'pg', '@svc/core'],
+  external: ['pg', '@svc/core'],
   // TypeBox 1.x is about 680 ES modules (typebox/value): loaded file by file, they were most of every
   // svc command's start (a process spent ~0.3 s resolving, reading and compiling them). Bundled,
   // the parts the server uses are one chunk. The package stays a dependency for its types.

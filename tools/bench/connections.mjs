@@ -5,6 +5,7 @@
 // client: one opening a connection per request (32 at a time, GET /healthz: requests/s, the
 // primary's CPU share, latency), and a pool of 8 keep-alive connections opened one after another
 // at low load, as a proxy's upstream pool fills, then used (how the requests split over processes).
+import { onNode24 } from '../lib/node24.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -12,6 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { line, machine } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

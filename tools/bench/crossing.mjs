@@ -6,6 +6,7 @@
 // The two processes' stamps (timeOrigin + now) can differ by a few hundredths of a millisecond, so a
 // leg's p50 near zero may print slightly negative; the round trip is timed on one clock.
 // Run: npm run build && node tools/bench/crossing.mjs [--leaves 1000000]
+import { onNode24 } from '../lib/node24.mjs';
 import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { ProcessStore, SqliteStore } from '../../packages/server/dist/internal.js';
 import { bulkSqlite } from './ledger.mjs';
 import { line, machine, percentiles } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CHILD = fileURLToPath(new URL('./crossing/child.mjs', import.meta.url));
 const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? d);

@@ -6,6 +6,7 @@
 // end (direct) minus the upstream's last write. The tail includes waiting for the signed head the
 // answer is logged under: reported beside the batch interval. `npm run bench` runs it; alone:
 // `node tools/bench/front.mjs [--quick]` after `npm run build`.
+import { onNode24 } from '../lib/node24.mjs';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addToken } from '../../packages/server/dist/internal.js';
 import { issuingServe, line, machine, percentiles } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const CONCURRENT = 50;

@@ -5,10 +5,14 @@
 // fill the pipeline), its length, and acknowledgement latency in ms. Rising latency means the
 // offered rate is not sustained. Fixed seed: leaf i is SHA-256 of "<tag>-<i>".
 // Usage: node bench/ledger-append.mjs <sqlite file | postgres URL> <tag> <seconds> [batchMs] [rate]
+import { onNode24 } from '../lib/node24.mjs';
 import { createHash } from 'node:crypto';
 import { namesFor } from '@svc/core';
 import { testKeys } from '@svc/core/testing';
 import { Ledger, MemoryHighWater, PgStore, SqliteStore, nativeCrypto } from '../../packages/server/dist/internal.js';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const [location, tag, secondsArg, batchArg, rateArg] = process.argv.slice(2);
 const seconds = Number(secondsArg);

@@ -3,13 +3,13 @@
 //   inserts, PostgreSQL (four concurrent appending processes) against raw batched inserts;
 // - proof latency: SQLite at 10^6 leaves (10^7 with --large), PostgreSQL at 10^6;
 // - the history check's cost for one new checkpoint.
+import { onNode24 } from '../lib/node24.mjs';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { namesFor } from '@svc/core';
 import { leafHash, nodeHash } from '@svc/core/merkle';
@@ -19,6 +19,12 @@ import { startPostgres } from '../lib/postgres.mjs';
 import { line, percentiles } from './util.mjs';
 import { benchCheckpoints, exportBench, tileBench } from './tlog.mjs';
 import { pgFloor } from './pg-floor.mjs';
+
+// Loaded when first used, so that importing this file on an older Node fails no earlier than that.
+const sqlite = () => process.getBuiltinModule('node:sqlite');
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const K = testKeys('bench-2026');
 const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));
@@ -52,14 +58,14 @@ function summarise(results) {
 
 async function sqliteAppends(dir, seconds) {
   // Baseline: raw inserts of 32-byte rows into one table, 50,000 rows per durable transaction.
-  const raw = new Database(join(dir, 'raw.sqlite'));
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = FULL');
-  raw.exec('CREATE TABLE t(x BLOB NOT NULL)');
+  const raw = new (sqlite().DatabaseSync)(join(dir, 'raw.sqlite'));
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE t(x BLOB NOT NULL)');
   const ins = raw.prepare('INSERT INTO t(x) VALUES (?)');
-  const tx = raw.transaction((rows) => {
+  const tx = (rows) => {
+    raw.exec('BEGIN');
     for (const r of rows) ins.run(r);
-  });
+    raw.exec('COMMIT');
+  };
   const rows = Array.from({ length: 50_000 }, (_, i) => data(i));
   let n = 0;
   const t = performance.now();
@@ -138,17 +144,18 @@ function* treeChunks(n, chunk) {
 
 /** Bulk-build a SQLite store of n leaves: rows first, indexes after (what a restore would do). */
 export function bulkSqlite(file, n) {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
-  db.exec(`CREATE TABLE leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
+  const db = new (sqlite().DatabaseSync)(file);
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;
+           CREATE TABLE leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
            CREATE TABLE nodes(level INTEGER NOT NULL, idx INTEGER NOT NULL, hash BLOB NOT NULL, PRIMARY KEY(level, idx)) WITHOUT ROWID;`);
   const insLeaf = db.prepare('INSERT INTO leaves(idx, data, hash) VALUES (?, ?, ?)');
   const insNode = db.prepare('INSERT INTO nodes(level, idx, hash) VALUES (?, ?, ?)');
-  const load = db.transaction((c) => {
+  const load = (c) => {
+    db.exec('BEGIN');
     for (const l of c.leaves) insLeaf.run(...l);
     for (const x of c.nodes) insNode.run(...x);
-  });
+    db.exec('COMMIT');
+  };
   for (const c of treeChunks(n, 100_000)) load(c);
   db.close();
 }

@@ -4,6 +4,7 @@
 // - `svc issue --answer` wall time, a process of its own;
 // - the background full check at SVC_LEDGER_CHECK_SHARE: its duration and the CPU it took.
 // node tools/bench/log-start.mjs [--sizes 1e6,1e7] [--share 0.1] [--no-pg] [--no-sqlite] [--no-check]
+import { onNode24 } from '../lib/node24.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,9 @@ import { ensureKeys, loadConfig, openLedger } from '../../packages/server/dist/i
 import { startPostgres } from '../lib/postgres.mjs';
 import { bulkPg, bulkSqlite } from './ledger.mjs';
 import { line, machine } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const names = namesFor('svc');

@@ -5,6 +5,7 @@
 // a fixed seed. Bodies of 32 packages (8,192 entries), gzipped, are made before the clock starts,
 // and sent one request at a time by one client, as tlog-mirror's clients do.
 // Usage: node tools/bench/mirror.mjs [--entries N] [--seconds S]
+import { onNode24 } from '../lib/node24.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,9 @@ import { gzipSync } from 'node:zlib';
 import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { formatAddCheckpoint, formatAddEntries, formatCheckpoint, logKeygen, noteSigner, signNote } from '@svc/core/tlog';
 import { freePort, machine } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 const APPENDER = fileURLToPath(new URL('./ledger-append.mjs', import.meta.url));

@@ -1,5 +1,6 @@
 // Server benchmark: verify endpoint throughput on loopback (autocannon, rate limits off) as a
 // ratio to the single-core raw ML-DSA-87 verify rate, and GET pubkey p99 latency under that load.
+import { onNode24 } from '../lib/node24.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,9 @@ import autocannon from 'autocannon';
 import { Issuer, Keyring, ensureKeys, loadConfig } from '../../packages/server/dist/internal.js';
 import { namesFor } from '@svc/core';
 import { line, percentiles, sampleLatency } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 

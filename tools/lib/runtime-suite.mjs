@@ -1,6 +1,6 @@
-// What the core's suite runs again outside Node 20 (Node 24, headless Chromium): the files whose
-// subject can differ by runtime. The rest of the core is the same JavaScript on every engine, run
-// on Node 20 in the main suite, and the runtime matrix (tools/scripts/runtime-matrix.mjs) replays
+// What the core's suite runs again outside Node 24 (the system Node, 20 here; headless Chromium):
+// the files whose subject can differ by runtime. The rest of the core is the same JavaScript on
+// every engine, run on Node 24 in the main suite, and the runtime matrix (tools/scripts/runtime-matrix.mjs) replays
 // every test vector through the packed library in Node 20, Node 24, Bun, Deno, workerd and Chromium.
 // What can differ, and the file that holds it:
 // - the crypto backend a runtime offers (WebCrypto's ML-DSA where it has it, else noble), each held
@@ -9,10 +9,10 @@
 //   and Number-to-string, on which RFC 8785 canonical bytes rest;
 // - every vector through the public verifier, C2SP's signed notes and witness texts (UTF-8 read
 //   with the engine's decoder).
-// The Node 24 run was 47 s and the Chromium run 73 s with every file but two; this list is #42's
+// The Node 24 run (now the Node 20 one) was 47 s and the Chromium run 73 s with every file but two; this list is #42's
 // "what differs by runtime". A core file that starts to touch a runtime global belongs here
 // (house.test.ts checks that every source file naming one is mapped below to a file of this list;
-// the testing entry's fuzz harnesses are exercised where their property files run, on Node 20).
+// the testing entry's fuzz harnesses are exercised where their property files run, on Node 24).
 export const RUNTIME_SUITE = [
   'packages/core/test/client/proofs.test.ts',
   'packages/core/test/crypto/acvp.test.ts',

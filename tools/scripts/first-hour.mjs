@@ -5,8 +5,6 @@
 // in place of 8080, and free ports for the others),
 // each exiting as the README says; then the usage errors the exit-code table promises, and Ctrl-C.
 // `npm install` must leave the clone's `git status` clean (a lock file stable on this platform).
-// The install is offered the workspace's compiled better-sqlite3 as a local prebuild, as a
-// stranger's install downloads one (tools/lib/sqlite-prebuild.mjs): SQLite is not compiled again.
 // Exits 1 with what differed; prints one line per command.
 // With --reuse-build (as `npm test` runs it) the clone is given this checkout's build when the
 // build's inputs here are exactly the committed ones and the build is newer than them: the clone
@@ -20,7 +18,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUILDS, buildOutputOf, staleBecause } from '../lib/build-if-stale.mjs';
 import { root } from '../lib/root.mjs';
-import { localSqlitePrebuild } from '../lib/sqlite-prebuild.mjs';
 
 const keep = process.argv.includes('--keep');
 const reuseBuild = process.argv.includes('--reuse-build');
@@ -53,17 +50,15 @@ export function promisedExit(line) {
 
 /**
  * What an install (with its build) printed that a user would have to read: npm's warnings and the
- * build's. One is expected and documented (docs/development.md): on Node 20, better-sqlite3 13
- * (used on Node >= 22 only) is outside its engines.
+ * build's. One is expected and documented (docs/development.md): on a Node older than 24, that
+ * @svc/server itself needs 24 (npm checks a workspace's engines against the Node running npm).
  */
 export function installNoise(output) {
-  // The prebuild this script offers (sqlite-prebuild.mjs) is named by an npm_config_ variable npm
-  // does not know, and says so: the script's doing, not something a stranger's install prints.
-  const lines = output.split('\n').filter((l) => !l.includes('Unknown env config "better-sqlite3-local-prebuilds"'));
+  const lines = output.split('\n');
   const engine = lines.filter((l) => l.startsWith('npm warn EBADENGINE'));
-  const expected =
-    engine.length === 0 ||
-    (engine.some((l) => l.includes("package: 'better-sqlite3@13.")) && engine.filter((l) => l.includes('package:')).length === 1);
+  const packages = engine.filter((l) => l.includes('package:'));
+  // (npm prints it only where the Node running npm is older than 24.)
+  const expected = packages.every((l) => l.includes("package: '@svc/server@"));
   return lines.filter(
     (l) =>
       (/^npm warn /.test(l) && !(expected && l.startsWith('npm warn EBADENGINE'))) ||
@@ -137,7 +132,6 @@ async function main() {
     const started = Date.now();
     const install = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...localSqlitePrebuild() },
     });
     if (install.status !== 0) return fail(`npm install exited ${install.status}: ${install.stderr.slice(-2000)}`);
     console.log(`npm install: ${((Date.now() - started) / 1000).toFixed(0)} s`);

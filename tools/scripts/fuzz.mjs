@@ -18,8 +18,11 @@ import { processTree } from '../lib/proc.mjs';
 import { sigkillCampaign } from './fuzz/sigkill.mjs';
 import { clusterCampaign } from './fuzz/cluster.mjs';
 import { peersCampaign } from './fuzz/peers.mjs';
-import { ensureNode24 } from '../lib/node24.mjs';
+import { ensureNode24, onNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
+
+// The server fuzzers start svc serve and open its SQLite: Node 24 (run again on it when older).
+onNode24();
 
 /** The full campaign's parts (the cluster campaign runs alone: its latency needs the cores). */
 const FULL = 'http,core,sigkill,peers,front';
@@ -152,7 +155,7 @@ async function seedLedger(dir, n) {
 
 /** One kind of damage to the serving ledger's files, in turn; returns what was done. */
 async function damageLedger(dir, w) {
-  const { default: Database } = await import('better-sqlite3');
+  const { DatabaseSync } = await import('node:sqlite');
   const { copyFileSync, existsSync, statSync, truncateSync } = await import('node:fs');
   const file = join(dir, 'ledger.sqlite');
   const kinds = ['shm truncated', 'leaf edited in place', 'file truncated to half', 'older copy restored'];
@@ -160,7 +163,7 @@ async function damageLedger(dir, w) {
   try {
     if (kind === 'shm truncated' && existsSync(`${file}-shm`)) truncateSync(`${file}-shm`, 0);
     else if (kind === 'leaf edited in place') {
-      const db = new Database(file, { timeout: 10_000 });
+      const db = new DatabaseSync(file, { timeout: 10_000 });
       db.prepare('UPDATE leaves SET data = zeroblob(32) WHERE idx = ?').run(w);
       db.close();
     } else if (kind === 'file truncated to half') {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// npm start: the reference server on embedded defaults, on a runtime with native ML-DSA-87 and
-// SLH-DSA (Node >= 24, OpenSSL 3.5). On an older system Node it runs the server under Node 24 from
-// the npm registry (installed once into node_modules/.cache); the server picks the better-sqlite3
-// that runtime needs itself. If Node 24 cannot be had, it says so and serves on the system Node with
-// noble instead.
+// npm start: the reference server on embedded defaults, on the runtime @svc/server needs (Node >=
+// 24: node:sqlite, and OpenSSL 3.5's ML-DSA-87 and SLH-DSA). On an older system Node it runs the
+// server under Node 24 from the npm registry (installed once into node_modules/.cache). If Node 24
+// cannot be had, it says so and tries the system Node, where svc serve refuses the embedded SQLite
+// store with the reason and the fix (PostgreSQL through SVC_DATABASE_URL still serves there).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildIfStale } from '../lib/build-if-stale.mjs';
@@ -20,7 +20,7 @@ const env = { ...process.env };
 if (Number(process.versions.node.split('.')[0]) < 24) {
   const n24 = ensureNode24();
   if (n24) node = n24;
-  else console.error(`svc: Node 24 could not be installed; serving on Node ${process.versions.node} with noble (no native ML-DSA)`);
+  else console.error(`svc: Node 24 could not be installed; trying Node ${process.versions.node}, which has no node:sqlite`);
 }
 
 const child = spawn(node, [cli, ...args], { stdio: 'inherit', env });

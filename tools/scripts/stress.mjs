@@ -9,7 +9,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { onNode24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
+
+// The server's files need Node 24 (node:sqlite): run again on it when this Node is older.
+onNode24();
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

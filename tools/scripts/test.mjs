@@ -2,14 +2,16 @@
 // `npm test`: the whole suite, one command (#42). The system check, lint and the build come first;
 // then the six type checks and the API reference, each a single-threaded program, one per core
 // (two on the CI machine, where they took 54 s one after another, one core idle); then the main
-// vitest run (core on Node 20, examples, server) beside the runtime suite (tools/scripts/
-// test-runtimes.mjs). Output of a step run beside another is printed whole when it ends, so lines
+// vitest run (core, examples, server) beside the runtime suite (tools/scripts/
+// test-runtimes.mjs). The main run is on Node 24, which @svc/server needs (node:sqlite): fetched
+// from the npm registry when the system Node is older, as npm start does. Output of a step run beside another is printed whole when it ends, so lines
 // never interleave (the main run alone prints as it goes); each step's time is printed, and the
 // first failure stops the run with its exit.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureNode24, node24 } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
 const node = process.execPath;
@@ -48,12 +50,12 @@ export const STEPS = [
   // there. The main run prints as it goes; the runtimes' output comes whole when they end.
   [
     {
-      name: 'vitest: core (Node 20), examples, server',
-      cmd: node,
+      name: 'vitest on Node 24: core, examples, server',
+      cmd: node24,
       args: [bin('vitest', 'vitest.mjs'), 'run', '--project', 'core', '--project', 'examples', '--project', 'server'],
       live: true,
     },
-    { name: 'the runtimes: Node 24, Chromium, the packed tarball', cmd: node, args: ['tools/scripts/test-runtimes.mjs'] },
+    { name: 'the runtimes: Node 20, Chromium, the packed tarball', cmd: node, args: ['tools/scripts/test-runtimes.mjs'] },
   ],
 ];
 
@@ -118,6 +120,10 @@ export async function together(steps, width) {
 async function main() {
   const started = performance.now();
   makeRunTmp();
+  if (process.argv[2] !== 'typecheck' && !ensureNode24()) {
+    console.error('npm test: Node 24, which the server and its tests run on, could not be installed from the npm registry');
+    process.exit(1);
+  }
   const steps = process.argv[2] === 'typecheck' ? [TYPECHECKS] : STEPS;
   for (const step of steps) {
     const code = Array.isArray(step) ? await together(step, Math.max(2, availableParallelism())) : await run(step, false);

@@ -133,7 +133,7 @@ describe('examples', () => {
     }
   });
 
-  it('verify-with-jose.mjs checks an enveloped answer with jose alone: Ed25519 here, ML-DSA-87 on Node 24', async () => {
+  it('verify-with-jose.mjs checks an enveloped answer with jose alone: Ed25519 on the system Node (20), ML-DSA-87 on Node 24', async () => {
     const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const file = join(s.dir, 'enveloped.json');
     const issued = spawnSync(process.execPath, [cli, 'issue', '--answer', 'Paris.', '--envelopes', 'jws,cose'], {
@@ -142,10 +142,14 @@ describe('examples', () => {
     });
     expect(issued.status, issued.stderr).toBe(0);
     writeFileSync(file, issued.stdout);
-    const here = await run(ex('verify-with-jose.mjs'), { SVC_URL: s.url }, [file]);
-    expect(here.code, here.out).toBe(0);
-    expect(here.out).toContain('Ed25519 signature: valid');
-    expect(here.out).toContain('answer matches the receipt: true');
+    // jose takes ML-DSA-87 where WebCrypto has it (Node 24) and Ed25519 where it does not.
+    const system = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+    if (Number(system.split('.')[0]) < 24) {
+      const old = await run(ex('verify-with-jose.mjs'), { SVC_URL: s.url }, [file], 'node');
+      expect(old.code, old.out).toBe(0);
+      expect(old.out).toContain('Ed25519 signature: valid');
+      expect(old.out).toContain('answer matches the receipt: true');
+    }
     const node24 = ensureNode24();
     if (!node24) return expect.fail('Node 24 could not be provisioned for the ML-DSA-87 half');
     const pq = await run(ex('verify-with-jose.mjs'), { SVC_URL: s.url }, [file], node24);

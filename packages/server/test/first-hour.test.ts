@@ -1,8 +1,8 @@
 // A stranger's first hour (#31): tools/scripts/first-hour.mjs clones the committed repository into
 // a folder with nothing beside it, installs, starts the server as the README says and runs every
 // runnable block of the README and the guides against it, each line exiting as its comment promises.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,11 +42,13 @@ describe('first hour', () => {
 
   it('the issuing guide is run too: the library, the private API, the OpenAI front and --jsonl, each a command', async () => {
     const { runnableLines, portsNamed, installNoise } = await import(script);
-    // An install prints nothing a user must read, but the one documented engine warning.
+    // An install prints nothing a user must read, but the one documented engine warning: on an
+    // older Node, that @svc/server itself needs 24.
     const engine = (p: string) =>
-      `npm warn EBADENGINE Unsupported engine {\nnpm warn EBADENGINE   package: '${p}',\nnpm warn EBADENGINE   required: { node: '>=22' },\nnpm warn EBADENGINE }`;
-    expect(installNoise(`added 371 packages\n${engine('better-sqlite3@13.2.0')}`)).toEqual([]);
-    expect(installNoise(engine('other@1.0.0'))).toHaveLength(4);
+      `npm warn EBADENGINE Unsupported engine {\nnpm warn EBADENGINE   package: '${p}',\nnpm warn EBADENGINE   required: { node: '>=24' },\nnpm warn EBADENGINE }`;
+    expect(installNoise(`added 371 packages\n${engine('@svc/server@0.1.0')}\n${engine('@svc/server@0.1.0')}`)).toEqual([]);
+    expect(installNoise(engine('better-sqlite3@13.2.0'))).toHaveLength(4);
+    expect(installNoise(`${engine('@svc/server@0.1.0')}\n${engine('other@1.0.0')}`)).toHaveLength(8);
     expect(installNoise('npm warn install-scripts 4 packages have install scripts')).toHaveLength(1);
     expect(installNoise('Generated an empty chunk: "chunk-X".')).toHaveLength(1);
     // A background server is waited for on every port its line names, the issuing listener too.
@@ -68,6 +70,26 @@ describe('first hour', () => {
         needed,
       ).toBe(true);
   });
+
+  it('npm install prints no warning under Node 24; under an older Node only that @svc/server needs 24', async () => {
+    const { installNoise } = await import(script);
+    const { ensureNode24 } = await import(`${root}tools/lib/node24.mjs`);
+    // The npm on PATH, run by each Node in turn (a dry run: it resolves the tree and checks every
+    // package's engines, and changes nothing).
+    const npmCli = realpathSync(execSync('command -v npm', { encoding: 'utf8' }).trim());
+    const install = (node: string) =>
+      spawnSync(node, [npmCli, 'install', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, encoding: 'utf8' });
+    const on24 = install(ensureNode24({ quiet: true })!);
+    expect(on24.status, on24.stderr).toBe(0);
+    expect(`${on24.stdout}${on24.stderr}`).not.toMatch(/warn/i);
+    const system = spawnSync('node', ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+    if (Number(system.split('.')[0]) < 24) {
+      const old = install('node');
+      expect(old.status, old.stderr).toBe(0);
+      expect(old.stderr).toContain("package: '@svc/server@");
+      expect(installNoise(`${old.stdout}${old.stderr}`)).toEqual([]);
+    }
+  }, 120_000);
 
   it("the checkout's build stands for the clone's only with the record of what it printed, for that very build", async () => {
     const { BUILDS, buildOutputOf } = await import(`${root}tools/lib/build-if-stale.mjs`);

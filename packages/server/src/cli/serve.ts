@@ -4,6 +4,7 @@ import cluster from 'node:cluster';
 import { loadConfig } from '../config.js';
 import { jsonLogger } from '../log.js';
 import { EXIT_ADDRESS_IN_USE } from '../http/listen.js';
+import { sqliteMissing } from '../ledger/sqlite/driver.js';
 import { CliError } from './common.js';
 import { io, parseFor, portFlag } from './io.js';
 
@@ -25,8 +26,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     ...(values['data-dir'] ? { dataDir: values['data-dir'] as string } : {}),
   });
   if (cluster.isPrimary && cfg.ledger && !cfg.databaseUrl) {
-    const { sqliteDriverMissing } = await import('../ledger/sqlite/db.js');
-    const missing = sqliteDriverMissing();
+    const missing = sqliteMissing();
     if (missing) throw new CliError(missing, 2);
   }
   if (cfg.processes > 1 && cluster.isPrimary) {

@@ -14,12 +14,17 @@ export class StoreDamage extends Error {
  */
 export function isDamage(e: unknown): boolean {
   if (typeof e !== 'object' || e === null) return false;
-  const o = e as { damage?: unknown; code?: unknown; message?: unknown };
+  const o = e as { damage?: unknown; code?: unknown; errcode?: unknown; message?: unknown };
   if (o.damage === true) return true;
   if (typeof o.code !== 'string') return false;
-  // SQLite: a corrupt or short file, or tables without the columns the log has (no such column).
-  if (/^SQLITE_(CORRUPT|NOTADB|FORMAT|IOERR_SHORT_READ)/.test(o.code)) return true;
-  if (o.code === 'SQLITE_ERROR' && typeof o.message === 'string' && /no such (column|table)/.test(o.message)) return true;
+  // SQLite (node:sqlite names the extended result code `errcode`): a corrupt file (SQLITE_CORRUPT
+  // 11, SQLITE_NOTADB 26, SQLITE_FORMAT 24), a short one (SQLITE_IOERR_SHORT_READ 522), or tables
+  // without the columns the log has (SQLITE_ERROR 1, "no such column").
+  if (o.code === 'ERR_SQLITE_ERROR' && typeof o.errcode === 'number') {
+    const primary = o.errcode & 0xff;
+    if (primary === 11 || primary === 26 || primary === 24 || o.errcode === 522) return true;
+    return primary === 1 && typeof o.message === 'string' && /no such (column|table)/.test(o.message);
+  }
   // PostgreSQL: undefined table or column.
   return o.code === '42P01' || o.code === '42703';
 }

@@ -4,10 +4,10 @@
 // their leaf hashes, the subtree hashes of heights 8, 16, ... that tiles are made of, and the
 // mirror checkpoint it cosigned. Every write is one transaction, durable before it returns:
 // a package is committed whole or not at all, and the mirror checkpoint never moves backwards.
-import type Database from 'better-sqlite3';
+import type { StatementSync } from 'node:sqlite';
 import type { MirrorLogState, WitnessState } from '@svc/core/tlog';
 import { emptyRoot } from '@svc/core/merkle';
-import { sqliteDriver } from '../ledger/sqlite/db.js';
+import { type Plucked, Sqlite } from '../ledger/sqlite/driver.js';
 
 /** Pending checkpoints kept per log beyond the current one: uploads may end at any of them. */
 export const KEPT_PENDING = 16;
@@ -69,18 +69,16 @@ const SCHEMA = `
     PRIMARY KEY(log, level, idx)) WITHOUT ROWID;
 `;
 
-type Row = { id: number; next: number; size: number; root: Buffer | null; checkpoint: string | null };
-const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.length);
-// The driver binds Buffers, not plain Uint8Arrays: a view of the same bytes, no copy.
-const buf = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+type Row = { id: number; next: number; size: number; root: Uint8Array | null; checkpoint: string | null };
 
 export class SqliteMirrorStore implements MirrorStates {
-  private readonly db: Database.Database;
+  private readonly db: Sqlite;
   private readonly ids = new Map<string, number>();
-  private readonly q: Record<string, Database.Statement>;
+  private readonly q;
+  private readonly p: Record<'leafHashes' | 'entries' | 'nodes', Plucked>;
 
   constructor(file: string, origins: readonly string[]) {
-    this.db = new (sqliteDriver())(file, { timeout: 10_000 });
+    this.db = new Sqlite(file, { timeout: 10_000 });
     this.db.pragma('journal_mode = WAL');
     // FULL: a cosignature says the entries are durably kept; a power cut must not make it a lie.
     this.db.pragma('synchronous = FULL');
@@ -100,13 +98,15 @@ export class SqliteMirrorStore implements MirrorStates {
       prune: this.db.prepare(
         'DELETE FROM mirror_pending WHERE log = @log AND seq <= (SELECT seq FROM mirror_pending WHERE log = @log ORDER BY seq DESC LIMIT 1 OFFSET @keep)',
       ),
-      leafHashes: this.db.prepare('SELECT hash FROM mirror_entries WHERE log = ? AND idx >= ? AND idx < ? ORDER BY idx').pluck(),
-      entries: this.db.prepare('SELECT data FROM mirror_entries WHERE log = ? AND idx >= ? AND idx < ? ORDER BY idx').pluck(),
-      nodes: this.db.prepare('SELECT hash FROM mirror_nodes WHERE log = ? AND level = ? AND idx >= ? AND idx < ? ORDER BY idx').pluck(),
       putEntry: this.db.prepare('INSERT INTO mirror_entries(log, idx, data, hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING'),
       putNode: this.db.prepare('INSERT INTO mirror_nodes(log, level, idx, hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING'),
       advance: this.db.prepare('UPDATE mirror_logs SET next = max(next, ?) WHERE id = ?'),
       commit: this.db.prepare('UPDATE mirror_logs SET size = ?, root = ?, checkpoint = ?, updated = ? WHERE id = ? AND size <= ?'),
+    } satisfies Record<string, StatementSync>;
+    this.p = {
+      leafHashes: this.db.pluck('SELECT hash FROM mirror_entries WHERE log = ? AND idx >= ? AND idx < ? ORDER BY idx'),
+      entries: this.db.pluck('SELECT data FROM mirror_entries WHERE log = ? AND idx >= ? AND idx < ? ORDER BY idx'),
+      nodes: this.db.pluck('SELECT hash FROM mirror_nodes WHERE log = ? AND level = ? AND idx >= ? AND idx < ? ORDER BY idx'),
     };
   }
 
@@ -117,55 +117,53 @@ export class SqliteMirrorStore implements MirrorStates {
   }
 
   private current(id: number): WitnessState | null {
-    const r = this.q.pending!.get(id, 1) as { size: number; root: Buffer; checkpoint: string } | undefined;
-    return r ? { size: r.size, root: bytes(r.root), checkpoint: r.checkpoint } : null;
+    const r = this.q.pending.get(id, 1) as { size: number; root: Uint8Array; checkpoint: string } | undefined;
+    return r ? { size: r.size, root: r.root, checkpoint: r.checkpoint } : null;
   }
 
   async state(origin: string): Promise<MirrorLogState> {
     const id = this.id(origin);
-    return this.db
-      .transaction(() => {
-        const log = this.q.log!.get(id) as Row;
-        const pending = (this.q.pending!.all(id, KEPT_PENDING) as { size: number; root: Buffer }[]).map((p) => ({
-          size: p.size,
-          root: bytes(p.root),
-        }));
-        return { pending, mirrored: { size: log.size, root: log.root ? bytes(log.root) : emptyRoot() }, next: log.next };
-      })
-      .deferred();
+    return this.db.transaction(() => {
+      const log = this.q.log.get(id) as Row;
+      const pending = (this.q.pending.all(id, KEPT_PENDING) as { size: number; root: Uint8Array }[]).map((p) => ({
+        size: p.size,
+        root: p.root,
+      }));
+      return { pending, mirrored: { size: log.size, root: log.root ?? emptyRoot() }, next: log.next };
+    });
   }
 
   async transactPending<T extends { origin?: string; state?: WitnessState }>(decides: PendingDecide<T>[]): Promise<T[]> {
-    return this.db
-      .transaction(() =>
+    return this.db.transaction(
+      () =>
         decides.map((decide) => {
           const answer = decide((o) => (this.ids.has(o) ? this.current(this.id(o)) : null));
           if (answer.state && answer.origin !== undefined && this.ids.has(answer.origin)) {
             const id = this.id(answer.origin);
-            this.q.putPending!.run({ log: id, size: answer.state.size, root: buf(answer.state.root), checkpoint: answer.state.checkpoint });
-            this.q.prune!.run({ log: id, keep: KEPT_PENDING });
+            this.q.putPending.run({ log: id, size: answer.state.size, root: answer.state.root, checkpoint: answer.state.checkpoint });
+            this.q.prune.run({ log: id, keep: KEPT_PENDING });
           }
           return answer;
         }),
-      )
-      .immediate();
+      'IMMEDIATE',
+    );
   }
 
   async leafHashes(origin: string, start: number, end: number): Promise<Uint8Array[]> {
-    return this.rows(this.q.leafHashes!.all(this.id(origin), start, end) as Buffer[], end - start, 'leaf hashes');
+    return this.rows(this.p.leafHashes.all(this.id(origin), start, end) as Uint8Array[], end - start, 'leaf hashes');
   }
 
   async entries(origin: string, start: number, end: number): Promise<Uint8Array[]> {
-    return this.rows(this.q.entries!.all(this.id(origin), start, end) as Buffer[], end - start, 'entries');
+    return this.rows(this.p.entries.all(this.id(origin), start, end) as Uint8Array[], end - start, 'entries');
   }
 
   async nodes(origin: string, level: number, start: number, end: number): Promise<Uint8Array[]> {
-    return this.rows(this.q.nodes!.all(this.id(origin), level, start, end) as Buffer[], end - start, 'subtree hashes');
+    return this.rows(this.p.nodes.all(this.id(origin), level, start, end) as Uint8Array[], end - start, 'subtree hashes');
   }
 
-  private rows(rows: Buffer[], want: number, what: string): Uint8Array[] {
+  private rows(rows: Uint8Array[], want: number, what: string): Uint8Array[] {
     if (rows.length !== want) throw new Error(`the mirror holds ${rows.length} of the ${want} ${what} asked for`);
-    return rows.map(bytes);
+    return rows;
   }
 
   async putPackage(
@@ -176,27 +174,25 @@ export class SqliteMirrorStore implements MirrorStates {
     nodes: readonly MirrorNode[],
   ): Promise<void> {
     const id = this.id(origin);
-    this.db
-      .transaction(() => {
-        for (let i = 0; i < entries.length; i++) this.q.putEntry!.run(id, start + i, buf(entries[i]!), buf(hashes[i]!));
-        for (const n of nodes) this.q.putNode!.run(id, n.level, n.index, buf(n.hash));
-        this.q.advance!.run(start + entries.length, id);
-      })
-      .immediate();
+    this.db.transaction(() => {
+      for (let i = 0; i < entries.length; i++) this.q.putEntry.run(id, start + i, entries[i]!, hashes[i]!);
+      for (const n of nodes) this.q.putNode.run(id, n.level, n.index, n.hash);
+      this.q.advance.run(start + entries.length, id);
+    }, 'IMMEDIATE');
   }
 
   async pendingCheckpoint(origin: string, size: number): Promise<string | null> {
-    const r = this.q.pendingAt!.get(this.id(origin), size) as { checkpoint: string } | undefined;
+    const r = this.q.pendingAt.get(this.id(origin), size) as { checkpoint: string } | undefined;
     return r?.checkpoint ?? null;
   }
 
   async commit(origin: string, size: number, root: Uint8Array, checkpoint: string, now: number): Promise<boolean> {
     const id = this.id(origin);
-    return this.q.commit!.run(size, buf(root), checkpoint, now, id, size).changes === 1;
+    return this.q.commit.run(size, root, checkpoint, now, id, size).changes === 1;
   }
 
   async mirrored(origin: string): Promise<{ size: number; checkpoint: string } | null> {
-    const r = this.q.log!.get(this.id(origin)) as Row;
+    const r = this.q.log.get(this.id(origin)) as Row;
     return r.checkpoint === null ? null : { size: r.size, checkpoint: r.checkpoint };
   }
 

@@ -4,9 +4,9 @@
 // c2sp.org/tlog-witness describes, where a smaller checkpoint would overwrite a larger one.
 // Requests that arrive together share one transaction (group commit): the sync to disk that makes
 // an answer durable is the cost, so it is paid once per group, not once per request.
-import type Database from 'better-sqlite3';
+import type { StatementSync } from 'node:sqlite';
 import type { WitnessState } from '@svc/core/tlog';
-import { sqliteDriver } from '../ledger/sqlite/db.js';
+import { Sqlite } from '../ledger/sqlite/driver.js';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS witnessed(
   origin TEXT PRIMARY KEY, size INTEGER NOT NULL, root BLOB NOT NULL, checkpoint TEXT NOT NULL, updated INTEGER NOT NULL)`;
@@ -27,12 +27,12 @@ export interface WitnessStates {
 }
 
 export class WitnessStore implements WitnessStates {
-  private readonly db: Database.Database;
-  private readonly getQ: Database.Statement;
-  private readonly putQ: Database.Statement;
+  private readonly db: Sqlite;
+  private readonly getQ: StatementSync;
+  private readonly putQ: StatementSync;
 
   constructor(file: string) {
-    this.db = new (sqliteDriver())(file, { timeout: 10_000 });
+    this.db = new Sqlite(file, { timeout: 10_000 });
     this.db.pragma('journal_mode = WAL');
     // FULL: a cosignature is answered only once its state survives power loss.
     this.db.pragma('synchronous = FULL');
@@ -45,8 +45,8 @@ export class WitnessStore implements WitnessStates {
   }
 
   get(origin: string): WitnessState | null {
-    const r = this.getQ.get(origin) as { size: number; root: Buffer; checkpoint: string } | undefined;
-    return r ? { size: r.size, root: new Uint8Array(r.root), checkpoint: r.checkpoint } : null;
+    const r = this.getQ.get(origin) as { size: number; root: Uint8Array; checkpoint: string } | undefined;
+    return r ? { size: r.size, root: r.root, checkpoint: r.checkpoint } : null;
   }
 
   /**
@@ -59,16 +59,16 @@ export class WitnessStore implements WitnessStates {
     decides: ((read: (origin: string) => WitnessState | null) => T)[],
     now: number,
   ): T[] {
-    return this.db
-      .transaction(() =>
+    return this.db.transaction(
+      () =>
         decides.map((decide) => {
           const answer = decide((o) => this.get(o));
           if (answer.state && answer.origin !== undefined)
-            this.putQ.run(answer.origin, answer.state.size, Buffer.from(answer.state.root), answer.state.checkpoint, now);
+            this.putQ.run(answer.origin, answer.state.size, answer.state.root, answer.state.checkpoint, now);
           return answer;
         }),
-      )
-      .immediate();
+      'IMMEDIATE',
+    );
   }
 
   close(): void {

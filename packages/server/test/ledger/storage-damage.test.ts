@@ -12,11 +12,12 @@ import { sha256, toHex, utf8 } from '@svc/core/primitives';
 import { issueProof } from '@svc/core/issue';
 import { MemoryTree, treeRoot } from '@svc/core/merkle';
 import { testKeys } from '@svc/core/testing';
-import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, serveLedger, type SqliteStore, startServer, type Running } from '../../src/internal.js';
 import { call } from '../support/harness.js';
 import { dataDir as makeDataDir } from '../support/ledger-dirs.js';
 import { afterThisTest } from '../support/lifecycle.js';
+import { Sqlite } from '../../src/ledger/sqlite/driver.js';
+import type { SQLInputValue } from 'node:sqlite';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-damage-');
 
@@ -25,8 +26,8 @@ const quiet = () => {};
 const plain = issueProof({ answer: 'still verifying', model: 'm', ts: 1 }, { receipt: testKeys('damage').answer });
 
 /** A raw connection to the ledger file, as another program (or an attacker) would open it. */
-function raw<T>(dir: string, use: (db: Database.Database) => T): T {
-  const db = new Database(file(dir), { timeout: 10_000 });
+function raw<T>(dir: string, use: (db: Sqlite) => T): T {
+  const db = new Sqlite(file(dir), { timeout: 10_000 });
   try {
     return use(db);
   } finally {
@@ -38,7 +39,7 @@ const file = (dir: string) => join(dir, 'ledger.sqlite');
 
 function tamper(dir: string, sql: string, ...args: unknown[]): void {
   raw(dir, (db) => {
-    db.prepare(sql).run(...args);
+    db.prepare(sql).run(...(args as SQLInputValue[]));
     db.pragma('wal_checkpoint(TRUNCATE)');
   });
 }
@@ -78,7 +79,7 @@ function issue(dir: string, answer = 'one more answer') {
 }
 
 function headCount(dir: string): number {
-  return raw(dir, (db) => db.prepare('SELECT COUNT(*) FROM heads').pluck().get() as number);
+  return raw(dir, (db) => db.pluck('SELECT COUNT(*) FROM heads').get() as number);
 }
 
 async function expectIssueRefused(dir: string, reason: RegExp) {
@@ -104,12 +105,12 @@ describe('a damaged log is never signed over (spec rule 2), by svc issue or the 
     ],
   ])('%s changed: svc issue signs only the tree as it was; the server finds it and says fork', async (_what, sql) => {
     const dir = await dataDir(12);
-    const before = raw(dir, (db) => db.prepare('SELECT hash FROM leaves ORDER BY idx').pluck().all() as Uint8Array[]);
+    const before = raw(dir, (db) => db.pluck('SELECT hash FROM leaves ORDER BY idx').all() as Uint8Array[]);
     tamper(dir, sql);
     const r = await issue(dir);
     expect(r.code, r.err).toBe(0);
     const [added, head] = raw(dir, (db) => [
-      db.prepare('SELECT hash FROM leaves WHERE idx = 12').pluck().get() as Uint8Array,
+      db.pluck('SELECT hash FROM leaves WHERE idx = 12').get() as Uint8Array,
       db.prepare('SELECT tree_size, root_hash FROM heads ORDER BY id DESC LIMIT 1').get() as { tree_size: number; root_hash: string },
     ]);
     const tree = new MemoryTree();
@@ -222,10 +223,7 @@ describe('rule 1: the same stored state reports the same, however the server got
 function corruptHeadsPage(dir: string) {
   const [page, root] = raw(dir, (db) => {
     db.pragma('wal_checkpoint(TRUNCATE)');
-    return [
-      db.pragma('page_size', { simple: true }) as number,
-      db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'heads'").pluck().get() as number,
-    ];
+    return [db.pragma('page_size') as number, db.pluck("SELECT rootpage FROM sqlite_master WHERE name = 'heads'").get() as number];
   });
   const fd = openSync(file(dir), 'r+');
   writeSync(fd, new Uint8Array(page).fill(0xa5), 0, page, (root - 1) * page);
@@ -313,7 +311,7 @@ describe('unreadable storage: verification keeps serving, the ledger answers 503
     const ledger = await openLedger(cfg, names, ensureKeys(cfg, quiet), quiet, { background: false, batchMs: 0 });
     const store = ledger.store as SqliteStore;
     // The limit goes on the connection that writes: the store's writer thread.
-    const pages = store.db.pragma('page_count', { simple: true }) as number;
+    const pages = store.db.pragma('page_count') as number;
     await store.writerPragma(`max_page_count = ${pages}`);
     const big = Array.from({ length: 2000 }, (_, i) => sha256(utf8(`full ${i}`)));
     await expect(ledger.append(big)).rejects.toThrow();

@@ -9,11 +9,12 @@ import { namesFor } from '@svc/core';
 import { sha256, utf8 } from '@svc/core/primitives';
 import { issueProof } from '@svc/core/issue';
 import { testKeys } from '@svc/core/testing';
-import Database from 'better-sqlite3';
 import { ensureKeys, loadConfig, openLedger, ProcessStore, SqliteStore, startServer, type Running } from '../../src/internal.js';
 import { call } from '../support/harness.js';
 import { dataDir as makeDataDir } from '../support/ledger-dirs.js';
 import { afterThisTest } from '../support/lifecycle.js';
+import { Sqlite } from '../../src/ledger/sqlite/driver.js';
+import type { SQLInputValue } from 'node:sqlite';
 
 const dataDir = (leaves: number) => makeDataDir(leaves, 'svc-live-');
 
@@ -69,9 +70,9 @@ async function settled(url: string) {
 }
 
 function raw(dir: string, sql: string, ...args: unknown[]): void {
-  const db = new Database(file(dir), { timeout: 10_000 });
+  const db = new Sqlite(file(dir), { timeout: 10_000 });
   try {
-    db.prepare(sql).run(...args);
+    db.prepare(sql).run(...(args as SQLInputValue[]));
   } finally {
     db.close();
   }
@@ -155,7 +156,7 @@ describe('files shrunk under the server: no crash, verification serves, the ledg
     ['an older copy restored over the ledger file with cp', (dir: string) => copyFileSync(join(dir, 'old.sqlite'), file(dir))],
   ])('%s while ledger reads are served', async (_what, damage) => {
     const dir = await dataDir(60);
-    const db = new Database(file(dir));
+    const db = new Sqlite(file(dir));
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     copyFileSync(file(dir), join(dir, 'old.sqlite'));

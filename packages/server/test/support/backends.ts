@@ -3,10 +3,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { PgStore, SqliteStore, type LedgerStore } from '../../src/internal.js';
+import { Sqlite } from '../../src/ledger/sqlite/driver.js';
+import type { SQLInputValue } from 'node:sqlite';
 import { runs } from '@svc/tools/system';
 
 export type BackendName = 'sqlite' | 'postgres';
@@ -61,11 +62,11 @@ export function sqliteDb(file: string): TestDb {
     open: async () => new SqliteStore(file),
     sql: async (text, ...params) => {
       // A raw connection: opening a store would recreate what a test just dropped.
-      const raw = new Database(file, { timeout: 10_000 });
+      const raw = new Sqlite(file, { timeout: 10_000 });
       try {
         const stmt = raw.prepare(rewrite('sqlite', text));
-        const p = params.map((x) => (x instanceof Uint8Array ? Buffer.from(x) : x));
-        return stmt.reader ? (stmt.all(...p) as Record<string, unknown>[]) : (stmt.run(...p), []);
+        const p = params as SQLInputValue[];
+        return stmt.columns().length > 0 ? (stmt.all(...p) as Record<string, unknown>[]) : (stmt.run(...p), []);
       } finally {
         raw.close();
       }

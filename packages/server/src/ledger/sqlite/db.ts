@@ -1,43 +1,10 @@
 // One SQLite connection's worth of the ledger: the driver, the schema, how a connection is opened,
 // and the reads. The store, its snapshot connection and the writer thread each open their own.
-import { createRequire } from 'node:module';
-import type Database from 'better-sqlite3';
+import type { StatementSync } from 'node:sqlite';
 import { fromHex, type NodeId } from '@svc/core/merkle';
 import { nativeHasher } from '../hasher.js';
+import { type Plucked, Sqlite } from './driver.js';
 import { StoreDamage, type HeadRow, type LeafRow, type LedgerReads } from '../store.js';
-
-/**
- * The better-sqlite3 module for this runtime. Both are dependencies of the package: 13 (Node-API,
- * prebuilt inside its package, under the alias better-sqlite3-13) on Node >= 22, where 12.x aborts
- * the process when a prepared statement is garbage collected (Node 24); 12.9 (an optional
- * dependency, prebuilt for each Node ABI) on Node 20, where 13 crashes at load. SVC_SQLITE_MODULE
- * names another package directory in their place.
- */
-export function sqliteDriver(): typeof Database {
-  return createRequire(import.meta.url)(driverName()) as typeof Database;
-}
-
-function driverName(): string {
-  return process.env.SVC_SQLITE_MODULE || (Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3');
-}
-
-/**
- * Why the SQLite driver cannot be had here, with the fix, or null when it can: checked before a
- * server starts, so a missing driver is a refusal to start that says what to do, never a server
- * that listens with its ledger unavailable.
- */
-export function sqliteDriverMissing(): string | null {
-  const name = driverName();
-  try {
-    createRequire(import.meta.url).resolve(name);
-    return null;
-  } catch {
-    const node = process.versions.node;
-    return process.env.SVC_SQLITE_MODULE
-      ? `the SQLite driver SVC_SQLITE_MODULE names (${name}) cannot be found: point it at an installed better-sqlite3, or unset it`
-      : `the SQLite driver for Node ${node} (${name}, an optional dependency of @svc/server) is not installed: run \`npm install better-sqlite3@12.9.0\` (Node 20), use Node >= 22 (its driver is always installed), name another with SVC_SQLITE_MODULE, or keep the ledger in PostgreSQL with SVC_DATABASE_URL`;
-  }
-}
 
 export const SCHEMA = `
   CREATE TABLE IF NOT EXISTS leaves(idx INTEGER PRIMARY KEY, data BLOB NOT NULL, hash BLOB NOT NULL);
@@ -51,8 +18,8 @@ export const SCHEMA = `
   CREATE INDEX IF NOT EXISTS heads_size ON heads(tree_size, id);
 `;
 
-export function open(file: string): Database.Database {
-  const db = new (sqliteDriver())(file, { timeout: 10_000 });
+export function open(file: string): Sqlite {
+  const db = new Sqlite(file, { timeout: 10_000 });
   db.pragma('journal_mode = WAL');
   // FULL: an acknowledged append survives power loss, not only a process crash.
   db.pragma('synchronous = FULL');
@@ -68,48 +35,52 @@ export function open(file: string): Database.Database {
  * A statement prepared on first use: a damaged table then fails the reads that need it (which the
  * audit reports), not the opening of the whole store.
  */
-export function lazy(db: Database.Database, sql: string, pluck = false): () => Database.Statement {
-  let s: Database.Statement | undefined;
-  return () => (s ??= pluck ? db.prepare(sql).pluck() : db.prepare(sql));
+export function lazy(db: Sqlite, sql: string): () => StatementSync {
+  let s: StatementSync | undefined;
+  return () => (s ??= db.prepare(sql));
+}
+
+/** `lazy`, for a statement whose rows are their first column. */
+export function lazyPluck(db: Sqlite, sql: string): () => Plucked {
+  let s: Plucked | undefined;
+  return () => (s ??= db.pluck(sql));
 }
 
 /** Synchronous reads over one connection; the async interface wraps them. */
 export class Reads {
   private readonly q;
-  constructor(db: Database.Database) {
+  constructor(db: Sqlite) {
     this.q = {
-      size: lazy(db, 'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM leaves', true),
+      size: lazyPluck(db, 'SELECT COALESCE(MAX(idx) + 1, 0) AS n FROM leaves'),
       leafRange: lazy(db, 'SELECT idx, data, hash FROM leaves WHERE idx >= ? AND idx < ? ORDER BY idx'),
-      leafHash: lazy(db, 'SELECT hash FROM leaves WHERE idx = ?', true),
-      node: lazy(db, 'SELECT hash FROM nodes WHERE level = ? AND idx = ?', true),
+      leafHash: lazyPluck(db, 'SELECT hash FROM leaves WHERE idx = ?'),
+      node: lazyPluck(db, 'SELECT hash FROM nodes WHERE level = ? AND idx = ?'),
       // A missing subtree contributes nothing, so the text comes out short and is refused.
-      nodes: lazy(
+      nodes: lazyPluck(
         db,
         `SELECT group_concat(lower(hex(CASE WHEN j.value ->> 0 = 0
                  THEN (SELECT hash FROM leaves WHERE idx = j.value ->> 1)
                  ELSE (SELECT hash FROM nodes WHERE level = j.value ->> 0 AND idx = j.value ->> 1) END)), '' ORDER BY j.key)
            FROM json_each(?) j`,
-        true,
       ),
       // Lookups go through one index of the first 8 bytes of the leaf hash (rowid order within it,
       // so LIMIT 1 is the lowest index): a third the size of an index of whole hashes, so appends
       // touch fewer pages. A lookup by data goes through its leaf hash, so appends keep one index.
-      byHash: lazy(db, 'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? ORDER BY idx LIMIT 1', true),
-      byData: lazy(
+      byHash: lazyPluck(db, 'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? ORDER BY idx LIMIT 1'),
+      byData: lazyPluck(
         db,
         'SELECT idx FROM leaves WHERE substr(hash, 1, 8) = substr(?, 1, 8) AND hash = ? AND data = ? ORDER BY idx LIMIT 1',
-        true,
       ),
       heads: lazy(db, 'SELECT * FROM heads WHERE id > ? ORDER BY id LIMIT ?'),
       latest: lazy(db, 'SELECT * FROM heads ORDER BY id DESC LIMIT ?'),
       atSize: lazy(db, 'SELECT * FROM heads WHERE tree_size = ? ORDER BY id LIMIT 1'),
-      count: lazy(db, 'SELECT COUNT(*) FROM heads', true),
-      maxSize: lazy(db, 'SELECT COALESCE(MAX(tree_size), 0) FROM heads', true),
+      count: lazyPluck(db, 'SELECT COUNT(*) FROM heads'),
+      maxSize: lazyPluck(db, 'SELECT COALESCE(MAX(tree_size), 0) FROM heads'),
     };
   }
   size = (): number => this.q.size().get() as number;
   // A proof's subtrees in one statement returning one hex string, cut into views of one buffer: a
-  // Buffer per subtree from the driver made most of a proof's garbage, and so its latency tail.
+  // Uint8Array per subtree from the driver made most of a proof's garbage, and so its latency tail.
   nodes = (ids: readonly NodeId[]): Uint8Array[] => {
     if (ids.length === 0) return [];
     const text = this.q.nodes().get(JSON.stringify(ids.map((x) => [x.level, x.index]))) as string | null;
@@ -122,11 +93,11 @@ export class Reads {
     return ids.map((_, k) => all.subarray(32 * k, 32 * k + 32));
   };
   leaves = (start: number, end: number): LeafRow[] => {
-    const rows = this.q.leafRange().all(start, end) as { idx: number; data: Buffer; hash: Buffer }[];
+    const rows = this.q.leafRange().all(start, end) as unknown as { idx: number; data: Uint8Array; hash: Uint8Array }[];
     if (rows.length !== Math.max(0, end - start) || rows.some((r, k) => r.idx !== start + k)) {
       throw new StoreDamage(`ledger store is missing leaves in [${start}, ${end})`);
     }
-    // Buffers are Uint8Arrays: returned as they are, without copies.
+    // The driver's Uint8Arrays are returned as they are, without copies.
     return rows.map((r) => ({ data: r.data, hash: r.hash }));
   };
   findByData = (d: Uint8Array) => {
@@ -135,9 +106,9 @@ export class Reads {
   };
   findAllByData = (ds: readonly Uint8Array[]) => ds.map(this.findByData);
   findByLeafHash = (h: Uint8Array) => this.q.byHash().get(h, h) as number | undefined;
-  heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as HeadRow[];
-  latestHeads = (limit: number) => this.q.latest().all(limit) as HeadRow[];
-  headAtSize = (size: number) => this.q.atSize().get(size) as HeadRow | undefined;
+  heads = (afterId: number, limit: number) => this.q.heads().all(afterId, limit) as unknown as HeadRow[];
+  latestHeads = (limit: number) => this.q.latest().all(limit) as unknown as HeadRow[];
+  headAtSize = (size: number) => this.q.atSize().get(size) as unknown as HeadRow | undefined;
   headCount = () => this.q.count().get() as number;
   maxHeadSize = () => this.q.maxSize().get() as number;
 }

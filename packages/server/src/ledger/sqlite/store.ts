@@ -1,7 +1,7 @@
 // The embedded store: one SQLite file (WAL). Calls are synchronous underneath and wrapped in
 // promises; a snapshot reads through a second connection whose transaction pins the WAL state, so
 // the writer connection never sees another caller's open transaction.
-import type Database from 'better-sqlite3';
+import type { Plucked, Sqlite } from './driver.js';
 import { serially } from '../serial.js';
 import { asyncReads, open, Reads, SCHEMA } from './db.js';
 import { WriterThread } from './thread.js';
@@ -11,15 +11,15 @@ import { StoreReads } from '../store-reads.js';
 
 export class SqliteStore extends StoreReads implements LedgerStore {
   readonly kind = 'sqlite';
-  readonly db: Database.Database;
+  readonly db: Sqlite;
   /** The connection snapshots read through (opened on first use). */
-  private snap: { db: Database.Database; reads: LedgerReads } | null = null;
+  private snap: { db: Sqlite; reads: LedgerReads } | null = null;
   private readonly oneSnapshot = serially();
   protected readonly reads: LedgerReads;
   private readonly writer: Writer;
   private readonly thread: WriterThread | null;
   private writes = 0;
-  private readonly dataVersion;
+  private readonly dataVersion: Plucked;
 
   /**
    * `writerThread` (default: on for files) stores each batch from a writer thread with its own
@@ -46,7 +46,7 @@ export class SqliteStore extends StoreReads implements LedgerStore {
     this.reads = asyncReads(new Reads(this.db));
     this.writer = new Writer(this.db);
     this.thread = (opts.writerThread ?? location !== ':memory:') ? new WriterThread(location) : null;
-    this.dataVersion = this.db.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = this.db.pluck('PRAGMA data_version');
   }
 
   async version(): Promise<string> {
@@ -116,12 +116,12 @@ export class SqliteStore extends StoreReads implements LedgerStore {
 
   /** A pragma on the connection that writes (the writer thread's when there is one): for tests. */
   async writerPragma(text: string): Promise<unknown> {
-    return this.thread ? this.thread.pragma(text) : this.db.pragma(text, { simple: true });
+    return this.thread ? this.thread.pragma(text) : this.db.pragma(text);
   }
 
   async close(): Promise<void> {
     await this.thread?.close();
-    if (this.snap?.db.open) this.snap.db.close();
-    if (this.db.open) this.db.close();
+    this.snap?.db.close();
+    this.db.close();
   }
 }

@@ -34,7 +34,7 @@ parentPort!.on('message', (m: ToWriter) => {
     else if (m.op === 'abort') {
       writer.abort();
       parentPort!.postMessage({ op: 'aborted' } satisfies FromWriter);
-    } else parentPort!.postMessage({ op: 'pragma', value: writer.db.pragma(m.text, { simple: true }) } satisfies FromWriter);
+    } else parentPort!.postMessage({ op: 'pragma', value: writer.db.pragma(m.text) } satisfies FromWriter);
   } catch (e) {
     parentPort!.postMessage({ op: 'error', message: e instanceof Error ? e.message : String(e) } satisfies FromWriter);
   }

@@ -3,10 +3,10 @@
 // and commits, `abort` rolls back. The store runs the halves back to back on its own connection,
 // or in a writer thread (thread-entry.ts) while the signature is made on the main thread; a head
 // signed before the batch, for exactly the tree `begin` finds, commits in `begin` itself.
-import type Database from 'better-sqlite3';
 import { frontier, integrate, toHex } from '@svc/core/merkle';
 import { nativeHasher } from '../hasher.js';
 import { lazy, Reads } from './db.js';
+import type { Sqlite } from './driver.js';
 import type { HeadRow, NewHead, Presealed } from '../store.js';
 
 /** Whether a batch begun at (`size`, `previous`) with `root` is the one `p` was signed for. */
@@ -35,7 +35,7 @@ export class Writer {
   private readonly r: Reads;
   private readonly ins;
 
-  constructor(readonly db: Database.Database) {
+  constructor(readonly db: Sqlite) {
     this.r = new Reads(db);
     this.ins = {
       leaf: lazy(db, 'INSERT INTO leaves(idx, data, hash) VALUES (?, ?, ?)'),
@@ -53,7 +53,7 @@ export class Writer {
       const done = integrate(size, this.r.nodes(frontier(size)), data, nativeHasher);
       // One statement per row: multi-row INSERTs of 200 rows measured twice as slow here.
       for (const n of done.nodes) {
-        if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size], n.hash);
+        if (n.level === 0) this.ins.leaf().run(n.index, data[n.index - size]!, n.hash);
         else this.ins.node().run(n.level, n.index, n.hash);
       }
       const b: Begun = {
