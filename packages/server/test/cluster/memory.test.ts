@@ -1,15 +1,16 @@
 // The memory budget of `svc serve`'s default two-process layout at start (#35 item 4), per process
-// role, measured idle after start on the CI machine (Node 20, 2 cores): the primary 84 MiB (110
-// before it stopped loading the server modules it never runs), a server process 88 MiB (116 before
-// it stopped loading pg on SQLite, 108 before its verification thread started on first use), a
-// storage process 66 MiB (80 before it loaded the tree through
-// @svc/core/merkle alone) (docs/benchmarks.md). A process that starts more than 20% above its budget
+// role, measured idle after start on the CI machine (2 cores). On Node 20 the primary took 84 MiB
+// (110 before it stopped loading the server modules it never runs), a server process 88 MiB (116
+// before it stopped loading pg on SQLite, 108 before its verification thread started on first
+// use), a storage process 66 MiB (80 before it loaded the tree through @svc/core/merkle alone). On
+// Node 24, which the server needs since #54 and these tests run on, the same build takes 85,
+// 110-119 and 73-80 MiB: the runtime's own cost (docs/benchmarks.md). A process that starts more than 20% above its budget
 // fails here, so a dependency that doubles what every process maps is seen when it lands.
 import { describe, expect, it } from 'vitest';
 import { fresh, serveCluster } from '../support/cluster.js';
 import { descendants, rssMiB } from '../support/procs.js';
 
-const BUDGET_MIB = { primary: 84, server: 88, storage: 66 } as const;
+const BUDGET_MIB = { primary: 85, server: 117, storage: 78 } as const;
 
 describe.runIf(process.platform === 'linux')('memory at start', () => {
   it('every process of the default layout starts within 20% of its budget', async () => {
