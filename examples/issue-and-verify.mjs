@@ -8,7 +8,8 @@ import { leafHash, verifyInclusion } from '@svc/core/merkle';
 import { parseTreeHead } from '@svc/core/issue';
 
 const base = (process.env.SVC_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-const cli = fileURLToPath(new URL('../packages/server/dist/cli.js', import.meta.url));
+// The svc command as installed in this repository (it runs on Node >= 24, as @svc/server needs).
+const cli = fileURLToPath(new URL('../packages/server/bin/svc.mjs', import.meta.url));
 const answer = `Example answer issued at ${new Date().toISOString()}`;
 
 // 1. Issue: signs with the keyring in SVC_DATA_DIR and appends to the ledger.

@@ -22,9 +22,11 @@ describe('first hour', () => {
     const of = (f: string): string[] => runnableLines(readFileSync(`${root}${f}`, 'utf8'));
     for (const f of RUNNABLE_FILES) expect(of(f).length, f).toBeGreaterThan(0);
     const lines: string[] = (RUNNABLE_FILES as string[]).flatMap(of);
-    expect(lines.every((l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || l.includes('node examples/'))).toBe(
-      true,
-    );
+    expect(
+      lines.every(
+        (l) => l.includes('svc') || l.startsWith('printf') || l.startsWith('curl ') || /(node|npm run -s node24 --) examples\//.test(l),
+      ),
+    ).toBe(true);
     expect(promisedExit('npx svc verify p.json   # exit 0: verifies')).toBe(0);
     expect(promisedExit('npx svc ledger audit --state a.json   # exit 3 on rollback/fork')).toBe(0);
     expect(promisedExit('npx svc verify other.json   # exit 4: a signer the keys do not name')).toBe(4);
