@@ -25,9 +25,7 @@ const sh = (cmd, args, opts = {}) => {
   return r.stdout;
 };
 
-// 1. Pack and install as a stranger would (the server's better-sqlite3 is not compiled here: the
-// checks below need no ledger, and its build is exercised by the repository's own install).
-// The packages are packed from the current build (made here when a source is newer): prepack would
+// 1. Pack and install as a stranger would. The packages are packed from the current build (made here when a source is newer): prepack would
 // build both again, a minute of CPU for the same files.
 const work = mkdtempSync(join(tmpdir(), 'svc-matrix-'));
 buildIfStale();
@@ -199,13 +197,20 @@ for (const t of [tarball, serverTarball]) {
   });
 }
 const svcBin = join(consumer, 'node_modules', '.bin', 'svc');
-check('svc --version from the installed tarball', () => sh(svcBin, ['--version']).trim());
+// The server needs Node >= 24: its bin runs there, and on an older Node says so and exits 2.
+check('svc --version from the installed tarball, on Node 24', () => sh(n24, [svcBin, '--version']).trim());
+if (Number(process.versions.node.split('.')[0]) < 24)
+  check(`svc on Node ${process.versions.node} refuses, naming what it needs`, () => {
+    const r = spawnSync(process.execPath, [svcBin, '--version'], { encoding: 'utf8' });
+    if (r.status !== 2 || !r.stderr.includes('@svc/server needs Node >= 24')) throw new Error(`exit ${r.status}: ${r.stderr}`);
+    return r.stderr.trim();
+  });
 const plainCase = vectors.find((c) => c.description === 'plain answer, pinned key: passes and is recognised');
 writeFileSync(join(consumer, 'proof.json'), JSON.stringify(plainCase.input));
 writeFileSync(join(consumer, 'keys.json'), JSON.stringify({ keys: plainCase.trustedKeys }));
 check(
   'svc verify proof.json --keys keys.json exits 0',
-  () => sh(svcBin, ['verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0],
+  () => sh(n24, [svcBin, 'verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0],
 );
 check('CommonJS require of @svc/core and @svc/core/schemas', () =>
   sh(
