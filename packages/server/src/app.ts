@@ -19,17 +19,37 @@ import type { AppDeps } from './api/deps.js';
 import { limitKey } from './http/address.js';
 import { createPipeline, mount } from './http/pipeline.js';
 import { RateLimiter } from './http/ratelimit.js';
-import type { AppRequest } from './http/types.js';
+import { fetchHandler, type FetchHandler } from './http/fetch.js';
+import type { AppRequest, AppResponse } from './http/types.js';
 import type { Group } from './routes.js';
 
 export type { AppDeps } from './api/deps.js';
 
 /**
- * The server's request handler, independent of node:http: takes an AppRequest, returns an AppResponse.
+ * An app in both of its forms: `handle` (an AppRequest to an AppResponse, what the node:http
+ * adapter serves) and `fetch` (a WHATWG Request to a Response, what Bun.serve, Deno.serve and a
+ * test with no socket call).
+ *
+ * @example
+ * ```ts
+ * const app: App = createApp(deps);
+ * const res = await app.fetch(new Request('http://svc.example/healthz'));
+ * console.log(res.status); // 200
+ * ```
+ */
+export interface App {
+  handle(req: AppRequest): Promise<AppResponse>;
+  fetch: FetchHandler;
+}
+
+/**
+ * The server's request handler, independent of node:http: `handle` takes an AppRequest and
+ * returns an AppResponse; `fetch` takes a Request and returns a Response.
  *
  * @example
  * ```ts
  * const app = createApp(deps);
+ * console.log((await app.fetch(new Request('http://svc.example/healthz'))).status); // 200
  * const res = await app.handle({
  *   method: 'GET',
  *   path: '/healthz',
@@ -41,12 +61,12 @@ export type { AppDeps } from './api/deps.js';
  * console.log(res.status); // 200
  * ```
  */
-export function createApp(d: AppDeps) {
+export function createApp(d: AppDeps): App {
   const limiter = new RateLimiter(d.now);
   const limit = d.limit ?? ((ip: string, group: Group, perMinute: number) => limiter.take(ip, group, perMinute));
   let openApiText: string | undefined;
   const ops = opsHandlers(d, () => (openApiText ??= JSON.stringify(openApiDocument(d.names.service, d.version))));
-  return createPipeline({
+  const { handle } = createPipeline({
     routes: [
       ...mount(VERIFY_ROUTES, verifyHandlers(d)),
       ...mount(KEYS_ROUTES, keysHandlers(d)),
@@ -68,4 +88,5 @@ export function createApp(d: AppDeps) {
     },
     ...(d.metrics ? { observe: d.metrics.request.bind(d.metrics) } : {}),
   });
+  return { handle, fetch: fetchHandler(handle, { log: d.log, trustedProxies: d.cfg.trustedProxies }) };
 }

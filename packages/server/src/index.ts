@@ -1,9 +1,10 @@
-// @svc/server: the reference server as a library. Start it (`startServer`), or embed its handler
-// (`createApp`) behind another HTTP layer; the svc CLI is built from the same parts.
+// @svc/server: the reference server as a library. Start it (`startServer`), or assemble its parts
+// (`assembleServer`) and serve `app.fetch` from another HTTP layer; the svc CLI is built from the same parts.
 export { loadConfig, type Config, type RateLimits, type IssueListenerConfig } from './config.js';
 export { startServer, ensureKeys, VERSION, type Running } from './server.js';
-export { createApp, type AppDeps } from './app.js';
+export { createApp, type App, type AppDeps } from './app.js';
 export type { AppRequest, AppResponse } from './http/types.js';
+export { fetchHandler, type FetchHandler, type FetchInfo, type FetchOptions } from './http/fetch.js';
 export { HttpError, refusalOf, type HttpErrorCode } from './http/errors.js';
 export { openApiDocument } from './openapi.js';
 export { inlineExecutor, type Executor } from './pool/pool.js';

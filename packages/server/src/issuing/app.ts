@@ -4,6 +4,7 @@
 import { parseDocument } from '@svc/core';
 import type { ProofBundle } from '@svc/core/issue';
 import { HttpError } from '../http/errors.js';
+import { fetchHandler } from '../http/fetch.js';
 import { createPipeline, type Mounted } from '../http/pipeline.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import { json, type AppRequest, type Handler } from '../http/types.js';
@@ -35,6 +36,8 @@ export interface IssuingDeps {
   upstreamMs?: number;
   log: Logger;
   now?: () => number;
+  /** Proxies whose X-Forwarded-For `fetch` believes for the logged client address (default none). */
+  trustedProxies?: string[];
 }
 
 const UNAUTHORIZED = (why: string) => new HttpError('unauthorized', why, { headers: { 'www-authenticate': 'Bearer realm="svc-issue"' } });
@@ -89,7 +92,7 @@ const issued = (d: IssuingDeps, inputs: IssueInput[], owner: string | undefined)
  *
  * @example
  * ```ts
- * const { handle } = issuingApp({ issue: (i) => issuer.issueMany(i), kinds: issuer, tokens, ledger: true, service: 'svc', perMinute: 600, upstreams, log });
+ * const { handle, fetch } = issuingApp({ issue: (i) => issuer.issueMany(i), kinds: issuer, tokens, ledger: true, service: 'svc', perMinute: 600, upstreams, log });
  * ```
  */
 export function issuingApp(d: IssuingDeps) {
@@ -202,5 +205,6 @@ export function issuingApp(d: IssuingDeps) {
       run: async () => ({ status: 200, body: doc, headers: { 'content-type': 'application/json; charset=utf-8' } }),
     },
   ];
-  return createPipeline({ routes, log: d.log });
+  const { handle } = createPipeline({ routes, log: d.log });
+  return { handle, fetch: fetchHandler(handle, { log: d.log, trustedProxies: d.trustedProxies ?? [] }) };
 }
