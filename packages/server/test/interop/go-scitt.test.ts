@@ -89,9 +89,20 @@ describe.runIf(runs('go'))("an independent Go checker accepts this server's SCIT
         }),
       ),
     );
-    expect(posts.map((p) => p.status)).toEqual([201, 201, 201, 201, 201]);
+    // 201 with the receipt, or 303 where no published checkpoint covered it within the server's
+    // wait (a loaded machine): then the receipt is there once one does.
+    expect(posts.every((p) => p.status === 201 || p.status === 303)).toBe(true);
+    expect(posts.filter((p) => p.status === 201).length).toBeGreaterThan(0);
     const [statement, posted] = [made[4]!, posts[4]!];
-    const receipt = new Uint8Array(await (await fetch(`${s.url}${posted.headers.get('location')}?alg=EdDSA`)).arrayBuffer());
+    // (302 to itself while pending: read by hand, not followed.)
+    const receiptAt = () => fetch(`${s.url}${posted.headers.get('location')}?alg=EdDSA`, { redirect: 'manual' });
+    let got = await receiptAt();
+    for (const until = Date.now() + 60_000; got.status !== 200 && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await receiptAt();
+    }
+    expect(got.status).toBe(200);
+    const receipt = new Uint8Array(await got.arrayBuffer());
     const checkpoint = await (await fetch(`${s.url}/api/transparency/tlog/checkpoint`)).text();
     const vkey = (await (await fetch(`${s.url}/api/transparency/tlog/vkeys`)).text())
       .trimEnd()
