@@ -2,6 +2,7 @@
 // (`assembleServer`) and serve `app.fetch` from another HTTP layer; the svc CLI is built from the same parts.
 export { loadConfig, type Config, type RateLimits, type IssueListenerConfig } from './config.js';
 export { startServer, ensureKeys, VERSION, type Running } from './server.js';
+export { assembleServer, type AssembledServer, type AssembleOptions } from './assemble.js';
 export { createApp, type App, type AppDeps } from './app.js';
 export type { AppRequest, AppResponse } from './http/types.js';
 export { fetchHandler, type FetchHandler, type FetchInfo, type FetchOptions } from './http/fetch.js';

@@ -178,6 +178,8 @@ describe('layers', () => {
     'witness-app': 9,
     // Above the witness's app, whose data-folder rule and listener it shares.
     'mirror-app': 9.5,
+    // The composition root in two halves: the parts (no socket), then node:http serving them.
+    assemble: 9.7,
     server: 10,
     cli: 11,
     index: 12,
