@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The runtime matrix, as a user would install the library: `npm pack` of @svc/core and
 // @svc/server, installed into a temporary consumer outside the repository; the tarballs' contents,
-// the CLI, CommonJS and TypeScript (node16 and bundler) checked there; then every test vector
+// the CLI, CommonJS and TypeScript (node16 and bundler) checked there, and the server's app served
+// by Bun.serve and Deno.serve (tools/scripts/matrix/serve.mjs); then every test vector
 // replayed in Node 20 (this
 // one), Node 24, Bun, Deno, workerd and headless Chromium, each printing the crypto backend it
 // picked and its per-verify time against noble. Bun, Deno and workerd come from the npm registry
@@ -56,7 +57,7 @@ const tlog = Object.fromEntries(
 );
 const tlogCount = tlog.notes.vkeys.length + tlog.notes.notes.length + tlog['tlog-proof'].cases.length + 1;
 writeFileSync(join(consumer, 'vectors.mjs'), `export default ${JSON.stringify(vectors)};\nexport const tlog = ${JSON.stringify(tlog)};\n`);
-for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs'])
+for (const f of ['smoke.mjs', 'run-node.mjs', 'worker.mjs', 'serve.mjs'])
   writeFileSync(join(consumer, f), readFileSync(join(root, 'tools', 'scripts', 'matrix', f)));
 
 // 2. The runtimes.
@@ -212,6 +213,18 @@ check(
   'svc verify proof.json --keys keys.json exits 0',
   () => sh(n24, [svcBin, 'verify', 'proof.json', '--keys', 'keys.json'], { cwd: consumer }).split('\n')[0],
 );
+// The server's app as fetch(Request) -> Response, served by each runtime's own HTTP server.
+for (const [label, cmd, args] of [
+  ['Bun.serve', bin('bun'), ['serve.mjs']],
+  ['Deno.serve', bin('deno'), ['run', '--allow-all', 'serve.mjs']],
+])
+  check(`the server's app (assembleServer, app.fetch) served by ${label}: health, keys, a verification, 404, 413`, () => {
+    const out = sh(cmd, args, { cwd: consumer, env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
+    const line = out.split('\n').find((l) => l.startsWith('SERVE ')) ?? out.slice(-600);
+    const want = { health: 200, keys: true, verify: true, missing: 404, tooLarge: 413, nosniff: 'nosniff' };
+    if (!line.startsWith('SERVE ') || JSON.stringify(JSON.parse(line.slice(6))) !== JSON.stringify(want)) throw new Error(line);
+    return line.slice(6);
+  });
 check('CommonJS require of @svc/core and @svc/core/schemas', () =>
   sh(
     process.execPath,
