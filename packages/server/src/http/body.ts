@@ -36,6 +36,20 @@ export function overloaded(): HttpError {
   return new HttpError('unavailable', 'too many request bodies in flight; retry shortly', { retryAfter: 1 });
 }
 
+/**
+ * A body's chunks joined, `total` bytes. Not concatBytes(...chunks): a body trickled in one byte
+ * per packet is hundreds of thousands of chunks, more than a call may take as arguments.
+ */
+export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
+}
+
 // LIMIT-BODY: 2 MB, refused before reading when declared, cut off when a stream grows past it.
 /**
  * Read a body of at most `limit` bytes. `hold(n)` is asked before each chunk is kept (and, with a
@@ -67,15 +81,7 @@ export async function readLimited(
     };
     const onEnd = () => {
       cleanup();
-      // Not concatBytes(...chunks): a body trickled in one byte per packet is hundreds of thousands
-      // of chunks, more than a call may take as arguments.
-      const out = new Uint8Array(total);
-      let off = 0;
-      for (const c of chunks) {
-        out.set(c, off);
-        off += c.length;
-      }
-      resolve(out);
+      resolve(joinChunks(chunks, total));
     };
     // A body cut off (the client went away, the request deadline passed) is the client's doing.
     const onError = (e: Error) => {

@@ -8,8 +8,9 @@
 // rule in front of another runtime must match on the normalised path.
 import { MAX_BODY_BYTES } from '@svc/core';
 import { requestId, withRequestId, type Logger } from '../log.js';
+import { joinChunks } from './body.js';
 import { errorResponse, HttpError } from './errors.js';
-import { badQueryParameter, parseTarget } from './node.js';
+import { badQueryParameter, logRequest, parseTarget } from './node.js';
 import { clientIp } from './ratelimit.js';
 import type { AppRequest, AppResponse } from './types.js';
 
@@ -78,13 +79,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array> {
     if (e instanceof HttpError) throw e;
     throw new HttpError('invalid_request', `request body not received whole: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
+  return joinChunks(chunks, total);
 }
 
 /** The body of a streamed answer: each chunk as the maker yields it; a cancel (the client went) aborts the maker. */
@@ -185,14 +180,7 @@ export function fetchHandler(handle: (req: AppRequest) => Promise<AppResponse>, 
       } catch (e) {
         out = errorResponse(e, log, path);
       }
-      log('request', {
-        method: request.method,
-        path,
-        status: out.status,
-        ms: Math.round(performance.now() - started),
-        ip,
-        ...(appReq?.principal !== undefined ? { token: appReq.principal } : {}),
-      });
+      logRequest(log, request.method, path, out.status, started, ip, appReq);
       return toResponse(out, id, request.method, log);
     });
   };

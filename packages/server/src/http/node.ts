@@ -84,6 +84,18 @@ function unsupportedCoding(te: string | undefined): boolean {
   return te !== undefined && te.trim().toLowerCase() !== 'chunked';
 }
 
+/** The one line each request gets, from either adapter: who asked what, the answer, how long it took. */
+export function logRequest(log: Logger, method: string, path: string, status: number, started: number, ip: string, req?: AppRequest): void {
+  log('request', {
+    method,
+    path,
+    status,
+    ms: Math.round(performance.now() - started),
+    ip,
+    ...(req?.principal !== undefined ? { token: req.principal } : {}),
+  });
+}
+
 const NOT_IMPLEMENTED = () => new HttpError('not_implemented', 'only the chunked transfer coding is implemented');
 // The request target is malformed: 400, not the 422 an invalid_request in a body gets.
 const BAD_TARGET = () => new HttpError('invalid_request', 'malformed request target', { status: 400 });
@@ -133,14 +145,7 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       // An answer before the streamed body ended (a refusal on its header): the rest is not read.
       if (streamed && !req.readableEnded) tooLarge = true;
       send(req, res, out, tooLarge, id);
-      opts.log('request', {
-        method: req.method,
-        path,
-        status: out.status,
-        ms: Math.round(performance.now() - started),
-        ip,
-        ...(appReq?.principal !== undefined ? { token: appReq.principal } : {}),
-      });
+      logRequest(opts.log, req.method ?? '?', path, out.status, started, ip, appReq);
     };
     // Past the app's own boundary (a bug in this adapter): still one error answer, the connection closed.
     const fail = (e: unknown) => {
