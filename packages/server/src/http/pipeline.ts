@@ -41,6 +41,7 @@ export function mount<S extends Omit<RouteSpec, 'doc'>>(
     ...(r.cache ? { cache: r.cache } : {}),
     ...(r.preflight ? { preflight: true } : {}),
     ...(r.problem ? { problem: r.problem } : {}),
+    ...(r.errors ? { errors: r.errors } : {}),
     run: handlers[r.operationId as S['operationId']],
   }));
 }

@@ -14,8 +14,16 @@ export interface RouteSpec {
   cache?: string;
   /** Errors as RFC 9290 Concise Problem Details in CBOR (SCRAPI) instead of `{error, code}`. */
   problem?: 'cbor';
+  /** Errors in OpenAI's shape, `{error: {message, type, code, param}}` (the issuing front's routes). */
+  errors?: 'openai';
   /** Operation id of its CORS preflight (OPTIONS): every API route has one, as every answer advertises OPTIONS. */
   preflight?: string;
   /** The OpenAPI operation, less what every operation gets (id, security, CORS header, 400). */
-  doc: { summary: string; parameters?: unknown[]; requestBody?: unknown; responses: Record<string, unknown> };
+  doc: {
+    summary: string;
+    parameters?: unknown[];
+    requestBody?: unknown;
+    security?: readonly unknown[];
+    responses: Record<string, unknown>;
+  };
 }

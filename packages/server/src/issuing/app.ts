@@ -5,7 +5,7 @@ import { parseDocument } from '@svc/core';
 import type { ProofBundle } from '@svc/core/issue';
 import { HttpError } from '../http/errors.js';
 import { fetchHandler } from '../http/fetch.js';
-import { createPipeline, type Mounted } from '../http/pipeline.js';
+import { createPipeline, mount } from '../http/pipeline.js';
 import { RateLimiter } from '../http/ratelimit.js';
 import { json, type AppRequest, type Handler } from '../http/types.js';
 import type { IssueInput, Issuer } from './issuer.js';
@@ -17,6 +17,7 @@ import { IssueBatchRequest, parseIssueInput, schemaError } from './input.js';
 import { chatCompletions, type Upstreams } from './openai.js';
 import { responses } from './responses.js';
 import { issueOpenApiDocument } from './openapi.js';
+import { ISSUE_ROUTES, type IssueOperationId } from './routes.js';
 import { TOKEN_PREFIX, type TokenFile } from './tokens.js';
 
 export interface IssuingDeps {
@@ -122,89 +123,56 @@ export function issuingApp(d: IssuingDeps) {
       return run(req, params);
     };
   const doc = JSON.stringify(issueOpenApiDocument(d.service));
-  const routes: Mounted[] = [
-    {
-      method: 'POST',
-      path: '/api/v1/issue',
-      group: 'none',
-      cache: 'no-store',
-      run: guarded(async (req) => {
-        const input = parseIssueInput(await readJson(req), d);
-        if (typeof input === 'string') throw new HttpError('invalid_request', input);
-        const [bundle] = await issued(d, [input], req.principal);
-        d.log('issued', { token: req.principal, answers: 1 });
-        return json(200, bundle);
-      }),
-    },
-    {
-      method: 'POST',
-      path: '/api/v1/issue/batch',
-      group: 'none',
-      cache: 'no-store',
-      run: guarded(async (req) => {
-        const body = await readJson(req);
-        const bad = schemaError(IssueBatchRequest, body);
-        // Each answer is checked before any is signed: a batch is signed whole or not at all.
-        if (bad) throw new HttpError('invalid_request', bad);
-        const inputs = (body as { answers: unknown[] }).answers.map((a, i) => {
-          const r = parseIssueInput(a, d);
-          if (typeof r === 'string') throw new HttpError('invalid_request', `answers[${i}]: ${r}`);
-          return r;
-        });
-        // The request itself spent one; the batch's other answers are spent before any is signed.
-        await spend(req.principal!, inputs.length - 1);
-        const bundles = await issued(d, inputs, req.principal);
-        d.log('issued', { token: req.principal, answers: bundles.length });
-        return json(200, { bundles });
-      }),
-    },
-    ...(
-      [
-        ['/api/v1/issue/transcript', (b: unknown) => parseTranscript(b, d), (i: never) => d.kinds.issueTranscript(i), 'transcript'],
-        ['/api/v1/issue/run', parseRun, (i: never) => d.kinds.issueRun(i), 'run'],
-        ['/api/v1/issue/export', parseExport, (i: never) => d.kinds.issueExport(i), 'export'],
-      ] as const
-    ).map(
-      ([path, parse, issue, kind]): Mounted => ({
-        method: 'POST',
-        path,
-        group: 'none',
-        cache: 'no-store',
-        run: guarded(async (req) => {
-          const input = parse(await readJson(req));
-          if (typeof input === 'string') throw new HttpError('invalid_request', input);
-          // A transcript's turns are answers: each counts against the token's limit.
-          if (kind === 'transcript') await spend(req.principal!, (input as { turns: unknown[] }).turns.length - 1);
-          const bundle = await kinded(() => issue(input as never));
-          d.log('issued', { token: req.principal, kind });
-          return json(200, bundle);
-        }),
-      }),
+  const kindRoute = <I>(
+    parse: (b: unknown) => I | string,
+    issue: (i: I) => Promise<unknown>,
+    kind: 'transcript' | 'run' | 'export',
+  ): Handler =>
+    guarded(async (req) => {
+      const input = parse(await readJson(req));
+      if (typeof input === 'string') throw new HttpError('invalid_request', input);
+      // A transcript's turns are answers: each counts against the token's limit.
+      if (kind === 'transcript') await spend(req.principal!, (input as { turns: unknown[] }).turns.length - 1);
+      const bundle = await kinded(() => issue(input));
+      d.log('issued', { token: req.principal, kind });
+      return json(200, bundle);
+    });
+  const handlers: Record<IssueOperationId, Handler> = {
+    issue: guarded(async (req) => {
+      const input = parseIssueInput(await readJson(req), d);
+      if (typeof input === 'string') throw new HttpError('invalid_request', input);
+      const [bundle] = await issued(d, [input], req.principal);
+      d.log('issued', { token: req.principal, answers: 1 });
+      return json(200, bundle);
+    }),
+    issueBatch: guarded(async (req) => {
+      const body = await readJson(req);
+      const bad = schemaError(IssueBatchRequest, body);
+      // Each answer is checked before any is signed: a batch is signed whole or not at all.
+      if (bad) throw new HttpError('invalid_request', bad);
+      const inputs = (body as { answers: unknown[] }).answers.map((a, i) => {
+        const r = parseIssueInput(a, d);
+        if (typeof r === 'string') throw new HttpError('invalid_request', `answers[${i}]: ${r}`);
+        return r;
+      });
+      // The request itself spent one; the batch's other answers are spent before any is signed.
+      await spend(req.principal!, inputs.length - 1);
+      const bundles = await issued(d, inputs, req.principal);
+      d.log('issued', { token: req.principal, answers: bundles.length });
+      return json(200, { bundles });
+    }),
+    issueTranscript: kindRoute(
+      (b) => parseTranscript(b, d),
+      (i) => d.kinds.issueTranscript(i),
+      'transcript',
     ),
-    {
-      method: 'POST',
-      path: '/v1/chat/completions',
-      group: 'none',
-      cache: 'no-store',
-      errors: 'openai',
-      run: guarded(async (req) => chatCompletions(req, await readJson(req), front)),
-    },
-    {
-      method: 'POST',
-      path: '/v1/responses',
-      group: 'none',
-      cache: 'no-store',
-      errors: 'openai',
-      run: guarded(async (req) => responses(req, await readJson(req), front)),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/issue/openapi.json',
-      group: 'none',
-      cache: 'no-store',
-      run: async () => ({ status: 200, body: doc, headers: { 'content-type': 'application/json; charset=utf-8' } }),
-    },
-  ];
+    issueRun: kindRoute(parseRun, (i) => d.kinds.issueRun(i), 'run'),
+    issueExport: kindRoute(parseExport, (i) => d.kinds.issueExport(i), 'export'),
+    chatCompletions: guarded(async (req) => chatCompletions(req, await readJson(req), front)),
+    responses: guarded(async (req) => responses(req, await readJson(req), front)),
+    issueOpenApi: async () => ({ status: 200, body: doc, headers: { 'content-type': 'application/json; charset=utf-8' } }),
+  };
+  const routes = mount(ISSUE_ROUTES, handlers);
   const { handle } = createPipeline({ routes, log: d.log });
   return { handle, fetch: fetchHandler(handle, { log: d.log, trustedProxies: d.trustedProxies ?? [] }) };
 }
