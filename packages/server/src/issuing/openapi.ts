@@ -11,7 +11,10 @@ const plain = (s: unknown): unknown => JSON.parse(JSON.stringify(s), (k, v) => (
 /** The paths, one operation per route of the table, with this service's proof member named. */
 function pathsOf(proof: string): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of ISSUE_ROUTES) (paths[r.path] ??= {})[r.method.toLowerCase()] = { operationId: r.operationId, ...r.doc };
+  for (const r of ISSUE_ROUTES) {
+    paths[r.path] ??= {};
+    paths[r.path]![r.method.toLowerCase()] = { operationId: r.operationId, ...r.doc };
+  }
   return JSON.parse(JSON.stringify(paths).replaceAll('<proof>', JSON.stringify(proof).slice(1, -1)));
 }
 
