@@ -152,6 +152,19 @@ describe('the issuing app as fetch(Request) -> Response', () => {
       expect(r.status).toBe(401);
       expect(r.headers.get('www-authenticate')).toBe('Bearer realm="svc-issue"');
     }
+    // Two Authorization headers (a Request joins them with ", "): refused, never one of them read.
+    const twice = await app.fetch(
+      at('/api/v1/issue', {
+        method: 'POST',
+        headers: [
+          ['authorization', 'Bearer svc_issue_good'],
+          ['authorization', 'Bearer svc_issue_good'],
+          ['content-type', 'application/json'],
+        ],
+        body: '{"answer":"Yes."}',
+      }),
+    );
+    expect(twice.status).toBe(401);
   });
 });
 
