@@ -10,7 +10,7 @@ import { MAX_BODY_BYTES } from '@svc/core';
 import { requestId, withRequestId, type Logger } from '../log.js';
 import { joinChunks } from './body.js';
 import { errorResponse, HttpError } from './errors.js';
-import { badQueryParameter, logRequest, parseTarget } from './node.js';
+import { BAD_QUERY, BAD_TARGET, badQueryParameter, logRequest, parseTarget } from './node.js';
 import { clientIp } from './ratelimit.js';
 import type { AppRequest, AppResponse } from './types.js';
 
@@ -148,10 +148,10 @@ export function fetchHandler(handle: (req: AppRequest) => Promise<AppResponse>, 
         const url = new URL(request.url);
         const raw = `${url.pathname}${url.search}`;
         const target = parseTarget(raw);
-        if (!target) throw new HttpError('invalid_request', 'malformed request target', { status: 400 });
+        if (!target) throw BAD_TARGET();
         path = target.path;
         const bad = badQueryParameter(raw);
-        if (bad !== null) throw new HttpError('invalid_request', `query parameter ${bad} is not valid UTF-8 (percent-encoded)`);
+        if (bad !== null) throw BAD_QUERY(bad);
         const headers: Record<string, string> = {};
         request.headers.forEach((v, k) => {
           headers[k] = v;

@@ -98,7 +98,9 @@ export function logRequest(log: Logger, method: string, path: string, status: nu
 
 const NOT_IMPLEMENTED = () => new HttpError('not_implemented', 'only the chunked transfer coding is implemented');
 // The request target is malformed: 400, not the 422 an invalid_request in a body gets.
-const BAD_TARGET = () => new HttpError('invalid_request', 'malformed request target', { status: 400 });
+export const BAD_TARGET = () => new HttpError('invalid_request', 'malformed request target', { status: 400 });
+/** A query parameter that is not percent-encoded UTF-8 (`badQueryParameter` names it). */
+export const BAD_QUERY = (name: string) => new HttpError('invalid_request', `query parameter ${name} is not valid UTF-8 (percent-encoded)`);
 
 export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, opts: AdapterOptions) {
   const send = (req: IncomingMessage, res: ServerResponse, out: AppResponse, tooLarge: boolean, id: string): void => {
@@ -169,13 +171,7 @@ export function nodeHandler(handle: (req: AppRequest) => Promise<AppResponse>, o
       const badParam = badQueryParameter(req.url);
       if (badParam !== null) {
         req.resume();
-        done(
-          errorResponse(
-            new HttpError('invalid_request', `query parameter ${badParam} is not valid UTF-8 (percent-encoded)`),
-            opts.log,
-            path,
-          ),
-        );
+        done(errorResponse(BAD_QUERY(badParam), opts.log, path));
         return;
       }
       if (unsupportedCoding(req.headers['transfer-encoding'])) {
