@@ -29,14 +29,7 @@ export function report(pkg) {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const entries = Object.entries(manifest.exports).filter(([, v]) => typeof v === 'object' && v.types);
   const files = entries.map(([, v]) => join(dir, v.types));
-  const program = ts.createProgram(files, {
-    noEmit: true,
-    skipLibCheck: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-  });
-  const checker = program.getTypeChecker();
+  const { checker, modules } = load(files);
   const lines = [
     `# ${manifest.name}: exported names`,
     '',
@@ -44,9 +37,8 @@ export function report(pkg) {
     'house.test.ts. A change here is a change to the public surface: review it as one.',
   ];
   let total = 0;
-  for (const [name, v] of entries) {
-    const source = program.getSourceFile(join(dir, v.types));
-    const mod = source && checker.getSymbolAtLocation(source);
+  for (const [i, [name]] of entries.entries()) {
+    const mod = modules[i];
     const names = mod ? checker.getExportsOfModule(mod).map((s) => `${s.name} (${kindOf(checker, s)})`) : [];
     names.sort((a, b) => a.localeCompare(b, 'en'));
     total += names.length;
@@ -57,8 +49,69 @@ export function report(pkg) {
       ...names.map((n) => `- ${n}`),
     );
   }
+  const hidden = unexported(checker, modules, dir);
+  lines.push('', `## Named in a public signature, not exported (${hidden.length})`, '', ...hidden.map((n) => `- ${n}`));
   lines.splice(4, 0, '', `${entries.length} entries, ${total} names.`);
   return `${lines.join('\n')}\n`;
+}
+
+function load(files) {
+  const program = ts.createProgram(files, {
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+  });
+  const checker = program.getTypeChecker();
+  const modules = files.map((f) => {
+    const source = program.getSourceFile(f);
+    return source && checker.getSymbolAtLocation(source);
+  });
+  return { program, checker, modules };
+}
+
+/** The declared types under `dir` that the exports of `files` name but do not export. */
+export function hiddenTypes(files, dir) {
+  const { checker, modules } = load(files);
+  return unexported(checker, modules, dir);
+}
+
+const resolve = (checker, sym) => (sym && sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym);
+
+/** Types this package declares that an exported declaration names (a parameter, a return, a
+ * member, a base) while no entry exports them: a user can meet them but never write them down.
+ * Private members and type parameters are not surface. */
+function unexported(checker, modules, dir) {
+  const exported = new Set();
+  for (const mod of modules.filter(Boolean)) for (const s of checker.getExportsOfModule(mod)) exported.add(resolve(checker, s));
+  const found = new Map();
+  const ours = (decl) => decl.getSourceFile().fileName.startsWith(dir) && !decl.getSourceFile().fileName.includes('node_modules');
+  const visit = (node, owner) => {
+    if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) return;
+    if (ts.isPrivateIdentifier(node.name ?? node)) return;
+    const ref = ts.isTypeReferenceNode(node)
+      ? node.typeName
+      : ts.isExpressionWithTypeArguments(node)
+        ? node.expression
+        : ts.isTypeQueryNode(node)
+          ? node.exprName
+          : undefined;
+    if (ref) {
+      const sym = resolve(checker, checker.getSymbolAtLocation(ref));
+      const decl = sym?.declarations?.[0];
+      if (sym && decl && !(sym.flags & ts.SymbolFlags.TypeParameter) && ours(decl) && !exported.has(sym)) {
+        const users = found.get(sym.name) ?? new Set();
+        users.add(owner);
+        found.set(sym.name, users);
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, owner));
+  };
+  for (const sym of exported) for (const decl of sym.declarations ?? []) visit(decl, sym.name);
+  return [...found]
+    .map(([name, users]) => `${name} (in ${[...users].sort().slice(0, 3).join(', ')}${users.size > 3 ? ', ...' : ''})`)
+    .sort((a, b) => a.localeCompare(b, 'en'));
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {

@@ -17,7 +17,7 @@ import { verifyProofBundle, type ProofVerdict } from './verify/proof.js';
 import { verifyRun, type RunVerdict } from './verify/run.js';
 import { verifyConsistencyBundle, verifySth, type ConsistencyVerdict, type SthVerdict } from './verify/sth.js';
 import { verifyTranscript, type TranscriptVerdict } from './verify/transcript.js';
-import type { Obj } from './lib/json.js';
+import type { JsonObject } from './lib/json.js';
 import { createdOf, type Facts, type Verified } from './verify/verdict.js';
 
 /**
@@ -48,7 +48,18 @@ export interface RecordSummary {
   unattested?: string[];
 }
 
-interface ResponseBase {
+/**
+ * What every verify answer holds whatever its kind: the deployment, the document's own `created`,
+ * whether a pinned key signed it, and the disclaimer (a verdict attests origin and integrity,
+ * never accuracy).
+ *
+ * @example
+ * ```ts
+ * const base: VerifyResponseBase = await verifyBundle(text, { trustedKeys });
+ * console.log(base.signerRecognized, base.disclaimer);
+ * ```
+ */
+export interface VerifyResponseBase {
   service: string;
   created: number | null;
   signerRecognized: boolean;
@@ -65,7 +76,7 @@ interface ResponseBase {
  * else if (res.kind === 'svc-ai-provenance-record') console.log(res.record.summaryOk);
  */
 export type VerifyResponse = {
-  [K in keyof KindVerdicts]: ResponseBase & {
+  [K in keyof KindVerdicts]: VerifyResponseBase & {
     kind: `${string}-${Extract<KindEntry, { kind: K }>['suffix']}`;
     verdict: KindVerdicts[K];
   } & (K extends 'record' ? { record: RecordSummary } : Record<never, never>);
@@ -98,7 +109,7 @@ interface RecordFacts extends Facts {
   signerRecognized: boolean;
 }
 
-type KindVerifier = (doc: Obj, vc: VerifyContext) => Verified<AnyVerdict, Facts | RecordFacts>;
+type KindVerifier = (doc: JsonObject, vc: VerifyContext) => Verified<AnyVerdict, Facts | RecordFacts>;
 
 // Every kind's verifier, by kind: the one contract `(document, context) => { verdict, facts }`.
 const VERIFIERS: Record<Exclude<Kind, 'unknown'>, KindVerifier> = {
@@ -128,7 +139,7 @@ function verifyIn(doc: unknown, vc: VerifyContext): VerifyResponse {
     }
     throw new SvcError('unknown_kind', 'not a recognised bundle');
   }
-  const { verdict, facts } = VERIFIERS[d.kind](doc as Obj, vc);
+  const { verdict, facts } = VERIFIERS[d.kind](doc as JsonObject, vc);
   // The one place a response is assembled; its kind and verdict come from the same table entry.
   const res = {
     service: vc.names.service,

@@ -13,11 +13,12 @@ export {
   parseDocument,
   MAX_BODY_BYTES,
   type VerifyResponse,
+  type VerifyResponseBase,
   type KindVerdicts,
   type AnyVerdict,
   type RecordSummary,
 } from './dispatch.js';
-export type { ReceiptKey, VerifyOptions } from './verify/context.js';
+export type { ReceiptKey, BridgeKey, VerifyOptions } from './verify/context.js';
 export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
 export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
 export type { BaseVerdict, Facts, Verified } from './verify/verdict.js';
@@ -40,6 +41,7 @@ export type { MessageVerdict } from './verify/message.js';
 export type { EnvelopeChecker, ScittBundleChecker } from './envelope/checker.js';
 export type { EnvelopesVerdict, EnvelopeCheck } from './envelope/receipt.js';
 export { VERIFY_DISCLAIMER } from './text.js';
+export type { JsonObject } from './lib/json.js';
 export { proofFetch, proofOf, type FetchLike, type ProofCapture } from './client/proofs.js';
 // What a capture holds (made by @svc/core/issue's issuers).
 export type { ProofBundle } from './issue/bundles.js';

@@ -26,7 +26,8 @@ export {
   type ConsistencyBundle,
 } from './issue/bundles.js';
 export { signReceipt, signFraming, type ReceiptEnvelope, type ReceiptFields, type SignOptions } from './issue/receipt.js';
-export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey, type BridgeKey } from './issue/keys.js';
+export { toReceiptKey, toBridgeKey, receiptKeyId, publishedKey } from './issue/keys.js';
+export type { BridgeKey } from './wire/keys.js';
 export type { KeyPair, RandomSource } from './crypto/algorithms.js';
 export type { EnvelopeMaker, ReceiptEnvelopes, ReceiptKind, EnvelopeFormat } from './envelope/checker.js';
 export {

@@ -23,6 +23,7 @@ export {
   type AlgorithmName,
   type KeyPair,
   type RandomSource,
+  type SignatureContext,
   type SyncVerify,
 } from './crypto/algorithms.js';
 export { backendFor } from './crypto/backend.js';

@@ -7,7 +7,7 @@ import type { RunVerdict } from '../src/verify/run.js';
 import { buildRecord } from '../src/record/build.js';
 import { issueProof, issueTranscript } from '../src/issue/bundles.js';
 import { K, trusted } from './helpers.js';
-import type { BridgeKey } from '../src/issue/keys.js';
+import type { BridgeKey } from '../src/wire/keys.js';
 
 describe('VerifyResponse narrows on kind', () => {
   it('each kind gives its own verdict type, and only records carry record', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifyBundle } from '../src/dispatch.js';
 import { SvcError } from '../src/errors.js';
-import type { BridgeKey } from '../src/issue/keys.js';
+import type { BridgeKey } from '../src/wire/keys.js';
 import { logPolicy } from '../src/tlog/index.js';
 import { envelopeChecker } from '../src/envelope/receipt.js';
 import { ourVectors } from './vectors-fs.js';

@@ -40,21 +40,21 @@ const WITNESS_ROUND_MS = 250;
 const CLUSTER_SCRAPE_MS = 1_000;
 
 /**
- * What startServer and assembleServer take besides the Config: a logger, a verification executor
- * in place of the worker pool, a ledger in place of the one the Config names, the environment the
- * council probe reads its seats' keys from (default process.env).
+ * What startServer and assembleServer take besides the Config: a logger, and the environment the
+ * council probe and the issuing listener read their keys and tokens from (default process.env).
  *
  * @example
  * ```ts
- * const options: AssembleOptions = { log: jsonLogger('info'), executor: inlineExecutor(settings), env: {} };
+ * const options: AssembleOptions = { log: jsonLogger('info'), env: { COUNCIL_KEY_A: 'k' } };
  * ```
  */
 export interface AssembleOptions {
   log?: Logger;
-  executor?: Executor;
-  ledger?: (ring: Keyring) => LedgerApi | null | Promise<LedgerApi | null>;
   env?: NodeJS.ProcessEnv;
-  /** Set in a process of a cluster (SVC_PROCESSES > 1): limits, council, metrics and witnessing are shared. */
+}
+
+/** A process of a cluster (SVC_PROCESSES > 1) also has its link: limits, council, metrics and witnessing are shared. */
+export interface PartsOptions extends AssembleOptions {
   cluster?: ClusterLink;
 }
 
@@ -129,7 +129,7 @@ function witnessing(cfg: Config, raw: LedgerApi, log: Logger, link: ClusterLink 
 }
 
 /** Every part of the server from `cfg`, no socket opened (server.ts serves them). */
-export async function assemble(cfg: Config, opts: AssembleOptions = {}): Promise<Parts> {
+export async function assemble(cfg: Config, opts: PartsOptions = {}): Promise<Parts> {
   let ledgerRef: LogApi | null = null;
   let poolRef: Executor | null = null;
   const poolStats = () => (poolRef && 'stats' in poolRef ? (poolRef as WorkerPool).stats() : null);
@@ -143,22 +143,19 @@ export async function assemble(cfg: Config, opts: AssembleOptions = {}): Promise
   log('crypto_backend', { node: process.versions.node, ...backendReport(nativeCrypto()) });
   const trustedBridgeKeys = modelPlaneKeys(ring, names, cfg.bridge).keys;
   const logPolicy = ownLogPolicy(cfg, names, ring);
-  const ownPool = !opts.executor;
-  const executor =
-    opts.executor ??
-    WorkerPool.create(
-      cfg.workers,
-      {
-        service: cfg.service,
-        trustedKeys,
-        trustedBridgeKeys,
-        trustedEnvelopeKeys: ring.publicKeys('envelope-ed25519').map((pk) => ({ algo: 'Ed25519' as const, public_key_hex: toHex(pk) })),
-        ...(logPolicy ? { logPolicy } : {}),
-        ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittPolicy: scittPolicy(cfg, ring, names) } : {}),
-      },
-      cfg.pool,
-      log,
-    );
+  const executor = WorkerPool.create(
+    cfg.workers,
+    {
+      service: cfg.service,
+      trustedKeys,
+      trustedBridgeKeys,
+      trustedEnvelopeKeys: ring.publicKeys('envelope-ed25519').map((pk) => ({ algo: 'Ed25519' as const, public_key_hex: toHex(pk) })),
+      ...(logPolicy ? { logPolicy } : {}),
+      ...(cfg.ledger ? { scittLogKeys: scittLogKeys(cfg, ring), scittPolicy: scittPolicy(cfg, ring, names) } : {}),
+    },
+    cfg.pool,
+    log,
+  );
   closers.push('verification pool', () => executor.close());
   try {
     const link = opts.cluster;
@@ -174,7 +171,7 @@ export async function assemble(cfg: Config, opts: AssembleOptions = {}): Promise
     let stopRounds = () => {};
     if (cfg.ledger) {
       // A ledger that cannot be opened answers 503 and is retried; verification never depends on it.
-      const raw = opts.ledger ? await opts.ledger(ring) : await (await import('./tlog/open.js')).serveLedger(cfg, names, ring, log);
+      const raw = await (await import('./tlog/open.js')).serveLedger(cfg, names, ring, log);
       if (raw) closers.push('ledger', () => raw.close().catch(() => undefined));
       ledger = raw;
       if (raw && cfg.witnessPolicy) {
@@ -190,9 +187,8 @@ export async function assemble(cfg: Config, opts: AssembleOptions = {}): Promise
     if (witnessed) closers.push('witness store', () => witnessed.store.close());
     ledgerRef = ledger;
     poolRef = executor;
-    // Statements are checked in the pool this server made (its settings carry the issuer keys); an
-    // executor handed in carries its caller's settings, so the service checks them itself.
-    const scitt = ledger ? scittService(cfg, names, ring, ledger, Date.now, ownPool ? poolStatementChecker(executor) : undefined) : null;
+    // Statements are checked in the pool, whose settings carry the issuer keys.
+    const scitt = ledger ? scittService(cfg, names, ring, ledger, Date.now, poolStatementChecker(executor)) : null;
     const app = createApp({
       // With a listener of its own, the public port does not serve metrics (404).
       metrics: cfg.metricsListen || !metrics ? null : link ? clusterMetrics(metrics, link) : metrics,

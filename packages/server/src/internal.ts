@@ -1,6 +1,11 @@
 // Every module the tests and the project's own scripts reach into. Built to dist/internal.js but
 // absent from the package's `exports`, so it is not part of the public API and may change freely.
 export * from './index.js';
+export { createApp, type AppDeps } from './app.js';
+export { ensureKeys } from './keys/ensure.js';
+export { inlineExecutor, type Executor } from './pool/pool.js';
+export { startProcess } from './server.js';
+export type { PartsOptions } from './assemble.js';
 export { BodyBudget, readLimited } from './http/body.js';
 export { RateLimiter, clientIp } from './http/ratelimit.js';
 export { Keyring, ROLES, type Role } from './keys/keyring.js';

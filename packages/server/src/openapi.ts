@@ -2,13 +2,7 @@
 // published shapes and the validated shapes cannot drift apart.
 import * as schemas from '@svc/core/schemas';
 import { ROUTES, type RouteSpec } from './routes.js';
-
-/** TypeBox schemas are JSON Schema; drop `$id` so nested schemas stay plain inline objects. */
-function plain(s: unknown): unknown {
-  return JSON.parse(JSON.stringify(s), (k, v) => (k === '$id' ? undefined : v));
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+import { pathsOf, plain, ref, type OpenApiDocument, type OpenApiOperation } from './http/openapi-doc.js';
 
 /** VerifyResponse names its verdict by the Verdict component instead of inlining it. */
 function withVerdictRef(s: unknown): unknown {
@@ -25,33 +19,11 @@ const CACHE: Record<string, string> = Object.fromEntries(
   (ROUTES as readonly RouteSpec[]).filter((r) => r.cache).map((r) => [`${r.method.toLowerCase()} ${r.path}`, r.cache!]),
 );
 
-/** The paths of the document: each route of the table, and its preflight where it has one. */
-function pathsOf(): Record<string, Record<string, Operation>> {
-  const paths: Record<string, Record<string, Operation>> = {};
-  for (const r of ROUTES as readonly RouteSpec[]) {
-    paths[r.path] ??= {};
-    const p = paths[r.path]!;
-    p[r.method.toLowerCase()] = { ...structuredClone(r.doc), operationId: r.operationId } as Operation;
-    // A preflight names the same path parameters as the operation it precedes.
-    const inPath = (r.doc.parameters ?? []).filter((x) => (x as { in?: string }).in === 'path');
-    if (r.preflight)
-      p.options = {
-        summary: 'CORS preflight',
-        operationId: r.preflight,
-        ...(inPath.length ? { parameters: structuredClone(inPath) } : {}),
-        responses: { '204': { description: 'No body.' } },
-      } as Operation;
-  }
-  return paths;
-}
-
-type Operation = { summary?: string; operationId?: string; security?: unknown[]; responses: Record<string, Record<string, unknown>> };
-
 /**
  * Per operation: its id, no authentication, the CORS header on every response, the caching of its
  * 200, and the 400 the HTTP layer gives any request whose target cannot be parsed.
  */
-function finish(paths: Record<string, Record<string, Operation>>): void {
+function finish(paths: Record<string, Record<string, OpenApiOperation>>): void {
   for (const [path, ops] of Object.entries(paths)) {
     for (const method of Object.keys(ops)) {
       // Responses are shared between operations in the literal above; each operation gets its own.
@@ -88,8 +60,8 @@ function finish(paths: Record<string, Record<string, Operation>>): void {
  * Object.keys(doc.paths); // every documented route
  * ```
  */
-export function openApiDocument(service: string, version: string) {
-  const doc = {
+export function openApiDocument(service: string, version: string): OpenApiDocument {
+  const doc: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: `${service}: proof verification, AI Provenance Records and transparency ledger`,
@@ -103,7 +75,7 @@ export function openApiDocument(service: string, version: string) {
     servers: [{ url: '/', description: 'The server that serves this document.' }],
     // Every endpoint is public: no authentication anywhere.
     security: [],
-    paths: pathsOf(),
+    paths: pathsOf(ROUTES as readonly RouteSpec[]),
     components: {
       schemas: {
         ProofBundle: plain(schemas.ProofBundle),

@@ -2,7 +2,7 @@
 // port, the metrics listener and the private issuing listener, and the graceful shutdown that
 // drains them before the parts are closed.
 import type { Server } from 'node:http';
-import { type AssembleOptions, assemble, type Parts } from './assemble.js';
+import { type AssembleOptions, assemble, type Parts, type PartsOptions } from './assemble.js';
 import type { App } from './app.js';
 import type { Config } from './config.js';
 import { BodyBudget } from './http/body.js';
@@ -10,10 +10,7 @@ import { listen, publicServer } from './http/listen.js';
 import { metricsListener } from './http/metrics-listener.js';
 import { issueListener } from './issuing/listener.js';
 import { issuerOf, signerPool } from './issuing/open.js';
-import { ensureKeys } from './keys/ensure.js';
 import { VERSION } from './version.js';
-export { ensureKeys };
-
 export { VERSION };
 
 /**
@@ -47,7 +44,12 @@ export interface Running {
  * process.on('SIGTERM', () => running.close());
  * ```
  */
-export async function startServer(cfg: Config, opts: AssembleOptions = {}): Promise<Running> {
+export function startServer(cfg: Config, opts: AssembleOptions = {}): Promise<Running> {
+  return startProcess(cfg, opts);
+}
+
+/** startServer as a process of a cluster starts it: with its link to the primary (cli/serve.ts). */
+export async function startProcess(cfg: Config, opts: PartsOptions = {}): Promise<Running> {
   const parts = await assemble(cfg, opts);
   try {
     return await serve(parts, opts);
@@ -58,7 +60,7 @@ export async function startServer(cfg: Config, opts: AssembleOptions = {}): Prom
   }
 }
 
-async function serve(parts: Parts, opts: AssembleOptions): Promise<Running> {
+async function serve(parts: Parts, opts: PartsOptions): Promise<Running> {
   const { cfg, log, metrics, ring, ledger, app, closers } = parts;
   const link = opts.cluster;
   let shuttingDown = false;

@@ -40,10 +40,19 @@ function isBytes(x: unknown): x is Uint8Array {
   return x instanceof Uint8Array;
 }
 
-/** A context is UTF-8 text on the wire; raw bytes are accepted for standard test vectors. */
-export type Context = string | Uint8Array;
+/**
+ * A signature's context string (FIPS 204/205 `ctx`, at most 255 bytes): UTF-8 text on the wire;
+ * raw bytes are accepted for standard test vectors.
+ *
+ * @example
+ * ```ts
+ * const context: SignatureContext = namesFor('svc').contexts.answer; // 'svc-provenance-v1'
+ * verifyMlDsa87(publicKey, message, signature, context);
+ * ```
+ */
+export type SignatureContext = string | Uint8Array;
 
-function contextBytes(context: Context): Uint8Array | null {
+function contextBytes(context: SignatureContext): Uint8Array | null {
   const c = typeof context === 'string' ? utf8(context) : context instanceof Uint8Array ? context : null;
   return c && c.length <= 255 ? c : null;
 }
@@ -94,7 +103,7 @@ function checked(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
-  context: Context,
+  context: SignatureContext,
   compute: SyncVerify,
 ): boolean {
   const ctx = contextBytes(context);
@@ -118,7 +127,7 @@ export function verifyMlDsa87(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
-  context: Context,
+  context: SignatureContext,
   compute: SyncVerify = nobleVerify,
 ): boolean {
   return checked(ML_DSA_87, publicKey, message, signature, context, compute);
@@ -136,7 +145,7 @@ export function verifySlhDsa(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
-  context: Context,
+  context: SignatureContext,
   compute: SyncVerify = nobleVerify,
 ): boolean {
   return checked(SLH_DSA_SHA2_256F, publicKey, message, signature, context, compute);
@@ -151,7 +160,7 @@ export function verifySlhDsa(
  * const m = falconMessage(utf8('hello'), 'svc-bridge-v1'); // 0x00 || len(ctx) || ctx || message
  * ```
  */
-export function falconMessage(message: Uint8Array, context: Context): Uint8Array | null {
+export function falconMessage(message: Uint8Array, context: SignatureContext): Uint8Array | null {
   const ctx = contextBytes(context);
   if (!ctx) return null;
   return concatBytes(new Uint8Array([0, ctx.length]), ctx, message);
@@ -165,7 +174,7 @@ export function falconMessage(message: Uint8Array, context: Context): Uint8Array
  * const ok = verifyFalcon1024(cosignKey.publicKey, utf8(payload), signature, 'svc-bridge-v1');
  * ```
  */
-export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: Context): boolean {
+export function verifyFalcon1024(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array, context: SignatureContext): boolean {
   if (!shapeOk(FALCON_1024, publicKey, signature, message)) return false;
   const m = falconMessage(message, context);
   if (!m) return false;
@@ -189,7 +198,7 @@ export function verifyWith(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
-  context: Context,
+  context: SignatureContext,
   compute: SyncVerify = nobleVerify,
 ): boolean {
   switch (alg) {
@@ -234,7 +243,13 @@ export function keygen(alg: AlgorithmName, seed: Uint8Array): KeyPair {
  * verifyMlDsa87(key.publicKey, utf8('message'), sig, 'svc-provenance-v1'); // true
  * ```
  */
-export function sign(key: KeyPair, message: Uint8Array, context: Context, random?: RandomSource, backend?: CryptoBackend): Uint8Array {
+export function sign(
+  key: KeyPair,
+  message: Uint8Array,
+  context: SignatureContext,
+  random?: RandomSource,
+  backend?: CryptoBackend,
+): Uint8Array {
   const ctx = contextBytes(context);
   if (!ctx) throw new TypeError('context longer than 255 bytes');
   switch (key.alg) {

@@ -2,7 +2,7 @@
 // checker and the issuing path a maker (both from @svc/core/envelope), so neither imports JOSE,
 // CBOR or Ed25519 itself.
 import type { Static } from 'typebox';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import type { Names } from '../names.js';
 import type { KeyPair, RandomSource, SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
@@ -17,7 +17,7 @@ import type * as S from '../schemas/verdicts.js';
  * ```
  */
 export type EnvelopeChecker = (
-  receipt: Obj,
+  receipt: JsonObject,
   context: string,
   names: Names,
   keys: { 'ML-DSA-87'?: Uint8Array; Ed25519?: Uint8Array },
@@ -87,6 +87,6 @@ export interface ReceiptEnvelopes {
  * ```
  */
 export interface EnvelopeMaker {
-  (receipt: Obj, context: string, names: Names, key: KeyPair, random?: RandomSource, crypto?: CryptoBackend): ReceiptEnvelopes;
+  (receipt: JsonObject, context: string, names: Names, key: KeyPair, random?: RandomSource, crypto?: CryptoBackend): ReceiptEnvelopes;
   readonly ed25519PublicKey?: Uint8Array;
 }

@@ -2,7 +2,7 @@
 // signed again as a JWS and as COSE_Sign1s any JOSE or COSE library reads. They travel in the
 // receipt's unsigned member `envelopes`; a receipt without it is what it always was.
 import { fromBase64Url, toBase64Url } from '../encoding/bytes.js';
-import { isObj, type Obj } from '../lib/json.js';
+import { isObj, type JsonObject } from '../lib/json.js';
 import type { Names } from '../names.js';
 import type { SyncVerify } from '../crypto/algorithms.js';
 import { receiptMessage } from '../wire/signed.js';
@@ -61,7 +61,7 @@ export function kindOfContext(names: Names, context: string): ReceiptKind | unde
  * ```
  */
 export function makeEnvelopes(
-  receipt: Obj,
+  receipt: JsonObject,
   kind: ReceiptKind,
   names: Names,
   signers: readonly EnvelopeSigner[],
@@ -145,7 +145,7 @@ function samePayload(v: EnvelopeVerdict, expected: Uint8Array): EnvelopeVerdict 
  * ```
  */
 export function checkEnvelopes(
-  receipt: Obj,
+  receipt: JsonObject,
   kind: ReceiptKind | undefined,
   names: Names,
   keys: Partial<Record<EnvelopeAlg, Uint8Array>>,
@@ -206,7 +206,7 @@ export const envelopeChecker: EnvelopeChecker = (receipt, context, names, keys, 
 export function envelopeMaker(o: { formats: readonly EnvelopeFormat[]; ed25519?: Uint8Array }): EnvelopeMaker {
   const ed = o.ed25519 ? ed25519Signer(o.ed25519) : undefined;
   const make = (
-    receipt: Obj,
+    receipt: JsonObject,
     context: string,
     names: Names,
     key: Parameters<typeof mlDsa87Signer>[0],

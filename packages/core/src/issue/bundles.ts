@@ -16,11 +16,12 @@ import {
   type FramingFlags,
   type TreeHeadBody,
 } from '../wire/signed.js';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/resources.js';
 import { MESSAGE_FORM, readMessage } from '../wire/message.js';
-import { toBridgeKey, toReceiptKey, type BridgeKey } from './keys.js';
+import { toBridgeKey, toReceiptKey } from './keys.js';
+import type { BridgeKey } from '../wire/keys.js';
 import { signFraming, signReceipt, type ReceiptEnvelope, type SignOptions } from './receipt.js';
 import type { EnvelopeMaker } from '../envelope/checker.js';
 import type { ReceiptKey } from '../wire/keys.js';
@@ -91,7 +92,7 @@ export interface ProofInput {
    * The request's members beyond its messages that the model read (tools, response_format...):
    * signed by digest, carried in the bundle, and the question then bound as current-message.
    */
-  request?: Obj;
+  request?: JsonObject;
 }
 
 /**
@@ -149,7 +150,7 @@ export function attestBridge(
   keys: { primary: KeyPair; cosign?: KeyPair },
   opts: SigningOptions = {},
 ): {
-  attestation: Obj;
+  attestation: JsonObject;
   bridgeKeys: BridgeKey[];
 } {
   const { answer, model, ts } = input;
@@ -158,7 +159,11 @@ export function attestBridge(
   const payload = bridgePayload(textHash(answer, 'answer'), model, ts);
   const msg = utf8(payload);
   const pk = toBridgeKey(keys.primary);
-  const attestation: Obj = { v: 1, payload, primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random, crypto)) } };
+  const attestation: JsonObject = {
+    v: 1,
+    payload,
+    primary: { key_id: pk.key_id, sig: toHex(sign(keys.primary, msg, context, random, crypto)) },
+  };
   const bridgeKeys = [pk];
   if (keys.cosign) {
     if (keys.cosign.alg !== FALCON_1024) throw new TypeError('the co-signature is Falcon-1024');
@@ -254,7 +259,10 @@ export type TranscriptBundle = Static<typeof S.TranscriptBundle>;
  * b.receiptKey.context; // 'svc-autopilot-v1'
  * ```
  */
-export type RunBundle<R extends Obj = Static<typeof S.RunProofBundle>['run'] & Obj> = Omit<Static<typeof S.RunProofBundle>, 'run'> & {
+export type RunBundle<R extends JsonObject = Static<typeof S.RunProofBundle>['run'] & JsonObject> = Omit<
+  Static<typeof S.RunProofBundle>,
+  'run'
+> & {
   v: 1;
   /** The run as given: what is signed is its RFC 8785 text, whatever it holds. */
   run: R;
@@ -272,7 +280,7 @@ export type RunBundle<R extends Obj = Static<typeof S.RunProofBundle>['run'] & O
  * a.proof.manifest === a.signed_manifest; // true
  * ```
  */
-export type ExportBundle<C extends Obj = Static<typeof S.ExportArchive>['conversations'][number] & Obj> = Omit<
+export type ExportBundle<C extends JsonObject = Static<typeof S.ExportArchive>['conversations'][number] & JsonObject> = Omit<
   Static<typeof S.ExportArchive>,
   'conversations'
 > & {
@@ -303,7 +311,7 @@ export type ConsistencyBundle = Static<typeof S.ConsistencyBundle>;
  * const transcript = issueTranscript(turns, { title: 'support chat' });
  * ```
  */
-export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: string } = {}): TranscriptBundle {
+export function issueTranscript(turns: JsonObject[], opts: ServiceOptions & { title?: string } = {}): TranscriptBundle {
   const out: TranscriptBundle = { kind: namesFor(opts.service).kinds.transcript, turns };
   if (opts.title !== undefined) out.title = opts.title;
   return out;
@@ -319,7 +327,7 @@ export function issueTranscript(turns: Obj[], opts: ServiceOptions & { title?: s
  * const bundle = issueRun(run, { model: 'm-1', ts: 1767225600 }, { receipt: K.autopilot });
  * ```
  */
-export function issueRun<R extends Obj>(
+export function issueRun<R extends JsonObject>(
   run: R,
   meta: { model: string; ts: number; created?: number },
   keys: IssuerKeys,
@@ -353,7 +361,7 @@ export function issueRun<R extends Obj>(
  * const archive = issueExport([{ id: 'c1', messages: [{ role: 'user', content: 'hi' }] }], { model: 'm-1', ts: 1767225600 }, { receipt: K.export });
  * ```
  */
-export function issueExport<C extends Obj>(
+export function issueExport<C extends JsonObject>(
   conversations: C[],
   meta: { model: string; ts: number; created?: number; exported?: string },
   keys: IssuerKeys,

@@ -2,9 +2,7 @@
 import { toBase64, toHex } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, type KeyPair } from '../crypto/algorithms.js';
 import { bridgeKeyId, receiptKeyId } from '../wire/signed.js';
-import type { ReceiptKey } from '../wire/keys.js';
-import type { Static } from 'typebox';
-import type * as S from '../schemas/resources.js';
+import type { BridgeKey, ReceiptKey } from '../wire/keys.js';
 
 export { receiptKeyId };
 
@@ -44,16 +42,6 @@ export function toReceiptKey(key: KeyPair, context: string, slh?: KeyPair, ed255
   if (ed25519PublicKey) out.ed25519_public_key_hex = toHex(ed25519PublicKey);
   return out;
 }
-
-/**
- * A model-plane key as a bundle's `bridgeKeys` and /v1/provenance/pubkeys list it.
- *
- * @example
- * ```ts
- * const key: BridgeKey = toBridgeKey(K.bridgePrimary);
- * ```
- */
-export type BridgeKey = Static<typeof S.BridgeKey>;
 
 /**
  * The model-plane key entry (role, alg, key_id, base64 public key) of a key pair.

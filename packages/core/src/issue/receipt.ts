@@ -3,7 +3,7 @@ import { toHex } from '../encoding/bytes.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, sign, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { framingMessage, receiptMessage, type FramingFlags } from '../wire/signed.js';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/resources.js';
 import { receiptKeyId } from './keys.js';
@@ -76,7 +76,7 @@ export interface SignOptions {
  */
 export function signReceipt(fields: ReceiptFields, key: KeyPair, context: string, opts: SignOptions = {}): ReceiptEnvelope {
   if (key.alg !== ML_DSA_87) throw new TypeError('receipts are signed with ML-DSA-87');
-  const core: Obj = { v: fields.v, model: fields.model, answer_sha256: fields.answer_sha256, ts: fields.ts };
+  const core: JsonObject = { v: fields.v, model: fields.model, answer_sha256: fields.answer_sha256, ts: fields.ts };
   if (fields.governance_flag !== undefined) core.governance_flag = fields.governance_flag;
   if (fields.council_grounded === false) core.council_grounded = false;
   if (fields.prompt_sha256 !== undefined) core.prompt_sha256 = fields.prompt_sha256;

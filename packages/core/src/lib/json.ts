@@ -1,13 +1,23 @@
 import { ijsonViolation } from './members.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type Obj = Record<string, unknown>;
+/**
+ * A parsed JSON object whose members are not yet checked: what bundles and records are before a
+ * verifier reads them.
+ *
+ * @example
+ * ```ts
+ * const doc: JsonObject = JSON.parse(text);
+ * const res = await verifyBundle(doc, { trustedKeys });
+ * ```
+ */
+export type JsonObject = Record<string, unknown>;
 
-export function isObj(x: unknown): x is Obj {
+export function isObj(x: unknown): x is JsonObject {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-export function has(o: Obj, k: string): boolean {
+export function has(o: JsonObject, k: string): boolean {
   return Object.hasOwn(o, k);
 }
 
@@ -20,7 +30,7 @@ export function isNonNegInt(x: unknown): x is number {
 }
 
 /** A copy of `o` without the named members; built with data properties so `__proto__` stays data. */
-export function omit(o: Obj, names: readonly string[]): Obj {
+export function omit(o: JsonObject, names: readonly string[]): JsonObject {
   return Object.fromEntries(Object.entries(o).filter(([k]) => !names.includes(k)));
 }
 
@@ -30,7 +40,7 @@ export function codePoints(s: string): string[] {
 }
 
 /** Parse a JSON text that must be an I-JSON object (no repeated member names); null on anything else. */
-export function parseObject(text: unknown): Obj | null {
+export function parseObject(text: unknown): JsonObject | null {
   if (typeof text !== 'string') return null;
   try {
     const v: unknown = JSON.parse(text);

@@ -1,7 +1,7 @@
 // The `attested` summary (E4): every field is recomputed from the embedded proof by verification.
 import type { ProofFacts, ProofVerdict } from '../verify/proof.js';
 import type { RunVerdict } from '../verify/run.js';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/resources.js';
 
@@ -18,7 +18,7 @@ import type * as S from '../schemas/resources.js';
 export type Attested = Static<typeof S.Attested>;
 
 /** The receipt's own fields are attested only when its signature verified: nothing else signs them. */
-function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk: boolean, keyId: string): Attested {
+function common(signed: boolean, recognized: boolean, receipt: JsonObject | null, sigOk: boolean, keyId: string): Attested {
   const byReceipt = signed && receipt !== null && sigOk;
   const a: Attested = {
     signed,
@@ -36,10 +36,10 @@ function common(signed: boolean, recognized: boolean, receipt: Obj | null, sigOk
 }
 
 // E2: a proof that does not verify still gets its attested summary, signed:false, and notes why.
-export function attestProof(bundle: Obj, verdict: ProofVerdict, facts: ProofFacts): { attested: Attested; notes: string[] } {
+export function attestProof(bundle: JsonObject, verdict: ProofVerdict, facts: ProofFacts): { attested: Attested; notes: string[] } {
   const signed = verdict.overallOk;
   const r = verdict.receipt;
-  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as Obj) : null;
+  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as JsonObject) : null;
   const a = common(signed, verdict.signerRecognized, receipt, r.sigOk, r.keyId);
   a.algorithms = facts.algorithms;
   if (facts.answerSha256 !== null) a.answer_sha256 = facts.answerSha256;
@@ -89,7 +89,7 @@ function questionNote(v: ProofVerdict): string {
 }
 
 export function attestRun(
-  bundle: Obj,
+  bundle: JsonObject,
   verdict: RunVerdict,
   algorithms: string[],
   answerSha256: string | null,
@@ -97,7 +97,7 @@ export function attestRun(
 ): { attested: Attested; notes: string[] } {
   const signed = verdict.overallOk;
   const r = verdict.receipt;
-  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as Obj) : null;
+  const receipt = r.present && typeof bundle.receipt === 'object' ? (bundle.receipt as JsonObject) : null;
   const a = common(signed, verdict.signerRecognized, receipt, r.sigOk, r.keyId);
   a.algorithms = [...algorithms].sort();
   if (answerSha256 !== null) a.answer_sha256 = answerSha256;

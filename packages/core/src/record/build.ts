@@ -9,7 +9,7 @@ import { makeContext, type VerifyContext, type VerifyOptions } from '../verify/c
 import { verifyProofBundle, type ProofVerdict } from '../verify/proof.js';
 import { stepMethods, verifyRun, type RunVerdict } from '../verify/run.js';
 import { MAX_JSON_DEPTH } from '../encoding/jcs.js';
-import { isInt, nestedDeeperThan, type Obj } from '../lib/json.js';
+import { isInt, nestedDeeperThan, type JsonObject } from '../lib/json.js';
 import { attestProof, attestRun, type Attested } from './attested.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
 import { aiActSupport, type AiActSupportItem } from './table.js';
@@ -32,7 +32,7 @@ export interface AiProvenanceRecord {
   subject?: { organisation: string };
   attested: Attested;
   ai_act_support: AiActSupportItem[];
-  proof: Obj;
+  proof: JsonObject;
   verify_instructions: string;
   disclaimer: string;
   notes: string[];
@@ -67,12 +67,12 @@ export interface Recomputed {
 export function recompute(bundle: unknown, vc: VerifyContext): Recomputed {
   const d = detectKind(bundle, vc.names.service);
   if (d.kind === 'proof') {
-    const b = bundle as Obj;
+    const b = bundle as JsonObject;
     const { verdict, facts } = verifyProofBundle(b, vc);
     return { kind: 'proof', verdict, algorithmRange: facts.algorithmRange, ...attestProof(b, verdict, facts) };
   }
   if (d.kind === 'run') {
-    const b = bundle as Obj;
+    const b = bundle as JsonObject;
     const { verdict, facts } = verifyRun(b, vc);
     return {
       kind: 'run',
@@ -130,7 +130,7 @@ export function buildRecord(input: unknown, options: BuildRecordOptions): AiProv
     generated: options.generated,
     attested: rc.attested,
     ai_act_support: aiActSupport(rc.attested.logged !== undefined),
-    proof: bundle as Obj,
+    proof: bundle as JsonObject,
     verify_instructions: RECORD_VERIFY_INSTRUCTIONS,
     disclaimer: RECORD_DISCLAIMER,
     notes: rc.notes,

@@ -4,7 +4,7 @@ import { SvcError } from '../errors.js';
 import { tryCanonicalize } from '../encoding/jcs.js';
 import { RECORD_DISCLAIMER, RECORD_VERIFY_INSTRUCTIONS } from '../text.js';
 import type { VerifyContext } from '../verify/context.js';
-import { has, isObj, type Obj } from '../lib/json.js';
+import { has, isObj, type JsonObject } from '../lib/json.js';
 import { recompute, type Recomputed } from './build.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
 import type { ProofVerdict } from '../verify/proof.js';
@@ -51,7 +51,7 @@ function algorithmsWithin(claimed: unknown, range: AlgorithmRange): boolean {
   return range.base.every((a) => sorted.includes(a)) && sorted.every((a) => range.verified.includes(a));
 }
 
-export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
+export function verifyRecord(rec: JsonObject, vc: VerifyContext): RecordCheck {
   if (rec.schema_version !== 1) throw mismatch('schema_version');
   const extra = Object.keys(rec).find((k) => !MEMBERS.has(k));
   if (extra !== undefined)
@@ -60,7 +60,7 @@ export function verifyRecord(rec: Obj, vc: VerifyContext): RecordCheck {
   if (!isObj(rec.attested)) throw mismatch('attested');
   const rc = recompute(rec.proof, vc);
   const claimed = rec.attested;
-  const fresh = rc.attested as unknown as Obj;
+  const fresh = rc.attested as unknown as JsonObject;
   const fields = new Set([...Object.keys(claimed), ...Object.keys(fresh)]);
   fields.delete('signer_recognized');
   fields.delete('algorithms');

@@ -6,7 +6,7 @@ import { buildRecord } from '../record/build.js';
 import { MemoryTree } from '../merkle/memory.js';
 import { consistencyProof, treeRoot } from '../merkle/prove.js';
 import { toHex } from '../encoding/bytes.js';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import { testKeys, type TestKeys } from './keys.js';
 
 /**
@@ -77,7 +77,7 @@ export function proofInput(): fc.Arbitrary<ProofInput> {
  * fc.assert(fc.asyncProperty(proofBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).signerRecognized));
  * ```
  */
-export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
   return proofInput().map((input) => issueProof(input, { receipt: keys.answer }, { service }));
 }
 
@@ -91,7 +91,7 @@ export function proofBundle(keys: TestKeys = testKeys(), service?: string): fc.A
  * fc.assert(fc.asyncProperty(runBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
  * ```
  */
-export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
   const step = fc.record({
     i: fc.nat({ max: 100 }),
     action: fc.string({ maxLength: 12 }),
@@ -129,7 +129,7 @@ export function runBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
  * fc.assert(fc.asyncProperty(exportArchive(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
  * ```
  */
-export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
   const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: anyText(30) });
   const conv = fc.record({
     id: fc.string({ minLength: 1, maxLength: 8 }),
@@ -151,7 +151,7 @@ export function exportArchive(keys: TestKeys = testKeys(), service?: string): fc
  * fc.assert(fc.asyncProperty(transcriptBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
  * ```
  */
-export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+export function transcriptBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
   return fc
     .array(proofBundle(keys, service), { minLength: 1, maxLength: 4 })
     .map((turns) => issueTranscript(turns, { title: 'chat', service }));
@@ -166,7 +166,7 @@ export function transcriptBundle(keys: TestKeys = testKeys(), service?: string):
  * fc.assert(fc.asyncProperty(consistencyBundle(testKeys()), async (b) => (await verifyBundle(b, { trustedKeys: testKeys().trustedKeys })).verdict.overallOk));
  * ```
  */
-export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: string, maxLeaves = 64): fc.Arbitrary<Obj> {
+export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: string, maxLeaves = 64): fc.Arbitrary<JsonObject> {
   return fc
     .tuple(
       fc.integer({ min: 1, max: maxLeaves }),
@@ -196,8 +196,8 @@ export function consistencyBundleArb(keys: TestKeys = testKeys(), service?: stri
  * fc.assert(fc.asyncProperty(sthBundle(K), async (b) => (await verifyBundle(b, { trustedKeys: K.trustedKeys })).verdict.overallOk));
  * ```
  */
-export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
-  return consistencyBundleArb(keys, service).map((c) => c.new as Obj);
+export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
+  return consistencyBundleArb(keys, service).map((c) => c.new as JsonObject);
 }
 
 /**
@@ -210,7 +210,7 @@ export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
  * fc.assert(fc.asyncProperty(provenanceRecord(K), async (r) => (await verifyBundle(r, { trustedKeys: K.trustedKeys })).record.summaryOk));
  * ```
  */
-export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<Obj> {
+export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {
   return fc.tuple(proofBundle(keys, service), fc.option(fc.string({ maxLength: 40 }), { nil: undefined })).map(
     ([b, org]) =>
       buildRecord(b, {
@@ -218,7 +218,7 @@ export function provenanceRecord(keys: TestKeys = testKeys(), service?: string):
         service,
         generated: 1_800_000_000,
         ...(org !== undefined ? { org } : {}),
-      }) as unknown as Obj,
+      }) as unknown as JsonObject,
   );
 }
 
@@ -237,7 +237,7 @@ export function leafPaths(v: unknown, prefix: (string | number)[] = []): (string
 }
 
 function setAt(root: unknown, path: (string | number)[], value: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(root)) as Obj;
+  const copy = JSON.parse(JSON.stringify(root)) as JsonObject;
   let cur = copy as Record<string | number, unknown>;
   for (let i = 0; i < path.length - 1; i++) cur = cur[path[i]!] as Record<string | number, unknown>;
   Object.defineProperty(cur, path[path.length - 1]!, { value, enumerable: true, writable: true, configurable: true });
@@ -274,7 +274,7 @@ function changed(v: unknown, salt: number): unknown {
  * ```
  */
 export interface Mutation {
-  bundle: Obj;
+  bundle: JsonObject;
   description: string;
 }
 
@@ -296,7 +296,7 @@ export interface Mutation {
  * ```
  */
 export function mutated(
-  valid: fc.Arbitrary<Obj>,
+  valid: fc.Arbitrary<JsonObject>,
   skip: (path: (string | number)[]) => boolean = isDisplayOnlyPath,
 ): fc.Arbitrary<Mutation> {
   return valid.chain((bundle) => {
@@ -305,9 +305,12 @@ export function mutated(
       const a = getAt(bundle, path);
       const b = getAt(bundle, other);
       if (swap && typeof a === 'string' && typeof b === 'string' && a !== b) {
-        return { bundle: setAt(setAt(bundle, path, b), other, a) as Obj, description: `swap ${path.join('.')} <-> ${other.join('.')}` };
+        return {
+          bundle: setAt(setAt(bundle, path, b), other, a) as JsonObject,
+          description: `swap ${path.join('.')} <-> ${other.join('.')}`,
+        };
       }
-      return { bundle: setAt(bundle, path, changed(a, salt)) as Obj, description: `change ${path.join('.')}` };
+      return { bundle: setAt(bundle, path, changed(a, salt)) as JsonObject, description: `change ${path.join('.')}` };
     });
   });
 }

@@ -7,7 +7,7 @@ import { SvcError } from '../errors.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { utf8 } from '../encoding/bytes.js';
 import { verifyBundle } from '../dispatch.js';
-import type { Obj } from '../lib/json.js';
+import type { JsonObject } from '../lib/json.js';
 import { issueProof } from '../issue/bundles.js';
 import {
   consistencyBundleArb,
@@ -62,9 +62,9 @@ export function prng(seed: number): () => number {
  * for (const { kind, doc } of fuzzCorpus(3)) console.log(kind, (await verifyBundle(doc, { trustedKeys: testKeys().trustedKeys })).verdict.overallOk);
  * ```
  */
-export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: string, perKind = 3): { kind: string; doc: Obj }[] {
-  const out: { kind: string; doc: Obj }[] = [];
-  const take = (kind: string, arb: fc.Arbitrary<Obj>) => {
+export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: string, perKind = 3): { kind: string; doc: JsonObject }[] {
+  const out: { kind: string; doc: JsonObject }[] = [];
+  const take = (kind: string, arb: fc.Arbitrary<JsonObject>) => {
     for (const doc of fc.sample(arb, { seed, numRuns: perKind })) out.push({ kind, doc });
   };
   take('proof', proofBundle(keys, service));
@@ -88,7 +88,7 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
     { receipt: keys.answer, bridge: { primary: keys.bridgePrimary, cosign: keys.bridgeCosign }, random: keys.random },
     { service },
   );
-  out.push({ kind: 'proof', doc: full as unknown as Obj });
+  out.push({ kind: 'proof', doc: full as unknown as JsonObject });
   out.push({ kind: 'logged', doc: loggedProof(seed, keys, service) });
   // A receipt with its JWS and COSE envelopes (ML-DSA-87 and Ed25519): strict JOSE and CBOR readers
   // get every mutation of them.
@@ -97,7 +97,7 @@ export function fuzzCorpus(seed = 1, keys: TestKeys = testKeys(), service?: stri
     { receipt: keys.answer, envelopes: envelopeMaker({ formats: ['jws', 'cose'], ed25519: sha256(utf8(`fuzz-ed25519-${seed}`)) }) },
     { service },
   );
-  out.push({ kind: 'proof', doc: enveloped as unknown as Obj });
+  out.push({ kind: 'proof', doc: enveloped as unknown as JsonObject });
   return out;
 }
 
@@ -120,9 +120,9 @@ export function fuzzLog() {
  * carries direction overrides, isolates and zero-width characters: the families of forged log
  * proofs and text that displays other than it was signed (#30).
  */
-function loggedProof(seed: number, keys: TestKeys, service?: string): Obj {
+function loggedProof(seed: number, keys: TestKeys, service?: string): JsonObject {
   const answer = `Pay \u202Eevil\u202C 100 \u2066EUR\u2069\u200B to \u200Dme\uFEFF`;
-  const proof = issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: keys.answer }, { service }) as unknown as Obj;
+  const proof = issueProof({ answer, model: 'm', ts: 1_700_000_000 }, { receipt: keys.answer }, { service }) as unknown as JsonObject;
   const t = new MemoryTree();
   for (let i = 0; i < 5 + (seed % 7); i++) t.appendData(sha256(utf8(`other ${seed} ${i}`)));
   const index = t.size;
@@ -140,7 +140,7 @@ function tlogOf(input: unknown): unknown {
   try {
     const doc =
       typeof input === 'string' ? JSON.parse(input) : input instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(input)) : input;
-    return doc && typeof doc === 'object' ? (doc as Obj).tlogProof : null;
+    return doc && typeof doc === 'object' ? (doc as JsonObject).tlogProof : null;
   } catch {
     return null;
   }
@@ -287,7 +287,7 @@ function isSignedPath(kind: string, p: Path): boolean {
  * }
  * ```
  */
-export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
+export function mutate(doc: JsonObject, r: () => number, kind = 'proof'): Mutant {
   const m = clone(doc);
   const leaves = leafPaths(m).filter((p) => p.length > 0);
   const paths = allPaths(m);
@@ -328,7 +328,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
       });
       const p = pick(r, objs);
       const name = pick(r, ODD_NAMES);
-      const target = getAt(m, p) as Obj;
+      const target = getAt(m, p) as JsonObject;
       const existed = Object.hasOwn(target, name);
       const before = target[name];
       const value = oddValue(r);
@@ -385,7 +385,7 @@ export function mutate(doc: Obj, r: () => number, kind = 'proof'): Mutant {
         return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
       });
       const p = pick(r, objs);
-      const target = getAt(m, p) as Obj;
+      const target = getAt(m, p) as JsonObject;
       const name = pick(r, Object.keys(target));
       const marker = '\u0000duplicate\u0000';
       const forged = pick(r, ['forged', 0, null, true, {}, []] as unknown[]);
@@ -497,7 +497,7 @@ export interface FuzzOptions {
   slowMs?: number;
   keys?: TestKeys;
   service?: string;
-  corpus?: { kind: string; doc: Obj }[];
+  corpus?: { kind: string; doc: JsonObject }[];
   /** The backend verification runs on (default: the runtime's, as verifyBundle picks it). */
   crypto?: CryptoBackend;
 }

@@ -4,7 +4,8 @@ import { sha256 } from '../encoding/hash.js';
 import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, keygen, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
-import { toBridgeKey, toReceiptKey, type BridgeKey } from '../issue/keys.js';
+import { toBridgeKey, toReceiptKey } from '../issue/keys.js';
+import type { BridgeKey } from '../wire/keys.js';
 import type { ReceiptKey } from '../wire/keys.js';
 
 /**

@@ -25,6 +25,7 @@ export {
   makeSignature,
   logKeygen,
   type SignatureType,
+  type SignatureTypeSpec,
   type LogKeyPair,
   type RawSign,
   type RawVerify,

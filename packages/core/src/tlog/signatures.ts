@@ -31,7 +31,17 @@ export type SignatureType = 'ed25519' | 'cosignature/v1' | 'subtree/v1' | 'mldsa
  */
 export const MLDSA87_IDENTIFIER = 'svc-mldsa87-subtree/v1';
 
-interface TypeSpec {
+/**
+ * What a note signature type fixes: its type bytes, key and signature lengths, and whether a
+ * timestamp leads the signature.
+ *
+ * @example
+ * ```ts
+ * const spec: SignatureTypeSpec = SIGNATURE_TYPES['cosignature/v1'];
+ * spec.signatureLength; // 72: an 8-byte timestamp and a 64-byte Ed25519 signature
+ * ```
+ */
+export interface SignatureTypeSpec {
   bytes: Uint8Array;
   publicKeyLength: number;
   /** Signature proper, without the key ID (timestamped types include their 8-byte timestamp). */
@@ -47,7 +57,7 @@ interface TypeSpec {
  * SIGNATURE_TYPES['cosignature/v1'].timestamped; // true
  * ```
  */
-export const SIGNATURE_TYPES: Record<SignatureType, TypeSpec> = {
+export const SIGNATURE_TYPES: Record<SignatureType, SignatureTypeSpec> = {
   ed25519: { bytes: new Uint8Array([0x01]), publicKeyLength: 32, signatureLength: 64, timestamped: false },
   'cosignature/v1': { bytes: new Uint8Array([0x04]), publicKeyLength: 32, signatureLength: 8 + 64, timestamped: true },
   'subtree/v1': { bytes: new Uint8Array([0x06]), publicKeyLength: 1312, signatureLength: 8 + 2420, timestamped: true },

@@ -1,18 +1,13 @@
 import { decodeKeyBase64, decodeKeyHex } from '../encoding/keycache.js';
-import type { ReceiptKey } from '../wire/keys.js';
+import type { BridgeKey, ReceiptKey } from '../wire/keys.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, syncVerifier, type SyncVerify } from '../crypto/algorithms.js';
 import type { CryptoBackend } from '../crypto/backend.js';
 import { namesFor, type Names } from '../names.js';
 import { isObj } from '../lib/json.js';
 import type { LogPolicyChecker } from './log.js';
 import type { EnvelopeChecker, ScittBundleChecker } from '../envelope/checker.js';
-import type { Static } from 'typebox';
-import type * as S from '../schemas/resources.js';
 
-/** A model-plane key as `/v1/provenance/pubkeys` publishes it (the schema's shape, read here without the issuing side). */
-type BridgeKey = Static<typeof S.BridgeKey>;
-
-export type { ReceiptKey };
+export type { BridgeKey, ReceiptKey };
 
 /**
  * What verification is given: pinned keys, the deployment name, a crypto backend, pinned model-plane keys and a log policy. Nothing is fetched.

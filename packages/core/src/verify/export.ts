@@ -5,7 +5,7 @@ import { tryCanonicalize } from '../encoding/jcs.js';
 import type { VerifyContext } from './context.js';
 import { countMessages } from '../wire/signed.js';
 import { checkReceipt } from './receipt.js';
-import { has, isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
+import { has, isNonNegInt, isObj, parseObject, type JsonObject } from '../lib/json.js';
 import { createdOf, foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
@@ -22,7 +22,7 @@ import type * as S from '../schemas/verdicts.js';
  */
 export type ExportVerdict = Static<typeof S.ExportVerdict>;
 
-export function verifyExport(b: Obj, vc: VerifyContext): Verified<ExportVerdict> {
+export function verifyExport(b: JsonObject, vc: VerifyContext): Verified<ExportVerdict> {
   const proof = isObj(b.proof) ? b.proof : {};
   const manifestText = typeof proof.manifest === 'string' ? proof.manifest : null;
   const manifest = parseObject(manifestText);

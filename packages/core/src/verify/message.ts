@@ -2,7 +2,7 @@
 // answer is a message, the answer text must be exactly a message's canonical text, and the verdict
 // shows what it holds (tool calls, a refusal, why it ended), read from the bundle alone.
 import { ANSWER_FORM, MESSAGE_FORM, readMessage } from '../wire/message.js';
-import { has, type Obj } from '../lib/json.js';
+import { has, type JsonObject } from '../lib/json.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
 
@@ -18,8 +18,8 @@ export type MessageVerdict = Static<typeof S.MessageVerdict>;
 
 /** The message verdict of a receipt that declares a form, or undefined for a plain text answer. */
 export function checkMessage(receipt: unknown, answer: unknown): MessageVerdict | undefined {
-  if (typeof receipt !== 'object' || receipt === null || !has(receipt as Obj, ANSWER_FORM)) return undefined;
-  const m = (receipt as Obj)[ANSWER_FORM] === MESSAGE_FORM ? readMessage(answer) : null;
+  if (typeof receipt !== 'object' || receipt === null || !has(receipt as JsonObject, ANSWER_FORM)) return undefined;
+  const m = (receipt as JsonObject)[ANSWER_FORM] === MESSAGE_FORM ? readMessage(answer) : null;
   if (!m) return { ok: false };
   return {
     ok: true,

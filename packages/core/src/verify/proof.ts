@@ -7,7 +7,7 @@ import type { VerifyContext } from './context.js';
 import { checkQuestion } from './question.js';
 import { checkMessage } from './message.js';
 import { checkReceipt, type AlgorithmRange, type ReceiptVerdict } from './receipt.js';
-import { codePoints, has, isInt, isObj, type Obj } from '../lib/json.js';
+import { codePoints, has, isInt, isObj, type JsonObject } from '../lib/json.js';
 import { checkLog, type LogVerdict } from './log.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
@@ -78,11 +78,11 @@ export function excerptOk(answer: unknown, excerpt: unknown): boolean {
 const sortedSet = (xs: string[]): string[] => [...new Set(xs)].sort();
 
 /** The ML-DSA-87 key the bundle says signed its receipt: the one its SCITT statement must be signed with. */
-function receiptKeyOf(b: Obj): Uint8Array | null {
+function receiptKeyOf(b: JsonObject): Uint8Array | null {
   return isObj(b.receiptKey) ? fromHex(b.receiptKey.public_key_hex) : null;
 }
 
-export function verifyProofBundle(b: Obj, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
+export function verifyProofBundle(b: JsonObject, vc: VerifyContext): Verified<ProofVerdict, ProofFacts> {
   const answerHash = typeof b.answer === 'string' ? textSha256Hex(b.answer) : null;
   const rc = checkReceipt(b.receipt, b.receiptKey, answerHash, vc.names.contexts.answer, vc);
   const question = checkQuestion(b, rc, vc.names.contexts.framing, vc.compute);

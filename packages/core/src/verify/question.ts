@@ -7,11 +7,11 @@ import type { FramingVerdict, QuestionBinding, ReceiptCheck, ReceiptVerdict } fr
 import { framingMessage, requestSha256, type FramingFlags } from '../wire/signed.js';
 
 export type { FramingFlags };
-import { has, isNonNegInt, isObj, type Obj } from '../lib/json.js';
+import { has, isNonNegInt, isObj, type JsonObject } from '../lib/json.js';
 
 const bit = (x: unknown): x is 0 | 1 => x === 0 || x === 1;
 
-function checkFraming(receipt: Obj, publicKey: Uint8Array | null, context: string, compute: SyncVerify): FramingVerdict {
+function checkFraming(receipt: JsonObject, publicKey: Uint8Array | null, context: string, compute: SyncVerify): FramingVerdict {
   const f = receipt.framing;
   if (!has(receipt, 'framing')) return { present: false, ok: false };
   if (!isObj(f) || !bit(f.persona) || !bit(f.voice) || !bit(f.attachment) || !isNonNegInt(f.history_turns)) {
@@ -42,7 +42,7 @@ export interface QuestionCheck {
 
 // V6: attested only when bound; unbound is reported (promptUnverified), a bound mismatch fails.
 /** Judge a bundle's question against its checked receipt; returns values, never changes `rc`. */
-export function checkQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: string, compute: SyncVerify): QuestionCheck {
+export function checkQuestion(bundle: JsonObject, rc: ReceiptCheck, framingContext: string, compute: SyncVerify): QuestionCheck {
   if (!has(bundle, 'prompt')) return { receipt: {}, unverified: false };
   const v = rc.verdict;
   const r = rc.receipt;
@@ -62,7 +62,9 @@ export function checkQuestion(bundle: Obj, rc: ReceiptCheck, framingContext: str
   // never the entire input, and the disclosure must be the one signed, as the framing must.
   if (has(r, 'request_sha256')) {
     const reqOk = isHex(r.request_sha256, 32) && has(bundle, 'request') && requestSha256(bundle.request) === r.request_sha256;
-    out.request = reqOk ? { present: true, ok: true, members: Object.keys(bundle.request as Obj).sort() } : { present: true, ok: false };
+    out.request = reqOk
+      ? { present: true, ok: true, members: Object.keys(bundle.request as JsonObject).sort() }
+      : { present: true, ok: false };
     ok &&= reqOk;
     binding = 'current-message';
   }

@@ -6,7 +6,7 @@ import { decodeKeyHex } from '../encoding/keycache.js';
 import { ML_DSA_87, SLH_DSA_SHA2_256F, verifyMlDsa87, verifySlhDsa } from '../crypto/algorithms.js';
 import type { VerifyContext } from './context.js';
 import { receiptMessage } from '../wire/signed.js';
-import { has, isInt, isObj, type Obj } from '../lib/json.js';
+import { has, isInt, isObj, type JsonObject } from '../lib/json.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
 
@@ -91,10 +91,10 @@ export interface ReceiptCheck {
   algorithmsBase: string[];
   /** Every algorithm whose signature verified here, pinned or not (what a record may claim at most). */
   algorithmsVerified: string[];
-  receipt: Obj | null;
+  receipt: JsonObject | null;
 }
 
-function wellFormed(r: Obj): boolean {
+function wellFormed(r: JsonObject): boolean {
   return (
     (r.v === 1 || r.v === 2) &&
     typeof r.model === 'string' &&
@@ -119,7 +119,7 @@ function keyBytes(key: unknown, keyId: unknown): Uint8Array | null {
   return pk.bytes;
 }
 
-function checkDiversity(r: Obj, key: unknown, message: Uint8Array | null, context: string, vc: VerifyContext): DiversityVerdict {
+function checkDiversity(r: JsonObject, key: unknown, message: Uint8Array | null, context: string, vc: VerifyContext): DiversityVerdict {
   const slh = r.slh;
   const keyId = isObj(slh) && typeof slh.key_id === 'string' ? slh.key_id : '';
   if (!isObj(slh) || !message) return { present: true, ok: false, keyId, keyRecognized: false };

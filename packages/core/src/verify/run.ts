@@ -1,7 +1,7 @@
 import type { VerifyContext } from './context.js';
 import { runHash } from '../wire/signed.js';
 import { checkReceipt, type AlgorithmRange } from './receipt.js';
-import { has, isInt, isObj, type Obj } from '../lib/json.js';
+import { has, isInt, isObj, type JsonObject } from '../lib/json.js';
 import { createdOf, foldVerdict, type Facts, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
@@ -18,7 +18,7 @@ import type * as S from '../schemas/verdicts.js';
 export type RunVerdict = Static<typeof S.RunVerdict>;
 
 /** Step credits add up to spentCredits, which stays within budgetCredits (each when present). */
-export function budgetOk(run: Obj): boolean {
+export function budgetOk(run: JsonObject): boolean {
   const steps = Array.isArray(run.steps) ? run.steps : null;
   if (!steps) return false;
   let sum = 0;
@@ -57,7 +57,7 @@ export interface RunFacts extends Facts {
 }
 
 // V3: the whole run under the autopilot context, so a run receipt never passes as an answer.
-export function verifyRun(b: Obj, vc: VerifyContext): Verified<RunVerdict, RunFacts> {
+export function verifyRun(b: JsonObject, vc: VerifyContext): Verified<RunVerdict, RunFacts> {
   const run = isObj(b.run) ? b.run : null;
   const shapeOk = !!run && typeof run.id === 'string' && typeof run.goal === 'string' && Array.isArray(run.steps);
   const hash = run ? runHash(run) : null;

@@ -8,7 +8,7 @@ import type { TreeHeadBody } from '../wire/signed.js';
 
 export type { TreeHeadBody };
 import { checkReceipt } from './receipt.js';
-import { isNonNegInt, isObj, parseObject, type Obj } from '../lib/json.js';
+import { isNonNegInt, isObj, parseObject, type JsonObject } from '../lib/json.js';
 import { foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
@@ -60,7 +60,7 @@ export function parseTreeHead(signed: unknown): TreeHeadBody | null {
   return { log: o.log, tree_size: o.tree_size, root_hash: o.root_hash, timestamp: o.timestamp };
 }
 
-export function verifySth(b: Obj, vc: VerifyContext): Verified<SthVerdict> {
+export function verifySth(b: JsonObject, vc: VerifyContext): Verified<SthVerdict> {
   const signed = typeof b.signed === 'string' ? b.signed : null;
   const body = parseTreeHead(signed);
   const rc = checkReceipt(b.receipt, b.key, signed === null ? null : sha256Hex(signed), vc.names.contexts.sth, vc);
@@ -90,7 +90,7 @@ function summary(v: SthVerdict): HeadSummary {
   return { treeSize: v.sth.treeSize, rootHash: v.sth.rootHash, timestamp: v.sth.timestamp };
 }
 
-export function verifyConsistencyBundle(b: Obj, vc: VerifyContext): Verified<ConsistencyVerdict> {
+export function verifyConsistencyBundle(b: JsonObject, vc: VerifyContext): Verified<ConsistencyVerdict> {
   const oldV = verifySth(isObj(b.old) ? b.old : {}, vc).verdict;
   const newV = verifySth(isObj(b.new) ? b.new : {}, vc).verdict;
   const o = oldV.sth;

@@ -2,7 +2,7 @@
 import { SvcError } from '../errors.js';
 import type { VerifyContext } from './context.js';
 import { verifyProofBundle } from './proof.js';
-import { isObj, type Obj } from '../lib/json.js';
+import { isObj, type JsonObject } from '../lib/json.js';
 import { createdOf, foldVerdict, type Verified } from './verdict.js';
 import type { Static } from 'typebox';
 import type * as S from '../schemas/verdicts.js';
@@ -21,7 +21,7 @@ export { MAX_TURNS };
  */
 export type TranscriptVerdict = Static<typeof S.TranscriptVerdict>;
 
-export function verifyTranscript(b: Obj, vc: VerifyContext): Verified<TranscriptVerdict> {
+export function verifyTranscript(b: JsonObject, vc: VerifyContext): Verified<TranscriptVerdict> {
   const turns = Array.isArray(b.turns) ? b.turns : [];
   if (turns.length > MAX_TURNS) throw new SvcError('too_many_turns', `a transcript holds at most ${MAX_TURNS} turns (got ${turns.length})`);
   const out: TranscriptVerdict = { overallOk: false, checks: 0, turns: [], signerRecognized: false };

@@ -1,4 +1,4 @@
-// The published shape of a receipt key (interface.md ReceiptKey), shared by issuing and verifying.
+// The published shapes of a receipt key and a model-plane key, shared by issuing and verifying.
 import type { Static } from 'typebox';
 import type * as S from '../schemas/resources.js';
 /**
@@ -11,3 +11,14 @@ import type * as S from '../schemas/resources.js';
  * ```
  */
 export type ReceiptKey = Static<typeof S.ReceiptKey>;
+
+/**
+ * A model-plane key as a bundle's `bridgeKeys` and /v1/provenance/pubkeys list it.
+ *
+ * @example
+ * ```ts
+ * const trustedBridgeKeys: BridgeKey[] = (await (await fetch(`${base}/v1/provenance/pubkeys`)).json()).keys;
+ * await verifyBundle(bundle, { trustedKeys, trustedBridgeKeys });
+ * ```
+ */
+export type BridgeKey = Static<typeof S.BridgeKey>;

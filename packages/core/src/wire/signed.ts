@@ -3,7 +3,7 @@
 import { toHex, utf8 } from '../encoding/bytes.js';
 import { sha256, sha256Hex } from '../encoding/hash.js';
 import { canonicalize, tryCanonicalize } from '../encoding/jcs.js';
-import { isObj, omit, type Obj } from '../lib/json.js';
+import { isObj, omit, type JsonObject } from '../lib/json.js';
 
 /**
  * Members that sit beside the signature and are not part of the signed receipt core: the other
@@ -26,7 +26,7 @@ export const UNSIGNED_RECEIPT_MEMBERS = ['sig', 'framing', 'slh', 'envelopes'] a
  * verifyMlDsa87(publicKey, msg!, fromHex(bundle.receipt.sig)!, 'svc-provenance-v1');
  * ```
  */
-export function receiptMessage(receipt: Obj): Uint8Array | null {
+export function receiptMessage(receipt: JsonObject): Uint8Array | null {
   const text = tryCanonicalize(omit(receipt, UNSIGNED_RECEIPT_MEMBERS));
   return text === null ? null : utf8(text);
 }
@@ -54,7 +54,7 @@ export interface FramingFlags {
  * const msg = framingMessage(receipt, { persona: 0, voice: 0, attachment: 0, history_turns: 2 });
  * ```
  */
-export function framingMessage(receipt: Obj, flags: FramingFlags): Uint8Array | null {
+export function framingMessage(receipt: JsonObject, flags: FramingFlags): Uint8Array | null {
   const text = tryCanonicalize({
     answer_sha256: receipt.answer_sha256,
     prompt_sha256: receipt.prompt_sha256,

@@ -2,9 +2,10 @@
 // keeps its routes beside its handlers; routes.ts joins the tables into the one the OpenAPI
 // document is built from. Adding an endpoint is one entry in its group's routes and one handler.
 
-export type { Group, RouteSpec } from '../http/route-spec.js';
+import { ref } from '../http/openapi-doc.js';
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export type { Group, RouteSpec } from '../http/route-spec.js';
+export { ref };
 export const jsonBody = (name: string, description: string) => ({ description, content: { 'application/json': { schema: ref(name) } } });
 export const err = (description: string) => jsonBody('Error', description);
 export const rateLimited = {

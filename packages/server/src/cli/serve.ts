@@ -44,10 +44,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     const link = clusterLink(Number(process.env.SVC_PROCESS_INDEX ?? 0));
     process.on('SIGTERM', () => {});
     process.on('SIGINT', () => {});
-    const { startServer } = await import('../server.js');
+    const { startProcess } = await import('../server.js');
     // A taken port fails every process alike: each exits quietly with its own code, and the
     // primary says it once.
-    const running = await startServer(cfg, { cluster: link }).catch((e: NodeJS.ErrnoException) => {
+    const running = await startProcess(cfg, { cluster: link }).catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'EADDRINUSE') process.exit(EXIT_ADDRESS_IN_USE);
       throw e;
     });

@@ -5,17 +5,11 @@ import * as schemas from '@svc/core/schemas';
 import { IssueBatchRequest, IssueRequest } from './input.js';
 import { IssueExportRequest, IssueRunRequest, IssueTranscriptRequest } from './kind-input.js';
 import { ISSUE_ROUTES } from './routes.js';
+import { pathsOf, plain, type OpenApiDocument } from '../http/openapi-doc.js';
 
-const plain = (s: unknown): unknown => JSON.parse(JSON.stringify(s), (k, v) => (k === '$id' ? undefined : v));
-
-/** The paths, one operation per route of the table, with this service's proof member named. */
-function pathsOf(proof: string): Record<string, Record<string, unknown>> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of ISSUE_ROUTES) {
-    paths[r.path] ??= {};
-    paths[r.path]![r.method.toLowerCase()] = { operationId: r.operationId, ...r.doc };
-  }
-  return JSON.parse(JSON.stringify(paths).replaceAll('<proof>', JSON.stringify(proof).slice(1, -1)));
+/** The paths of the table, with this service's proof member named where a text says `<proof>`. */
+function pathsFor(proof: string): OpenApiDocument['paths'] {
+  return JSON.parse(JSON.stringify(pathsOf(ISSUE_ROUTES)).replaceAll('<proof>', JSON.stringify(proof).slice(1, -1)));
 }
 
 /**
@@ -27,7 +21,7 @@ function pathsOf(proof: string): Record<string, Record<string, unknown>> {
  * Object.keys(doc.paths); // ['/api/v1/issue', '/api/v1/issue/batch', '/v1/chat/completions', ...]
  * ```
  */
-export function issueOpenApiDocument(service: string) {
+export function issueOpenApiDocument(service: string): OpenApiDocument {
   const proof = `${service}_proof`;
   return {
     openapi: '3.1.0',
@@ -40,7 +34,7 @@ export function issueOpenApiDocument(service: string) {
     },
     servers: [{ url: '/', description: 'The private listener that serves this document.' }],
     security: [{ bearer: [] }],
-    paths: pathsOf(proof),
+    paths: pathsFor(proof),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A token from `svc token add NAME`; its SHA-256 is in SVC_ISSUE_TOKENS.' },

@@ -5,9 +5,9 @@
 // service's proof member (`svc_proof`), filled in per service.
 import { MAX_BODY_BYTES } from '@svc/core';
 import type { RouteSpec } from '../http/route-spec.js';
+import { ref } from '../http/openapi-doc.js';
 import { MAX_BATCH } from './input.js';
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const jsonOf = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const err = (description: string) => jsonOf(ref('Error'), description);
 
