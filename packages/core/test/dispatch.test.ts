@@ -8,6 +8,8 @@ import { buildRecord } from '../src/record/build.js';
 import { issueProof, issueTranscript } from '../src/issue/bundles.js';
 import { K, trusted } from './helpers.js';
 import type { BridgeKey } from '../src/wire/keys.js';
+import { asKind } from '../src/testing/kind.js';
+import { namesFor } from '../src/names.js';
 
 describe('VerifyResponse narrows on kind', () => {
   it('each kind gives its own verdict type, and only records carry record', async () => {
@@ -29,6 +31,26 @@ describe('VerifyResponse narrows on kind', () => {
     } else throw new Error(`expected a record, got ${r.kind}`);
     // @ts-expect-error: `record` exists only on records, so reading it needs the kind first.
     expect(res.record).toBeUndefined();
+  });
+});
+
+describe('asKind (@svc/core/testing): a verify answer as the kind a test expects', () => {
+  it('types the verdict and the record for the kind asked, and throws naming the kind it got for another', async () => {
+    const proof = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer });
+    const res = asKind(await verifyBundle(proof, trusted), 'proof');
+    expectTypeOf(res.verdict).toEqualTypeOf<ProofVerdict>();
+    expect(res.verdict.receipt.sigOk).toBe(true);
+    const rec = asKind(await verifyBundle(buildRecord(proof, { ...trusted, generated: 1 }), trusted), 'record');
+    expectTypeOf(rec.record.summaryOk).toEqualTypeOf<true>();
+    expect(rec.record.summaryOk).toBe(true);
+    const answer = await verifyBundle(proof, trusted);
+    expect(() => asKind(answer, 'record')).toThrow(new TypeError('expected a svc-ai-provenance-record answer, got svc-proof'));
+    expect(() => asKind(answer, 'transcript')).toThrow(/got svc-proof/);
+    // Per deployment: another service's proof is its own kind name, read the same.
+    const acmeProof = issueProof({ answer: 'a', model: 'm', ts: 1 }, { receipt: K.answer }, { service: 'acme' });
+    const acme = await verifyBundle(acmeProof, { ...trusted, service: 'acme' });
+    expect(acme.kind).toBe(namesFor('acme').kinds.proof);
+    expect(asKind(acme, 'proof').verdict.overallOk).toBe(true);
   });
 });
 

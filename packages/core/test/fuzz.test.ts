@@ -8,6 +8,7 @@ import { fuzzLog } from '../src/testing/fuzz.js';
 import { verifyBundle } from '../src/dispatch.js';
 import { trusted } from './helpers.js';
 import { logPolicy } from '../src/tlog/index.js';
+import { asKind } from '../src/testing/kind.js';
 
 // The browser run has no process object; the default applies there.
 const INPUTS = Number((globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env.FUZZ_CORE_INPUTS ?? 400);
@@ -66,7 +67,7 @@ describe('core fuzzer (bounded slice)', () => {
     const logged = fuzzCorpus(3).find((c) => c.kind === 'logged')!.doc as Record<string, string>;
     expect(logged.answer).toMatch(/\u202E.*\u2066.*\u200B/s);
     const policy = { logPolicy: logPolicy(fuzzLog().policy) };
-    const res = (await verifyBundle(logged, { ...trusted, ...policy })) as any;
+    const res = asKind(await verifyBundle(logged, { ...trusted, ...policy }), 'proof');
     expect(res.verdict.overallOk).toBe(true);
     expect(res.verdict.log).toMatchObject({ ok: true, logRecognized: true });
     // The #30 forgery: the log line's signature bytes replaced by junk of the same length.
@@ -81,8 +82,8 @@ describe('core fuzzer (bounded slice)', () => {
       ),
     );
     lines[at] = `${dash} ${name} ${junk}`;
-    const forged = (await verifyBundle({ ...logged, tlogProof: lines.join('\n') }, { ...trusted, ...policy })) as any;
-    expect(forged.verdict.overallOk && forged.verdict.log.logRecognized).toBe(false);
+    const forged = asKind(await verifyBundle({ ...logged, tlogProof: lines.join('\n') }, { ...trusted, ...policy }), 'proof');
+    expect(forged.verdict.overallOk && forged.verdict.log?.logRecognized).toBe(false);
   });
 });
 

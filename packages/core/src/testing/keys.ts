@@ -5,8 +5,7 @@ import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { FALCON_1024, ML_DSA_87, SLH_DSA_SHA2_256F, keygen, type KeyPair, type RandomSource } from '../crypto/algorithms.js';
 import { namesFor } from '../names.js';
 import { toBridgeKey, toReceiptKey } from '../issue/keys.js';
-import type { BridgeKey } from '../wire/keys.js';
-import type { ReceiptKey } from '../wire/keys.js';
+import type { BridgeKey, ReceiptKey } from '../wire/keys.js';
 
 /**
  * SHA-256 in counter mode over a label: a reproducible byte stream, not a CSPRNG.

@@ -15,6 +15,7 @@ import { verifyBundle, type VerifyResponse } from '../../src/dispatch.js';
 import { issueProof, issueRun, signTreeHead } from '../../src/issue/bundles.js';
 import { K, clone, expectSvcError, trusted } from '../helpers.js';
 import { testKeys } from '../../src/testing/keys.js';
+import { asKind } from '../../src/testing/kind.js';
 /** The record summary of a response, where its kind has one. */
 const recordOf = (r: VerifyResponse) => ('record' in r ? r.record : undefined);
 
@@ -257,20 +258,24 @@ describe('signatures by keys nobody pinned (round three)', () => {
     bridge: { primary: other.bridgePrimary, cosign: other.bridgeCosign },
     random: other.random,
   });
-  const dressed = { ...genuine, attestation: strangers.attestation, bridgeKeys: strangers.bridgeKeys };
-  (dressed as any).receipt = strangers.receipt;
-  (dressed as any).receiptKey = strangers.receiptKey;
+  const dressed = {
+    ...genuine,
+    attestation: strangers.attestation,
+    bridgeKeys: strangers.bridgeKeys,
+    receipt: strangers.receipt,
+    receiptKey: strangers.receiptKey,
+  };
 
   it('verify: the layers verify, are reported as not pinned, and origin is the receipt alone', async () => {
-    const v = (await verifyBundle(dressed, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    const v = asKind(await verifyBundle(dressed, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'proof');
     expect(v.verdict.overallOk).toBe(true);
     expect(v.signerRecognized).toBe(true);
     expect(v.verdict.bridge).toMatchObject({ primaryOk: true, secondaryOk: true, keyRecognized: false });
     expect(v.verdict.receipt.diversity).toMatchObject({ ok: true, keyRecognized: false });
     // The service's own keys, pinned, are recognised.
     const own = issueProof(base, { receipt: K.answer, bridge: { primary: K.bridgePrimary, cosign: K.bridgeCosign }, random: K.random });
-    const o = (await verifyBundle(own, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
-    expect(o.verdict.bridge.keyRecognized).toBe(true);
+    const o = asKind(await verifyBundle(own, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'proof');
+    expect(o.verdict.bridge?.keyRecognized).toBe(true);
   });
 
   it('record: algorithms leave out what unpinned keys signed, and notes say so', () => {
@@ -286,12 +291,12 @@ describe('signatures by keys nobody pinned (round three)', () => {
     const pinned = buildRecord(own, { ...opts, trustedBridgeKeys: K.trustedBridgeKeys });
     expect(pinned.attested.algorithms).toEqual(['Falcon-1024', 'ML-DSA-87']);
     // Posted where they are not pinned: it verifies; the claim that depends on pins is reported beside.
-    const elsewhere = (await verifyBundle(pinned, trusted)) as any;
+    const elsewhere = asKind(await verifyBundle(pinned, trusted), 'record');
     expect(elsewhere.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
     // Made with no pins, posted where they are: it verifies, and claims nothing unconfirmed.
     const bare = buildRecord(own, opts);
     expect(bare.attested.algorithms).toEqual(['ML-DSA-87']);
-    const here = (await verifyBundle(bare, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    const here = asKind(await verifyBundle(bare, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'record');
     expect(here.record.summaryOk).toBe(true);
     expect(here.record.originClaimUnconfirmed).toBeUndefined();
     // A claim beyond what verifies anywhere, or a list out of order or without the receipt's own, is a mismatch.
@@ -303,7 +308,7 @@ describe('signatures by keys nobody pinned (round three)', () => {
     // A stranger's signatures verify but are claimed by no pin: a record listing them is unconfirmed, not refused.
     const strangerClaim = clone(buildRecord(dressed, opts)) as any;
     strangerClaim.attested.algorithms = ['Falcon-1024', 'ML-DSA-87', 'SLH-DSA-SHA2-256f'];
-    const s = (await verifyBundle(strangerClaim, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys })) as any;
+    const s = asKind(await verifyBundle(strangerClaim, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'record');
     expect(s.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
   });
 

@@ -11,6 +11,7 @@ import { inclusionProof, treeRoot } from '../../src/merkle/prove.js';
 import { formatCheckpoint, formatTlogProof, logKeygen, logPolicy, noteSigner, signNote } from '../../src/tlog/index.js';
 import { K, clone, verdictOf } from '../helpers.js';
 import { CODE_OF_PRACTICE_LOGGED, CODE_OF_PRACTICE_UNLOGGED, aiActSupport } from '../../src/record/table.js';
+import { asKind } from '../../src/testing/kind.js';
 
 const ORIGIN = 'example.test/ledger';
 const seed = (s: string) => sha256(utf8(`logged/${s}`));
@@ -111,17 +112,17 @@ describe('records of logged bundles (E4)', () => {
     expect(rec.ai_act_support.at(-1)).toEqual(CODE_OF_PRACTICE_LOGGED);
     const again = await verifyBundle(rec, opts);
     expect(again.verdict.overallOk).toBe(true);
-    expect((again as any).record.summaryOk).toBe(true);
-    expect((again as any).record.originClaimUnconfirmed).toBeUndefined();
+    expect(asKind(again, 'record').record.summaryOk).toBe(true);
+    expect(asKind(again, 'record').record.originClaimUnconfirmed).toBeUndefined();
     // Where the log's keys are not known the record still verifies; its logging claim is unconfirmed.
-    const elsewhere = (await verifyBundle(rec, { trustedKeys: K.trustedKeys })) as any;
+    const elsewhere = asKind(await verifyBundle(rec, { trustedKeys: K.trustedKeys }), 'record');
     expect(elsewhere.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });
     // Made without the log's keys, a record attests no log (#30 row 7): the path alone names no log.
     const unjudged = buildRecord(bundle, { generated: 1_767_225_700, trustedKeys: K.trustedKeys });
     expect(unjudged.attested.logged).toBeUndefined();
     expect(unjudged.ai_act_support).toEqual(aiActSupport(false));
     expect(unjudged.notes.join(' ')).toMatch(/not checked against its log's keys/);
-    expect(((await verifyBundle(unjudged, opts)) as any).record.summaryOk).toBe(true);
+    expect(asKind(await verifyBundle(unjudged, opts), 'record').record.summaryOk).toBe(true);
     // An unlogged proof's record has neither; claiming them is an over-claim (422).
     const plainRec = buildRecord(issueProof(base, { receipt: K.answer }), { generated: 1, trustedKeys: K.trustedKeys });
     expect(plainRec.attested.logged).toBeUndefined();

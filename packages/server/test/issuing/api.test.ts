@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToken, IssueRequest, MAX_BATCH, revokeToken, ROUTES } from '../../src/internal.js';
+import { asKind } from '@svc/core/testing';
 import { call } from '../support/harness.js';
 import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
 
@@ -91,7 +92,7 @@ describe('routes', () => {
     const v = await verdictOf(s.dir, r.body);
     expect(v.verdict.overallOk).toBe(true);
     expect(v.signerRecognized).toBe(true);
-    expect((v.verdict as any).receipt.questionBinding).toBe('entire-input');
+    expect(asKind(v, 'proof').verdict.receipt.questionBinding).toBe('entire-input');
     expect(r.body.receipt.model).toBe('gpt-test');
     expect(Object.keys(r.body.receipt.envelopes).sort()).toEqual(['cose', 'jws']);
     const inc = await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer: 'Paris is the capital of France.' } });

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { verifyBundle } from '@svc/core';
 import { runHash } from '@svc/core/issue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asKind } from '@svc/core/testing';
 import { call } from '../support/harness.js';
 import { issuingServer, post, verdictOf, type IssuingServer } from './support.js';
 
@@ -67,7 +68,7 @@ describe('the private API issues every kind', () => {
     const v = await verdictOf(s.dir, r.body);
     expect(v.verdict.overallOk).toBe(true);
     expect(v.signerRecognized).toBe(true);
-    expect((v.verdict as any).run).toMatchObject({ hashOk: true, budgetOk: true, steps: 2 });
+    expect(asKind(v, 'run').verdict.run).toMatchObject({ hashOk: true, budgetOk: true, steps: 2 });
     // The run's hash is what the log holds: the ledger proves it like an answer's.
     const proved = await call(s.url, '/api/transparency/ledger/inclusion', { json: { answer_sha256: r.body.receipt.answer_sha256 } });
     expect(proved.status).toBe(200);
@@ -87,7 +88,7 @@ describe('the private API issues every kind', () => {
     expect(await size()).toBe(before + 1);
     const v = await verdictOf(s.dir, r.body);
     expect(v.verdict.overallOk).toBe(true);
-    expect((v.verdict as any).export).toMatchObject({ manifestOk: true, payloadOk: true, countsOk: true });
+    expect(asKind(v, 'export').verdict.export).toMatchObject({ manifestOk: true, payloadOk: true, countsOk: true });
   });
 
   for (const [name, kind, body] of [

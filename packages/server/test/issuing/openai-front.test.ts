@@ -7,6 +7,7 @@ import type { ServerResponse } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { questionOf } from '../../src/internal.js';
+import { asKind } from '@svc/core/testing';
 import { call } from '../support/harness.js';
 import { issuingServer, post, upstreamServer, verdictOf, type IssuingServer } from './support.js';
 
@@ -156,7 +157,7 @@ describe('plain completions', () => {
     const v = await verdictOf(s.dir, proof);
     expect(v.verdict.overallOk).toBe(true);
     expect(v.signerRecognized).toBe(true);
-    const receipt = (v.verdict as any).receipt;
+    const receipt = asKind(v, 'proof').verdict.receipt;
     expect(receipt.councilGrounded).toBe(false);
     expect(receipt.questionBinding).toBe('entire-input');
     expect(proof.prompt).toBe('Capital of France?');
@@ -184,8 +185,8 @@ describe('plain completions', () => {
     expect(r.status).toBe(200);
     const v = await verdictOf(s.dir, r.body.svc_proof);
     expect(v.verdict.overallOk).toBe(true);
-    expect((v.verdict as any).receipt.questionBinding).toBe('current-message');
-    expect((v.verdict as any).receipt.framing).toMatchObject({ ok: true, persona: 1, attachment: 1, historyTurns: 2 });
+    expect(asKind(v, 'proof').verdict.receipt.questionBinding).toBe('current-message');
+    expect(asKind(v, 'proof').verdict.receipt.framing).toMatchObject({ ok: true, persona: 1, attachment: 1, historyTurns: 2 });
   });
 
   it('a conversation ending with a tool result binds no question', async () => {

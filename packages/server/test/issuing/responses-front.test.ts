@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/harness.js';
-import { post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
+import { post, type Script, scriptedFront, verdictOf, type IssuingServer, proofVerdictOf } from './support.js';
 
 type Obj = Record<string, unknown>;
 const ANSWER = 'The capital of France is Paris.';
@@ -91,7 +91,7 @@ async function streamed(model: string, extra: Obj = {}) {
     if (e.type === 'response.output_text.delta') shown += e.delta;
     if (e.type === 'response.completed' || e.type === 'response.incomplete') final = e.response;
   }
-  return { shown, final, proof: proofOf(final) as any };
+  return { shown, final, proof: proofOf(final)! };
 }
 
 describe('POST /v1/responses through the openai package', () => {
@@ -101,9 +101,9 @@ describe('POST /v1/responses through the openai package', () => {
     const r = await client().responses.create({ model: id, input: 'Capital of France?' });
     // The upstream's own output_text is not what the client is shown: the SDK joins the items.
     expect(r.output_text).toBe(ANSWER);
-    const proof = proofOf(r) as any;
+    const proof = proofOf(r)!;
     expect(proof.answer).toBe(ANSWER);
-    const v = (await verdictOf(s.dir, proof)).verdict as any;
+    const v = await proofVerdictOf(s.dir, proof);
     expect(v.overallOk).toBe(true);
     expect(v.receipt.questionBinding).toBe('entire-input');
     expect(await size()).toBe(before + 1);
@@ -132,7 +132,7 @@ describe('POST /v1/responses through the openai package', () => {
     expect(final.output_text).toBe(ANSWER);
     // The reasoning item is not signed, so not shown; the message is item 0 of what is relayed.
     expect(final.output.map((o) => o.type)).toEqual(['message']);
-    expect((proofOf(final) as any).answer).toBe(ANSWER);
+    expect(proofOf(final)!.answer).toBe(ANSWER);
   });
 
   it('a function call is signed as the same message a chat completion with that call signs', async () => {
@@ -167,7 +167,7 @@ describe('POST /v1/responses through the openai package', () => {
       },
       s.tokens.app,
     );
-    const proofs = [proofOf(plain) as any, viaStream.proof, chat.body.svc_proof];
+    const proofs = [proofOf(plain)!, viaStream.proof, chat.body.svc_proof];
     expect(new Set(proofs.map((p) => p.answer)).size).toBe(1);
     expect(readMessage(proofs[0].answer)).toEqual({
       finish_reason: 'tool_calls',
@@ -184,7 +184,7 @@ describe('POST /v1/responses through the openai package', () => {
       model: seat({ json: response('completed', [message([refusal('I cannot help.')])]) }),
       input: 'x',
     });
-    expect(readMessage((proofOf(refused) as any).answer)).toEqual({ finish_reason: 'stop', refusal: 'I cannot help.' });
+    expect(readMessage(proofOf(refused)!.answer)).toEqual({ finish_reason: 'stop', refusal: 'I cannot help.' });
     const cut = await streamed(
       seat({
         stream: [
@@ -279,7 +279,7 @@ describe('the binding and the stateless rule', () => {
   const verdict = async (body: Obj) => {
     const r = await post(`${s.issueUrl}/v1/responses`, { model: plain(), ...body }, s.tokens.app);
     expect(r.status).toBe(200);
-    return { proof: r.body.svc_proof, v: (await verdictOf(s.dir, r.body.svc_proof)).verdict as any };
+    return { proof: r.body.svc_proof, v: await proofVerdictOf(s.dir, r.body.svc_proof) };
   };
 
   it('instructions and earlier items frame the question; tools are disclosed', async () => {

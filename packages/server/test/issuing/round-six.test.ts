@@ -10,7 +10,7 @@ import { issuingApp, loadConfig, newToken, SignerPool, unsafeTokenFile } from '.
 import { MAX_QUEUED_PER_OWNER } from '../../src/issuing/signers.js';
 import type { AppRequest } from '../../src/http/types.js';
 import { rawRequest } from '../support/rawhttp.js';
-import { issuingServer, post, type Script, scriptedFront, verdictOf, type IssuingServer } from './support.js';
+import { issuingServer, post, type Script, scriptedFront, type IssuingServer, proofVerdictOf } from './support.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let front: Awaited<ReturnType<typeof scriptedFront>>;
@@ -152,9 +152,9 @@ describe('row 6: issuing never claims a council nobody stated', () => {
   it('absent: the receipt says council_grounded false; true only when the caller says so', async () => {
     const absent = await post(`${s.issueUrl}/api/v1/issue`, { answer: 'Paris.' }, s.tokens.app);
     expect(absent.body.receipt.council_grounded).toBe(false);
-    expect(((await verdictOf(s.dir, absent.body)).verdict as any).receipt.councilGrounded).toBe(false);
+    expect((await proofVerdictOf(s.dir, absent.body)).receipt.councilGrounded).toBe(false);
     const said = await post(`${s.issueUrl}/api/v1/issue`, { answer: 'Paris.', council_grounded: true }, s.tokens.app);
-    expect(((await verdictOf(s.dir, said.body)).verdict as any).receipt.councilGrounded).toBe(true);
+    expect((await proofVerdictOf(s.dir, said.body)).receipt.councilGrounded).toBe(true);
   });
 });
 

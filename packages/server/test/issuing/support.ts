@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { namesFor, verifyBundle } from '@svc/core';
 import type { ProofBundle } from '@svc/core/issue';
+import { asKind } from '@svc/core/testing';
 import { addToken, Keyring, loadConfig, pinnedKeys, startServer, type Running } from '../../src/internal.js';
 
 export interface IssuingServer extends Running {
@@ -69,6 +70,11 @@ export async function post(url: string, body: unknown, token?: string, headers: 
 export async function verdictOf(dir: string, bundle: ProofBundle | unknown) {
   const ring = Keyring.load(join(dir, 'keys')).ring;
   return verifyBundle(bundle, { trustedKeys: pinnedKeys(ring, namesFor('svc'), false) });
+}
+
+/** The proof verdict of `bundle`, typed; throws when it is read as another kind. */
+export async function proofVerdictOf(dir: string, bundle: ProofBundle | unknown) {
+  return asKind(await verdictOf(dir, bundle), 'proof').verdict;
 }
 
 /**

@@ -453,7 +453,7 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
     const record = buildRecord(issueProof({ answer: 'unpinned maker', model: 'm', ts: 1_700_000_000 }, { receipt: K.answer }), {
       generated: 1_700_000_100,
     });
-    expect((record as any).attested.signer_recognized).toBe(false);
+    expect(record.attested.signer_recognized).toBe(false);
     const page = await browser.newPage();
     try {
       await page.goto(`${s.url}/`);
