@@ -18,9 +18,15 @@ const jcsOutputs = import.meta.glob('../../../test-vectors/external/jcs/output/*
 }) as Record<string, string>;
 const ourVectors = import.meta.glob('../../../test-vectors/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
 
+/** Documents made by earlier versions, kept unchanged (test-vectors/kept, never regenerated): name -> the file's text. */
+const keptVectors = import.meta.glob('../../../test-vectors/kept/*.json', { query: '?raw', import: 'default', eager: true }) as Record<
+  string,
+  string
+>;
+
 const tlogVectors = import.meta.glob('../../../test-vectors/tlog/*.json', { import: 'default', eager: true }) as Record<string, unknown>;
 
-export { rfc6962, mtcSubtrees, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, tlogVectors };
+export { rfc6962, mtcSubtrees, mldsa, slh, es6numbers, jcsInputs, jcsOutputs, ourVectors, keptVectors, tlogVectors };
 
 /** A glob's files by name, without folder or `.json`. */
 const byName = <T>(files: Record<string, unknown>): Record<string, T> =>

@@ -45,6 +45,7 @@ describe('the test suite', () => {
       'fuzz.test.ts': 'the structure-aware fuzzer over every kind',
       'properties.test.ts': 'invariants over arbitrary bundles of every kind',
       'vectors.test.ts': 'test-vectors/*.json, every kind',
+      'kept.test.ts': 'test-vectors/kept: what earlier builds made, every kind',
     },
     server: {
       'fuzz/': 'fuzzers over every input path',
