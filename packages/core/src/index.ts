@@ -15,13 +15,11 @@ export {
   type VerifyResponse,
   type VerifyResponseBase,
   type KindVerdicts,
-  type AnyVerdict,
   type RecordSummary,
 } from './dispatch.js';
 export type { ReceiptKey, BridgeKey, VerifyOptions } from './verify/context.js';
 export type { LogVerdict, LogPolicyChecker } from './verify/log.js';
-export type { ProofVerdict, ExcerptVerdict, ProofFacts } from './verify/proof.js';
-export type { BaseVerdict, Facts, Verified } from './verify/verdict.js';
+export type { ProofVerdict, ExcerptVerdict } from './verify/proof.js';
 export type {
   AlgorithmRange,
   ReceiptVerdict,
@@ -32,7 +30,7 @@ export type {
 } from './verify/receipt.js';
 export type { BridgeVerdict } from './verify/bridge.js';
 export type { TranscriptVerdict } from './verify/transcript.js';
-export type { RunVerdict, RunFacts } from './verify/run.js';
+export type { RunVerdict } from './verify/run.js';
 export type { ExportVerdict } from './verify/export.js';
 export type { SthVerdict, ConsistencyVerdict, HeadSummary } from './verify/sth.js';
 export type { FramingFlags } from './verify/question.js';
