@@ -3,7 +3,7 @@
 // folder of its own (as a devDependency its `node` bin would shadow the system Node in every npm
 // script). @svc/server needs it for node:sqlite: npm start, the server's tests and the benchmarks
 // that start servers run on it when the system Node is older (onNode24 below).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './root.mjs';
@@ -56,4 +56,21 @@ export function onNode24() {
   }
   const r = spawnSync(n24, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
   process.exit(r.status ?? 1);
+}
+
+/**
+ * Runs `args` under `node` in this process's stead: the terminal shared, SIGINT and SIGTERM passed
+ * on, its exit this process's exit. npm runs a script under `sh -c`, and a SIGTERM to npm ends that
+ * shell without passing it on, so this process is then reparented: its parent gone, it stops the
+ * child as if told to (never an orphaned server).
+ */
+export function relay(node, args, opts = {}) {
+  const child = spawn(node, args, { stdio: 'inherit', ...opts });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) child.kill('SIGTERM');
+  }, 200).unref();
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  return child;
 }

@@ -4,10 +4,9 @@
 // server under Node 24 from the npm registry (installed once into node_modules/.cache). If Node 24
 // cannot be had, it says so and tries the system Node, where svc serve refuses the embedded SQLite
 // store with the reason and the fix (PostgreSQL through SVC_DATABASE_URL still serves there).
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildIfStale } from '../lib/build-if-stale.mjs';
-import { ensureNode24 } from '../lib/node24.mjs';
+import { ensureNode24, relay } from '../lib/node24.mjs';
 import { root } from '../lib/root.mjs';
 
 buildIfStale();
@@ -23,12 +22,4 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   else console.error(`svc: Node 24 could not be installed; trying Node ${process.versions.node}, which has no node:sqlite`);
 }
 
-const child = spawn(node, [cli, ...args], { stdio: 'inherit', env });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-// npm runs this under `sh -c`, and a SIGTERM to npm ends that shell without passing it on: the
-// launcher is then reparented. Its parent gone, it stops the server as if told to (never orphaned).
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) child.kill('SIGTERM');
-}, 200).unref();
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+relay(node, [cli, ...args], { env });
