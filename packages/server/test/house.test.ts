@@ -185,6 +185,24 @@ describe('the public surface (#54 part 3)', () => {
   }, 60_000);
 });
 
+describe('the API reference examples (#54 part 6)', () => {
+  it("type-check against the built declarations: a reader's own names pass, a wrong option or member fails", async () => {
+    const { checkExamples } = await import(join(ROOT, 'tools/lib/example-check.mjs'));
+    const failed: string[] = checkExamples([
+      {
+        where: '@svc/core/index/good',
+        code: "const res = await verifyBundle(text, { trustedKeys });\nif (res.kind === 'svc-proof') res.verdict.receipt.sigOk;",
+      },
+      { where: '@svc/core/index/option', code: 'await verifyBundle(text, { trustKeys: [] });' },
+      { where: '@svc/core/index/member', code: 'const res = await verifyBundle(text);\nres.verdict.receipt;' },
+      { where: '@svc/core/tlog/entry', code: 'const c = parseCheckpoint(text);\nreturn c.size + 1;' },
+    ]);
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toMatch(/^@svc\/core\/index\/option: example line 1: .*trustKeys/);
+    expect(failed[1]).toMatch(/^@svc\/core\/index\/member: example line 2: Property 'receipt' does not exist/);
+  }, 60_000);
+});
+
 describe('the timing report (#42)', () => {
   it("every run writes each file's time, slowest first, and the main run's file is never overwritten by a one-project run", async () => {
     const { default: TimingReporter } = await import(join(ROOT, 'tools/lib/timing-reporter.mjs'));

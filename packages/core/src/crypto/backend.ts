@@ -84,7 +84,7 @@ export const nobleBackend: CryptoBackend = {
  *
  * @example
  * ```ts
- * backendFor(await webCryptoBackend(), SLH_DSA_SHA2_256F).name; // 'noble': WebCrypto has no SLH-DSA
+ * backendFor((await webCryptoBackend()) ?? undefined, SLH_DSA_SHA2_256F).name; // 'noble': WebCrypto has no SLH-DSA
  * ```
  */
 export function backendFor(backend: CryptoBackend | undefined, alg: BackendAlgorithm): CryptoBackend {

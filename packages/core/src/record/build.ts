@@ -112,7 +112,8 @@ export function checkOrg(org: unknown): string | undefined {
  * const K = testKeys('example');
  * const bundle = issueProof({ answer: 'Paris.', model: 'm-1', ts: 1767225600 }, { receipt: K.answer });
  * const record = buildRecord(bundle, { generated: 1767225600, trustedKeys: K.trustedKeys });
- * (await verifyBundle(record, { trustedKeys: K.trustedKeys })).record; // { summaryOk: true, ... }
+ * const res = await verifyBundle(record, { trustedKeys: K.trustedKeys });
+ * if (res.kind === 'svc-ai-provenance-record') res.record; // { summaryOk: true, ... }
  * ```
  */
 export function buildRecord(input: unknown, options: BuildRecordOptions): AiProvenanceRecord {

@@ -17,7 +17,7 @@ import type { ClassicalVerify } from './keys.js';
  * @example
  * ```ts
  * const res = await verifyBundle(bundle, { trustedKeys, scitt: scittChecker({ logs: [{ keys: readCoseKeySet(scittKeys) }] }) });
- * res.verdict.scitt; // { checked: true, ok, leaf, receipts }
+ * if (res.kind === 'svc-proof') res.verdict.scitt; // { checked: true, ok, leaf, receipts }
  * ```
  */
 export function scittChecker(opts: { logs: readonly ScittLog[]; classical?: ClassicalVerify }): ScittBundleChecker {

@@ -71,7 +71,7 @@ export interface ReceiptContent {
  *
  * @example
  * ```ts
- * const receipt = makeReceipt(content, { alg: 'ML-DSA-44', publicKey, sign });
+ * const receipt = makeReceipt(content, { alg: 'ML-DSA-44', publicKey, sign: (message) => logKeySign(message) });
  * ```
  */
 export function makeReceipt(r: ReceiptContent, signer: EnvelopeSigner): Uint8Array {

@@ -207,7 +207,7 @@ export function sthBundle(keys: TestKeys = testKeys(), service?: string): fc.Arb
  * ```ts
  * import fc from 'fast-check';
  * const K = testKeys();
- * fc.assert(fc.asyncProperty(provenanceRecord(K), async (r) => (await verifyBundle(r, { trustedKeys: K.trustedKeys })).record.summaryOk));
+ * fc.assert(fc.asyncProperty(provenanceRecord(K), async (r) => asKind(await verifyBundle(r, { trustedKeys: K.trustedKeys }), 'record').record.summaryOk));
  * ```
  */
 export function provenanceRecord(keys: TestKeys = testKeys(), service?: string): fc.Arbitrary<JsonObject> {

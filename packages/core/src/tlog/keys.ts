@@ -147,7 +147,7 @@ export function signNote(text: string, signers: readonly NoteSigner[], timestamp
  *
  * @example
  * ```ts
- * const opened: OpenedNote = openNote(text, [logKey, ...witnessKeys]);
+ * const opened: OpenedNote = openNote(text, [logVerifier, ...witnessVerifiers]);
  * console.log(opened.verified.length, opened.unknown.length);
  * ```
  */

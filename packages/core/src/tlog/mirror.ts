@@ -17,7 +17,7 @@ import type { TreeHead } from './reader.js';
  *
  * @example
  * ```ts
- * if (res.headers.get('content-type') === MIRROR_INFO_TYPE) info = parseMirrorInfo(await res.text());
+ * const info = res.headers.get('content-type') === MIRROR_INFO_TYPE ? parseMirrorInfo(await res.text()) : null;
  * ```
  */
 export const MIRROR_INFO_TYPE = 'text/x.tlog.mirror-info';

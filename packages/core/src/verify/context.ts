@@ -15,7 +15,7 @@ export type { BridgeKey, ReceiptKey };
  * @example
  * ```ts
  * const options: VerifyOptions = {
- *   trustedKeys: (await (await fetch(`${base}/api/provenance/pubkey`)).json()).keys,
+ *   trustedKeys: ((await (await fetch(`${base}/api/provenance/pubkey`)).json()) as { keys: ReceiptKey[] }).keys,
  *   logPolicy: logPolicy(policyText),
  * };
  * const res = await verifyBundle(bundleText, options);

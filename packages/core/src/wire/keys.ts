@@ -6,7 +6,7 @@ import type * as S from '../schemas/resources.js';
  *
  * @example
  * ```ts
- * const trustedKeys: ReceiptKey[] = (await (await fetch(`${base}/api/provenance/pubkey`)).json()).keys;
+ * const { keys: trustedKeys } = (await (await fetch(`${base}/api/provenance/pubkey`)).json()) as { keys: ReceiptKey[] };
  * await verifyBundle(bundle, { trustedKeys });
  * ```
  */
@@ -17,7 +17,7 @@ export type ReceiptKey = Static<typeof S.ReceiptKey>;
  *
  * @example
  * ```ts
- * const trustedBridgeKeys: BridgeKey[] = (await (await fetch(`${base}/v1/provenance/pubkeys`)).json()).keys;
+ * const { keys: trustedBridgeKeys } = (await (await fetch(`${base}/v1/provenance/pubkeys`)).json()) as { keys: BridgeKey[] };
  * await verifyBundle(bundle, { trustedKeys, trustedBridgeKeys });
  * ```
  */
