@@ -185,6 +185,36 @@ describe('the public surface (#54 part 3)', () => {
   }, 60_000);
 });
 
+describe('wire types from the schemas alone (#54 part 2)', () => {
+  /** `interface NAME` declarations, in `texts`, of a name the schemas entry exports: a hand-written twin. */
+  const twins = (schemaNames: string[], texts: Record<string, string>) =>
+    Object.entries(texts).flatMap(([file, text]) =>
+      schemaNames.filter((n) => new RegExp(`^(export )?interface ${n}\\b`, 'm').test(text)).map((n) => `${file}: ${n}`),
+    );
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    );
+
+  it('no source declares an interface of the name of a schema: the type is Static<typeof S.X>, or built on it', () => {
+    const report = readFileSync(join(ROOT, 'packages/core/api-report.md'), 'utf8');
+    const section = report.slice(
+      report.indexOf('## @svc/core/schemas'),
+      report.indexOf('\n## ', report.indexOf('## @svc/core/schemas') + 1),
+    );
+    const names = [...section.matchAll(/^- (\w+) \(const\)$/gm)].map((m) => m[1]!);
+    expect(names).toEqual(expect.arrayContaining(['ProofBundle', 'AiProvenanceRecord', 'ReceiptKey']));
+    const texts: Record<string, string> = {};
+    for (const pkg of ['core', 'server'])
+      for (const f of walk(join(ROOT, 'packages', pkg, 'src'))) texts[f.slice(ROOT.length)] = readFileSync(f, 'utf8');
+    expect(twins(names, texts)).toEqual([]);
+    // It can fail: the interface AiProvenanceRecord once had beside its schema.
+    expect(twins(names, { 'build.ts': 'export interface AiProvenanceRecord {\n  schema: string;\n}' })).toEqual([
+      'build.ts: AiProvenanceRecord',
+    ]);
+  });
+});
+
 describe('the API reference examples (#54 part 6)', () => {
   it("type-check against the built declarations: a reader's own names pass, a wrong option or member fails", async () => {
     const { checkExamples } = await import(join(ROOT, 'tools/lib/example-check.mjs'));

@@ -14,10 +14,14 @@ import { attestProof, attestRun, type Attested } from './attested.js';
 import type { AlgorithmRange } from '../verify/receipt.js';
 import { aiActSupport, type AiActSupportItem } from './table.js';
 import { MAX_ORG_LENGTH } from '../limits.js';
+import type { Static } from 'typebox';
+import type * as S from '../schemas/resources.js';
 export { MAX_ORG_LENGTH };
 
 /**
- * An AI Provenance Record: evidence of origin and integrity of an answer, never a declaration of conformity.
+ * An AI Provenance Record: evidence of origin and integrity of an answer, never a declaration of
+ * conformity. The schema's shape (`AiProvenanceRecord` in `@svc/core/schemas`, what a verifier
+ * accepts), with what buildRecord always writes required: the table, the instructions, the notes.
  *
  * @example
  * ```ts
@@ -25,19 +29,12 @@ export { MAX_ORG_LENGTH };
  * console.log(record.disclaimer);
  * ```
  */
-export interface AiProvenanceRecord {
-  schema: string;
-  schema_version: 1;
-  generated: number;
-  subject?: { organisation: string };
-  attested: Attested;
+export type AiProvenanceRecord = Static<typeof S.AiProvenanceRecord> & {
   ai_act_support: AiActSupportItem[];
-  proof: JsonObject;
   verify_instructions: string;
-  disclaimer: string;
   notes: string[];
-  record_type?: 'autopilot_run';
-}
+  proof: JsonObject;
+};
 
 /**
  * Options of buildRecord: the verification options, the generation time (the core has no clock) and a subject organisation.
