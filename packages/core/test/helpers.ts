@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { SvcError, type SvcErrorCode } from '../src/errors.js';
 import { testKeys } from '../src/testing/keys.js';
-import type { VerifyResponse } from '../src/dispatch.js';
+import type { KindVerdicts, VerifyResponse } from '../src/dispatch.js';
+import { asKind } from '../src/testing/kind.js';
 
 export const K = testKeys();
 export const trusted = { trustedKeys: K.trustedKeys };
@@ -23,11 +24,7 @@ export function flipHex(s: string, i = 10): string {
   return s.slice(0, i) + c + s.slice(i + 1);
 }
 
-type Suffix = 'proof' | 'transcript' | 'autopilot-run' | 'export' | 'sth' | 'consistency';
-
-/** The verdict of a response of the kind named by `suffix`, narrowed by its kind; throws for any other kind. */
-export function verdictOf<S extends Suffix>(r: VerifyResponse, suffix: S): Extract<VerifyResponse, { kind: `${string}-${S}` }>['verdict'] {
-  if (!r.kind.endsWith(`-${suffix}`) || r.kind.endsWith('-ai-provenance-record'))
-    throw new Error(`expected a ${suffix} verdict, got ${r.kind}`);
-  return r.verdict as never;
+/** The verdict of a response of kind `kind`, typed (asKind of @svc/core/testing); throws for any other kind. */
+export function verdictOf<K extends keyof KindVerdicts>(r: VerifyResponse, kind: K): KindVerdicts[K] {
+  return asKind(r, kind).verdict as KindVerdicts[K];
 }

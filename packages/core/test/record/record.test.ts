@@ -198,7 +198,7 @@ describe('record re-verification (V4, V8)', () => {
       x.attested[field] = value;
       await expectSvcError(verifyBundle(x, trusted), 'record_mismatch', 422);
     }
-    const missing = clone(rec) as any;
+    const missing = clone(rec);
     delete missing.attested.answer_sha256;
     await expectSvcError(verifyBundle(missing, trusted), 'record_mismatch', 422);
   });
@@ -217,23 +217,23 @@ describe('record re-verification (V4, V8)', () => {
     const failed = buildRecord({ ...clone(bound), answer: 'x' }, opts) as any;
     failed.attested.signer_recognized = true;
     await expectSvcError(verifyBundle(failed, trusted), 'record_mismatch', 422);
-    const modest = clone(rec) as any;
+    const modest = clone(rec);
     modest.attested.signer_recognized = false;
     expect(recordOf(await verifyBundle(modest, trusted))?.summaryOk).toBe(true);
   });
 
   it('record_type, the mapping and the disclaimer cannot be reworded', async () => {
     const rec = buildRecord(bound, opts);
-    const a = clone(rec) as any;
+    const a = clone(rec);
     a.record_type = 'autopilot_run';
     await expectSvcError(verifyBundle(a, trusted), 'record_mismatch', 422);
     const b = clone(rec) as any;
     b.ai_act_support[0].supports = 'Fully compliant with Article 12.';
     await expectSvcError(verifyBundle(b, trusted), 'record_mismatch', 422);
-    const c = clone(rec) as any;
+    const c = clone(rec);
     c.disclaimer = 'Certified conformant.';
     await expectSvcError(verifyBundle(c, trusted), 'record_mismatch', 422);
-    const d = clone(rec) as any;
+    const d = clone(rec);
     d.generated = 1;
     d.notes = ['anything'];
     d.subject = { organisation: 'Other' };
@@ -301,12 +301,12 @@ describe('signatures by keys nobody pinned (round three)', () => {
     expect(here.record.originClaimUnconfirmed).toBeUndefined();
     // A claim beyond what verifies anywhere, or a list out of order or without the receipt's own, is a mismatch.
     for (const algorithms of [['Falcon-1024', 'ML-DSA-87', 'SLH-DSA-SHA2-256f'], ['ML-DSA-87', 'Falcon-1024'], ['Falcon-1024'], []]) {
-      const forged = clone(pinned) as any;
+      const forged = clone(pinned);
       forged.attested.algorithms = algorithms;
       await expectSvcError(verifyBundle(forged, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'record_mismatch', 422);
     }
     // A stranger's signatures verify but are claimed by no pin: a record listing them is unconfirmed, not refused.
-    const strangerClaim = clone(buildRecord(dressed, opts)) as any;
+    const strangerClaim = clone(buildRecord(dressed, opts));
     strangerClaim.attested.algorithms = ['Falcon-1024', 'ML-DSA-87', 'SLH-DSA-SHA2-256f'];
     const s = asKind(await verifyBundle(strangerClaim, { ...trusted, trustedBridgeKeys: K.trustedBridgeKeys }), 'record');
     expect(s.record).toMatchObject({ summaryOk: true, originClaimUnconfirmed: true });

@@ -93,7 +93,7 @@ describe('RunProofBundle (V3)', () => {
     const r = await verifyBundle(runBundle, trusted);
     expect(r.kind).toBe('svc-autopilot-run');
     expect(r.created).toBe(1_700_000_002);
-    const v = verdictOf(r, 'autopilot-run');
+    const v = verdictOf(r, 'run');
     expect(v.overallOk).toBe(true);
     expect(v.run).toEqual({ hashOk: true, steps: 2, budgetOk: true });
     expect(r.signerRecognized).toBe(true);
@@ -105,9 +105,9 @@ describe('RunProofBundle (V3)', () => {
       (x: any) => (x.run.steps[0].output_sha256 = 'cc'.repeat(32)),
       (x: any) => (x.run.steps[1].verify = 'none'),
     ]) {
-      const x = clone(runBundle) as any;
+      const x = clone(runBundle);
       mutate(x);
-      const v = verdictOf(await verifyBundle(x, trusted), 'autopilot-run');
+      const v = verdictOf(await verifyBundle(x, trusted), 'run');
       expect(v.run.hashOk).toBe(false);
       expect(v.overallOk).toBe(false);
     }
@@ -117,7 +117,7 @@ describe('RunProofBundle (V3)', () => {
     const over = issueRun({ ...run, budgetCredits: 5 }, { model: 'a', ts: 1 }, { receipt: K.autopilot });
     const mismatch = issueRun({ ...run, spentCredits: 9 }, { model: 'a', ts: 1 }, { receipt: K.autopilot });
     for (const b of [over, mismatch]) {
-      const v = verdictOf(await verifyBundle(b, trusted), 'autopilot-run');
+      const v = verdictOf(await verifyBundle(b, trusted), 'run');
       expect(v.run.hashOk).toBe(true);
       expect(v.run.budgetOk).toBe(false);
       expect(v.overallOk).toBe(false);
@@ -136,7 +136,7 @@ describe('ExportArchive', () => {
   });
 
   it('proof.context is display only', async () => {
-    const x = clone(exportArchive) as any;
+    const x = clone(exportArchive);
     x.proof.context = 'svc-provenance-v1';
     expect((await verifyBundle(x, trusted)).verdict.overallOk).toBe(true);
   });
@@ -145,16 +145,16 @@ describe('ExportArchive', () => {
     const a = clone(exportArchive) as any;
     a.conversations[0].messages[1].content = 'changed';
     expect(verdictOf(await verifyBundle(a, trusted), 'export').export.payloadOk).toBe(false);
-    const b = clone(exportArchive) as any;
+    const b = clone(exportArchive);
     b.conversations.pop();
     expect((await verifyBundle(b, trusted)).verdict.overallOk).toBe(false);
-    const c = clone(exportArchive) as any;
+    const c = clone(exportArchive);
     c.count = 7;
     expect(verdictOf(await verifyBundle(c, trusted), 'export').export.countsOk).toBe(false);
   });
 
   it('a non-canonical manifest spelling is refused even if it parses the same', async () => {
-    const x = clone(exportArchive) as any;
+    const x = clone(exportArchive);
     x.proof.manifest = x.proof.manifest.replace('{', '{ ');
     expect(verdictOf(await verifyBundle(x, trusted), 'export').export.manifestOk).toBe(false);
   });
@@ -184,10 +184,10 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
 
   it('a changed body or receipt restatement fails', async () => {
     const h = head(7, 1_700_000_000_999);
-    const a = clone(h) as any;
+    const a = clone(h);
     a.signed = a.signed.replace('"tree_size":7', '"tree_size":8');
     expect((await verifyBundle(a, trusted)).verdict.overallOk).toBe(false);
-    const b = clone(h) as any;
+    const b = clone(h);
     b.receipt.ts += 1;
     expect((await verifyBundle(b, trusted)).verdict.overallOk).toBe(false);
   });
@@ -222,7 +222,7 @@ describe('SthBundle (V10) and ConsistencyBundle (V9)', () => {
     expect((await verifyBundle({ ...swapped, old: swapped.new, new: swapped.old }, trusted)).verdict.overallOk).toBe(false);
     const zero = issueConsistency(head(0, 1), head(10, 2), []);
     expect((await verifyBundle(zero, trusted)).verdict.overallOk).toBe(false);
-    const forged = clone(cons(3, 10)) as any;
+    const forged = clone(cons(3, 10));
     forged.old.receipt.sig = flipHex(forged.old.receipt.sig);
     const fv = verdictOf(await verifyBundle(forged, trusted), 'consistency');
     expect(fv.overallOk).toBe(false);
@@ -260,7 +260,7 @@ describe('signing-domain separation (rule 7, V3): every receipt presented as eve
     answer: (s) => ({ ...clone(p), receipt: s.receipt, receiptKey: s.key }),
     autopilot: (s) => ({ ...clone(runBundle), receipt: s.receipt, receiptKey: s.key }),
     export: (s) => {
-      const x = clone(exportArchive) as any;
+      const x = clone(exportArchive);
       x.proof.receipt = s.receipt;
       x.proof.receiptKey = s.key;
       return x;

@@ -62,16 +62,16 @@ describe('ProofBundle: receipt layer', () => {
   });
 
   it('a key_id that does not match the key bytes fails', async () => {
-    const b = clone(plain) as any;
+    const b = clone(plain);
     b.receipt.key_id = flipHex(b.receipt.key_id);
     expect((await verifyBundle(b, trusted)).verdict.overallOk).toBe(false);
-    const c = clone(plain) as any;
+    const c = clone(plain);
     c.receiptKey.key_id = flipHex(c.receiptKey.key_id);
     expect((await verifyBundle(c, trusted)).verdict.overallOk).toBe(false);
   });
 
   it('the receiptKey context label is never used to choose how to verify', async () => {
-    const b = clone(plain) as any;
+    const b = clone(plain);
     b.receiptKey.context = 'svc-sth-v1';
     const r = await verifyBundle(b, trusted);
     expect(r.verdict.overallOk).toBe(true);
@@ -93,7 +93,7 @@ describe('ProofBundle: receipt layer', () => {
     const v = verdictOf(await verifyBundle(b, trusted), 'proof');
     expect(v.overallOk).toBe(true);
     expect(v.receipt.councilGrounded).toBe(false);
-    const stripped = clone(b) as any;
+    const stripped = clone(b);
     delete stripped.receipt.council_grounded;
     expect((await verifyBundle(stripped, trusted)).verdict.overallOk).toBe(false);
   });
@@ -159,7 +159,7 @@ describe('ProofBundle: question binding (V5, V6)', () => {
       { ...base, prompt: 'Q', framing: { persona: 1, voice: 0, attachment: 0, history_turns: 0 } },
       { receipt: K.answer },
     );
-    const missing = clone(b) as any;
+    const missing = clone(b);
     delete missing.receipt.framing;
     const altered = clone(b) as any;
     altered.receipt.framing.persona = 0;
@@ -261,7 +261,7 @@ describe('ProofBundle: SLH-DSA diversity signature', () => {
     expect(v.receipt.diversity).toMatchObject({ present: true, ok: true });
     expect(v.overallOk).toBe(true);
 
-    const noOwnKey = clone(b) as any;
+    const noOwnKey = clone(b);
     delete noOwnKey.receiptKey.slh_public_key_hex;
     const pinnedSlh = {
       ...toReceiptKey(K.answer, 'svc-provenance-v1'),
