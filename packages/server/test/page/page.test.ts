@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function verifyIn(page: Page, text: string): Promise<{ requests: string[] }> {
-  await page.waitForFunction(() => (window as any).__verifierReady === true);
+  await page.waitForFunction(() => window.__verifierReady === true);
   await page.fill('#bundle', text);
   const requests: string[] = [];
   const onReq = (r: { url(): string }) => requests.push(r.url());
@@ -107,9 +107,9 @@ describe.runIf(runs('chromium'))('verifier page', () => {
     const page = await browser.newPage();
     try {
       await page.goto(`${s.url}/`);
-      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.waitForFunction(() => window.__verifierReady === true);
       await page.addScriptTag({ content: 'window.__injected = true;' }).catch(() => undefined);
-      expect(await page.evaluate(() => (window as any).__injected ?? false)).toBe(false);
+      expect(await page.evaluate(() => window.__injected ?? false)).toBe(false);
       // A page of another origin that frames it gets nothing rendered from it: the frame is refused.
       const blocked = page.waitForEvent('console', (m) => /frame-ancestors/.test(m.text()));
       await page.goto(`${outer.url}/?frame=${encodeURIComponent(`${s.url}/`)}`);

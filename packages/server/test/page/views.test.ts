@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** Loads sample `label` and verifies it, recording every request the page makes meanwhile. */
 async function sample(page: Page, label: string): Promise<{ requests: string[] }> {
-  await page.waitForFunction(() => (window as any).__verifierReady === true);
+  await page.waitForFunction(() => window.__verifierReady === true);
   const requests: string[] = [];
   const onReq = (r: { url(): string }) => requests.push(r.url());
   page.on('request', onReq);
@@ -276,7 +276,7 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
     let checked = 0;
     try {
       await page.goto(`${s.url}/`);
-      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.waitForFunction(() => window.__verifierReady === true);
       await page.click('details summary'); // the pinned-keys box, where each case's keys are pasted
       for (const file of ['proof', 'transcript', 'run', 'export', 'sth', 'consistency', 'record', 'errors']) {
         for (const c of JSON.parse(readFileSync(join(dir, `${file}.json`), 'utf8')).cases) {
@@ -334,11 +334,11 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
       const audit = async () => {
         await page.addScriptTag({ content: AXE });
         return page.evaluate(async () => {
-          const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-          return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+          const r = await window.axe.run(document, { resultTypes: ['violations'] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
         });
       };
-      expect((await audit()).filter((v: any) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      expect((await audit()).filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
       for (const label of ['An AI Provenance Record', 'A transcript with one tampered turn', 'A consistency bundle (5 to 12 leaves)']) {
         await sample(page, label);
         expect(
@@ -408,7 +408,7 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
     const page = await browser.newPage();
     try {
       await page.goto(`${s.url}/`);
-      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.waitForFunction(() => window.__verifierReady === true);
       const requests: string[] = [];
       page.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
       await page.fill('#bundle', issued.out);
@@ -435,7 +435,7 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
     const page = await browser.newPage();
     try {
       await page.goto(`${s.url}/`);
-      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.waitForFunction(() => window.__verifierReady === true);
       expect(await page.locator('#actions').isVisible()).toBe(false);
       expect(await page.locator('#save').isVisible()).toBe(false);
       await sample(page, 'A signed tree head');
@@ -457,7 +457,7 @@ describe.runIf(runs('chromium'))('the verifier page shows what was attested', ()
     const page = await browser.newPage();
     try {
       await page.goto(`${s.url}/`);
-      await page.waitForFunction(() => (window as any).__verifierReady === true);
+      await page.waitForFunction(() => window.__verifierReady === true);
       await page.click('details summary');
       await page.fill('#keys', JSON.stringify(K.trustedKeys));
       await page.fill('#bundle', JSON.stringify(record));
