@@ -94,8 +94,8 @@ export async function vectorsAgree(backend: CryptoBackend): Promise<number> {
 export async function acvpAgree(backend: CryptoBackend): Promise<number> {
   let n = 0;
   const expected = new Map<string, boolean>();
-  for (const g of (mldsa as any).expectedResults.testGroups) for (const t of g.tests) expected.set(String(t.tcId), truthy(t.testPassed));
-  for (const g of (mldsa as any).prompt.testGroups) {
+  for (const g of mldsa.expectedResults.testGroups) for (const t of g.tests) expected.set(String(t.tcId), truthy(t.testPassed));
+  for (const g of mldsa.prompt.testGroups) {
     if (g.parameterSet !== 'ML-DSA-87' || g.signatureInterface !== 'external') continue;
     for (const t of g.tests) {
       const args = [hex(t.pk), hex(t.message), hex(t.signature), hex(t.context ?? '')] as const;

@@ -2,9 +2,25 @@
 // A missing file fails the import, and every consumer asserts its case count is non-zero.
 import rfc6962 from '../../../test-vectors/external/rfc6962.json';
 import mtcSubtrees from '../../../test-vectors/external/mtc-subtrees.json';
-import mldsa from '../../../test-vectors/external/acvp/ml-dsa-87-sigver.json';
+import mldsaFile from '../../../test-vectors/external/acvp/ml-dsa-87-sigver.json';
 import slh from '../../../test-vectors/external/acvp/slh-dsa-sha2-256f-sigver.json';
 import es6numbers from '../../../test-vectors/external/jcs/es6testfile-first1000.txt?raw';
+
+/** NIST ACVP ML-DSA sigVer (test-vectors/external/acvp): the members the tests read. */
+export interface AcvpMlDsaSigVer {
+  prompt: {
+    testGroups: {
+      tgId: number;
+      parameterSet: string;
+      signatureInterface: string;
+      preHash: string;
+      tests: { tcId: number; pk: string; message: string; context?: string; signature: string }[];
+    }[];
+  };
+  expectedResults: { testGroups: { tests: { tcId: number; testPassed: boolean | string }[] }[] };
+  reasons: Record<string, string>;
+}
+const mldsa = mldsaFile as unknown as AcvpMlDsaSigVer;
 
 const jcsInputs = import.meta.glob('../../../test-vectors/external/jcs/input/*.json', {
   query: '?raw',
