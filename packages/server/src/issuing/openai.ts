@@ -20,6 +20,7 @@ import {
   type ReadStep,
   seatOf,
   type StreamReader,
+  StreamModel,
   type Upstream,
 } from './upstream.js';
 
@@ -88,7 +89,7 @@ export async function chatCompletions(req: AppRequest, body: unknown, d: FrontDe
  */
 function chunkReader(r: { messages: Message[]; body: Obj }, seat: Upstream, proofMember: string): StreamReader {
   const gathered = new AnswerGatherer();
-  let model: unknown;
+  const model = new StreamModel();
   let last: Obj | null = null;
   return {
     read(ev): ReadStep {
@@ -98,11 +99,11 @@ function chunkReader(r: { messages: Message[]; body: Obj }, seat: Upstream, proo
         throw new NotAnAnswer(`the upstream sent an event named ${JSON.stringify(ev.event.slice(0, 32))}`);
       if (ev.data === '[DONE]')
         return {
-          sign: inputFor(gathered.signed(), answeringModel(model, seat), bindingOf(r.body, r.messages)),
+          sign: inputFor(gathered.signed(), model.answering(seat), bindingOf(r.body, r.messages)),
           after: (bundle) => [sseEvent(proofChunk(last, proofMember, bundle)), sseEvent('[DONE]')],
         };
       const p = eventObject(ev.data, proofMember);
-      model ??= p.model;
+      model.add(p.model);
       last = p;
       const choice = onlyChoice(p);
       return { relay: [sseEvent(choice ? { ...p, choices: [gathered.add(choice, 'delta')] } : p)] };
@@ -112,9 +113,10 @@ function chunkReader(r: { messages: Message[]; body: Obj }, seat: Upstream, proo
 }
 
 /**
- * The chunk that carries the proof: a chat.completion.chunk of the stream's id, model and time with
- * one empty delta for choice 0, so the clients' loops over `chunk.choices[0].delta` read it as
- * nothing said, and the proof beside it.
+ * The chunk that carries the proof: a chat.completion.chunk of the stream's id and time with one
+ * empty delta for choice 0, so the clients' loops over `chunk.choices[0].delta` read it as nothing
+ * said, and the proof beside it. Its model is the one signed: the SDKs' final completion takes the
+ * last chunk's, so it names the model the receipt does.
  */
 function proofChunk(last: Obj | null, proofMember: string, bundle: ProofBundle): Obj {
   const same = (k: string) => (last && last[k] !== undefined ? { [k]: last[k] } : {});
@@ -122,7 +124,7 @@ function proofChunk(last: Obj | null, proofMember: string, bundle: ProofBundle):
     ...same('id'),
     object: 'chat.completion.chunk',
     ...same('created'),
-    ...same('model'),
+    model: bundle.receipt.model,
     choices: [{ index: 0, delta: {}, finish_reason: null }],
     [proofMember]: bundle,
   };

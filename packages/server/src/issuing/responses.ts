@@ -22,6 +22,7 @@ import {
   type ReadStep,
   seatOf,
   type StreamReader,
+  StreamModel,
   type Upstream,
 } from './upstream.js';
 
@@ -101,7 +102,7 @@ class ResponseEvents implements StreamReader {
   private started = false;
   private readonly slots: (Slot | null)[] = [];
   private shown = 0;
-  private model: unknown;
+  private readonly model = new StreamModel();
 
   constructor(
     private readonly q: Question | null,
@@ -128,7 +129,7 @@ class ResponseEvents implements StreamReader {
       const r = p.response;
       if (!isObj(r) || !Array.isArray(r.output) || r.output.length > 0)
         throw new NotAnAnswer(`the upstream's ${type} does not carry an empty response`);
-      this.model ??= r.model;
+      this.model.add(r.model);
       return out({ ...p, response: shownResponse(r, [], this.proofMember) });
     }
     if (!this.started) throw new NotAnAnswer('the upstream did not begin with response.created');
@@ -225,9 +226,11 @@ class ResponseEvents implements StreamReader {
     const items = streamed.map((s) => s.item);
     if (final.length !== items.length || final.some((f, i) => !sameItem(f, items[i]!)))
       throw new NotAnAnswer("the upstream's final response is not what it streamed");
+    // The final response is the SDKs' final response: it names the model the lifecycle events did.
+    this.model.add(r.model);
     const shown = shownResponse(r, items, this.proofMember);
     return {
-      sign: inputFor(signedItems(items, finishOf(r, items)), answeringModel(this.model ?? r.model, this.seat), this.q),
+      sign: inputFor(signedItems(items, finishOf(r, items)), this.model.answering(this.seat), this.q),
       after: (bundle: ProofBundle) => [sseEvent({ ...p, response: { ...shown, [this.proofMember]: bundle } }, type)],
     };
   }

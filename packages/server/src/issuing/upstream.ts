@@ -74,6 +74,32 @@ export function answeringModel(said: unknown, seat: Upstream): string {
   return said;
 }
 
+/**
+ * The model a stream names (wire-format s.15): the one non-empty `model` string among its events.
+ * A stream naming two is no answer: a loop over the chunks shows each name, and the SDKs' final
+ * completion takes the last, so signing any one of them would sign a name the client was shown
+ * another beside. An empty name (Azure's first chunk has one) names nothing.
+ */
+export class StreamModel {
+  private name: string | undefined;
+
+  add(said: unknown): void {
+    if (typeof said !== 'string' || said === '') return;
+    if (this.name === undefined) this.name = said;
+    else if (said !== this.name) throw new NotAnAnswer('the upstream named two models in one stream');
+  }
+
+  /** The one model the stream named so far, if any. */
+  get named(): string | undefined {
+    return this.name;
+  }
+
+  /** The model signed for this stream: the one it named, or the seat's (answeringModel). */
+  answering(seat: Upstream): string {
+    return answeringModel(this.name, seat);
+  }
+}
+
 /** The seat a request names, or 422. */
 export function seatOf(d: FrontDeps, model: string): Upstream {
   const seat = d.upstreams.seat(model);

@@ -56,6 +56,57 @@ async function streamed(model: string, extra: object = {}) {
 /** Joins events with the given line ends: `end` after each line, `blank` as the empty line. */
 const framed = (datas: string[], end: string, blank = end) => datas.map((d) => `data: ${d}${end}${blank}`).join('');
 
+describe('the model signed is the model the client is shown', () => {
+  const pieces = [delta({ content: 'Paris.' }), delta({}, 'stop'), '[DONE]'];
+  const withModel = (data: string, model: string) => JSON.stringify({ ...JSON.parse(data), model });
+
+  it("an empty name first (as Azure's first chunk has) names nothing: the chunks' model is signed, and the SDK's final completion names it", async () => {
+    const before = await size();
+    const datas = [
+      withModel(delta({ role: 'assistant', content: '' }), ''),
+      ...pieces.slice(0, 2).map((d) => withModel(d, 'up-2')),
+      '[DONE]',
+    ];
+    const id = seat({ stream: [framed(datas, '\n')] });
+    const r = await streamed(id);
+    expect(r.proof.receipt.model).toBe('up-2');
+    const final = await client()
+      .chat.completions.stream({ model: seat({ stream: [framed(datas, '\n')] }), messages: Q })
+      .finalChatCompletion();
+    expect(final.model).toBe('up-2');
+    expect(proofOf(final)?.receipt.model).toBe('up-2');
+    expect(await size()).toBe(before + 2);
+  });
+
+  it("no chunk names a model: the seat's is signed, and the proof chunk names it", async () => {
+    // The stream helper needs the role in the first delta.
+    const datas = [delta({ role: 'assistant', content: 'Paris.' }), delta({}, 'stop')].map((d) =>
+      JSON.stringify({ ...JSON.parse(d), model: undefined }),
+    );
+    datas.push('[DONE]');
+    const final = await client()
+      .chat.completions.stream({ model: seat({ stream: [framed(datas, '\n')] }), messages: Q })
+      .finalChatCompletion();
+    expect(final.model).toMatch(/^m\d+$/);
+    expect(proofOf(final)?.receipt.model).toBe(final.model);
+  });
+
+  for (const [name, models] of [
+    ['the last chunk names another model', ['up-1', 'up-2']],
+    ['one chunk in the middle names another model', ['up-1', 'up-2', 'up-1']],
+  ] as const)
+    it(`${name}: no proof, an error the client throws, the log does not grow`, async () => {
+      const before = await size();
+      const datas = [
+        ...models.map((m, i) => withModel(delta({ content: `p${i} ` }), m)),
+        withModel(delta({}, 'stop'), models[0]),
+        '[DONE]',
+      ];
+      await expect(streamed(seat({ stream: [framed(datas, '\n')] }))).rejects.toThrow(/nothing was signed/);
+      expect(await size()).toBe(before);
+    });
+});
+
 describe('one reading: the proof covers what the openai client shows (rows 1, 2, 5)', () => {
   const pieces = ['The capital', ' of France', ' is Paris.'];
   const events = [...pieces.map((p) => delta({ content: p })), delta({}, 'stop'), '[DONE]'];

@@ -234,6 +234,16 @@ describe('what the client is not shown is never signed', () => {
       edit((ev) => ev.map((e) => (e.type === 'response.completed' ? { ...e, response: { ...(e.response as Obj), svc_proof: {} } } : e))),
     ],
     [
+      'the final response names another model than response.created',
+      edit((ev) => ev.map((e) => (e.type === 'response.completed' ? { ...e, response: { ...(e.response as Obj), model: 'up-2' } } : e))),
+    ],
+    [
+      'response.in_progress names another model',
+      edit((ev) =>
+        ev.map((e) => (e.type === 'response.in_progress' ? { ...e, response: response('in_progress', [], { model: 'up-2' }) } : e)),
+      ),
+    ],
+    [
       'a second item begun before the first is done',
       edit((ev) => {
         const i = at(ev, 'response.output_item.done');

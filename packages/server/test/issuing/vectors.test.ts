@@ -6,6 +6,7 @@ import { textSha256Hex } from '@svc/core/primitives';
 import { messageText, readMessage } from '@svc/core/issue';
 import { matchToken, parseTokens, questionOf } from '../../src/internal.js';
 import { AnswerGatherer, NotAnAnswer, onlyChoice } from '../../src/issuing/answer-shape.js';
+import { StreamModel } from '../../src/issuing/upstream.js';
 import {
   bindingOf,
   disclosedMembers,
@@ -56,11 +57,13 @@ describe('test-vectors/issuing: the front (wire-format s.15)', () => {
     it(`chunks: ${c.name}`, () => {
       const read = () => {
         const g = new AnswerGatherer();
+        const model = new StreamModel();
         for (const chunk of c.chunks) {
+          model.add(chunk.model);
           const choice = onlyChoice(chunk);
           if (choice) g.add(choice, 'delta');
         }
-        return g.signed();
+        return { ...g.signed(), ...('model' in c.expect ? { model: model.named ?? null } : {}) };
       };
       if (c.expect.refused) expect(read).toThrow(NotAnAnswer);
       else expect(read()).toEqual(c.expect);
