@@ -125,7 +125,10 @@ describe('the openai npm package', () => {
     const final = await runner.finalChatCompletion();
     expect(final.choices[0]!.message.content).toBe(ANSWER);
     expect(final.choices[0]!.finish_reason).toBe('stop');
-    await expectProofOf((await captured.settled()).at(-1), ANSWER);
+    const proof = (await captured.settled()).at(-1);
+    await expectProofOf(proof, ANSWER);
+    // The model the helper's final completion names is the one signed.
+    expect(final.model).toBe(proof?.receipt.model);
   });
 
   it('errors arrive as the SDK error classes, with the code', async () => {
@@ -178,8 +181,14 @@ describe('LangChain JS (@langchain/openai)', () => {
   it('stream: the chunks join to the answer; the proof is captured', async () => {
     const captured = proofFetch(fetch);
     let text = '';
-    for await (const chunk of await llm(captured.fetch, true).stream('Capital of France?')) text += chunk.content;
+    let shownModel: unknown;
+    for await (const chunk of await llm(captured.fetch, true).stream('Capital of France?')) {
+      text += chunk.content;
+      shownModel = chunk.response_metadata?.model_name ?? shownModel;
+    }
     expect(text).toBe(ANSWER);
-    await expectProofOf((await captured.settled()).at(-1), ANSWER);
+    const proof = (await captured.settled()).at(-1);
+    await expectProofOf(proof, ANSWER);
+    expect(shownModel).toBe(proof?.receipt.model);
   });
 });

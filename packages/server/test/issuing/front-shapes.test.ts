@@ -91,6 +91,29 @@ describe('the model signed is the model the client is shown', () => {
     expect(proofOf(final)?.receipt.model).toBe(final.model);
   });
 
+  it("hostile names: a non-string names nothing, one over 256 characters is signed as the seat's, in either case the final completion names what is signed", async () => {
+    for (const model of [42, { name: 'up-1' }, 'x'.repeat(257), 'y'.repeat(100_000)]) {
+      const datas = [delta({ role: 'assistant', content: 'Paris.' }), delta({}, 'stop')].map((d) =>
+        JSON.stringify({ ...JSON.parse(d), model }),
+      );
+      datas.push('[DONE]');
+      const final = await client()
+        .chat.completions.stream({ model: seat({ stream: [framed(datas, '\n')] }), messages: Q })
+        .finalChatCompletion();
+      expect(final.model, JSON.stringify(model).slice(0, 20)).toMatch(/^m\d+$/);
+      expect(proofOf(final)?.receipt.model).toBe(final.model);
+    }
+  });
+
+  it('a name that is not valid Unicode (a lone surrogate) is no answer: nothing signed', async () => {
+    const before = await size();
+    const datas = [delta({ content: 'Paris.' }), delta({}, 'stop')].map((d) => d.replace('"model":"up-1"', '"model":"up\\ud800"'));
+    expect(datas[0]).toContain('\\ud800');
+    datas.push('[DONE]');
+    await expect(streamed(seat({ stream: [framed(datas, '\n')] }))).rejects.toThrow(/nothing was signed/);
+    expect(await size()).toBe(before);
+  });
+
   for (const [name, models] of [
     ['the last chunk names another model', ['up-1', 'up-2']],
     ['one chunk in the middle names another model', ['up-1', 'up-2', 'up-1']],

@@ -70,9 +70,11 @@ describe('the Python openai package', () => {
     const out = JSON.parse(run.stdout);
     const answer = 'You asked: Capital of France?';
     for (const path of ['plain', 'streamed', 'helper', 'responses', 'responses_streamed', 'responses_helper']) {
-      const { shown, proof } = out[path];
+      const { shown, model, proof } = out[path];
       expect(shown, path).toBe(answer);
       expect(proof?.answer, path).toBe(shown);
+      // Where the path returns a whole completion or response, the model it names is the one signed.
+      if (['plain', 'helper', 'responses', 'responses_helper'].includes(path)) expect(model, path).toBe(proof?.receipt.model);
       const v = await verdictOf(s.dir, proof);
       expect(v.verdict.overallOk, path).toBe(true);
       expect(v.signerRecognized, path).toBe(true);

@@ -18,7 +18,7 @@ def proof_of(obj):
 
 
 r = client.chat.completions.create(model="echo", messages=q)
-out["plain"] = {"shown": r.choices[0].message.content, "proof": proof_of(r)}
+out["plain"] = {"shown": r.choices[0].message.content, "model": r.model, "proof": proof_of(r)}
 
 shown, proof = "", None
 for chunk in client.chat.completions.create(model="echo", messages=q, stream=True):
@@ -33,10 +33,10 @@ with client.chat.completions.stream(model="echo", messages=q) as stream:
         if event.type == "chunk":
             proof = proof_of(event.chunk) or proof
     final = stream.get_final_completion()
-out["helper"] = {"shown": final.choices[0].message.content, "proof": proof}
+out["helper"] = {"shown": final.choices[0].message.content, "model": final.model, "proof": proof}
 
 r = client.responses.create(model="echo", input="Capital of France?")
-out["responses"] = {"shown": r.output_text, "proof": proof_of(r)}
+out["responses"] = {"shown": r.output_text, "model": r.model, "proof": proof_of(r)}
 
 shown, proof = "", None
 for event in client.responses.create(model="echo", input="Capital of France?", stream=True):
@@ -50,7 +50,7 @@ with client.responses.stream(model="echo", input="Capital of France?") as stream
     for event in stream:
         pass
     final = stream.get_final_response()
-out["responses_helper"] = {"shown": final.output_text, "proof": proof_of(final)}
+out["responses_helper"] = {"shown": final.output_text, "model": final.model, "proof": proof_of(final)}
 
 try:
     openai.OpenAI(base_url=base, api_key="not-a-token", max_retries=0).chat.completions.create(model="echo", messages=q)
