@@ -3,9 +3,9 @@
 // left is checked as a user's code is, so a renamed export, a wrong option, a missing argument or
 // a member a result does not have fails the docs step. Each example sees every export of the
 // packages by name (its own entry's first), as a reader who imported them would.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { packageEntries } from './entries.mjs';
 import { root } from './root.mjs';
 
 const OPTIONS = {
@@ -29,19 +29,8 @@ const UNBOUND = new Set([2304, 2552, 2580, 2581, 2582, 2591, 2592, 2593, 2867, 2
 export function entryNames() {
   const out = new Map();
   for (const pkg of ['core', 'server']) {
-    const dir = join(root, 'packages', pkg);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const entries = Object.entries(manifest.exports).filter(([, v]) => typeof v === 'object' && v.types);
-    const program = ts.createProgram(
-      entries.map(([, v]) => join(dir, v.types)),
-      { ...OPTIONS, types: [] },
-    );
-    const checker = program.getTypeChecker();
-    for (const [sub, v] of entries) {
-      const mod = checker.getSymbolAtLocation(program.getSourceFile(join(dir, v.types)));
-      const spec = sub === '.' ? manifest.name : `${manifest.name}/${sub.slice(2)}`;
-      out.set(spec, mod ? checker.getExportsOfModule(mod).map((s) => s.name) : []);
-    }
+    const { entries, checker } = packageEntries(pkg);
+    for (const e of entries) out.set(e.spec, e.module ? checker.getExportsOfModule(e.module).map((s) => s.name) : []);
   }
   return out;
 }
@@ -93,7 +82,7 @@ export function checkExamples(examples) {
       'export async function example() {',
     ];
     const text = `${head.join('\n')}\n${body.join('\n')}\n}\n`;
-    files.set(join(dir, `e${i}.ts`), { text, start: head.length + 1 });
+    files.set(join(dir, `e${i}.ts`), { text, offset: head.length });
   };
   const run = () => {
     const host = ts.createCompilerHost(OPTIONS);
@@ -123,8 +112,9 @@ export function checkExamples(examples) {
   examples.forEach((ex, i) => {
     const d = second[i][0];
     if (!d) return;
-    const { start } = files.get(join(dir, `e${i}.ts`));
-    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 - start + 1 : 0;
+    // The example's own line: the file's (1-based) less the lines put before the example.
+    const { offset } = files.get(join(dir, `e${i}.ts`));
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 - offset : 0;
     failed.push(`${ex.where}: example line ${line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
   });
   return failed;

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { root } from '../lib/root.mjs';
+import { loadDeclarations, packageEntries } from '../lib/entries.mjs';
 
 const PACKAGES = ['core', 'server'];
 
@@ -25,11 +26,7 @@ function kindOf(checker, sym) {
 
 /** The report of one package: a section per entry, a line per export, sorted. */
 export function report(pkg) {
-  const dir = join(root, 'packages', pkg);
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const entries = Object.entries(manifest.exports).filter(([, v]) => typeof v === 'object' && v.types);
-  const files = entries.map(([, v]) => join(dir, v.types));
-  const { checker, modules } = load(files);
+  const { dir, manifest, entries, checker } = packageEntries(pkg);
   const lines = [
     `# ${manifest.name}: exported names`,
     '',
@@ -37,43 +34,25 @@ export function report(pkg) {
     'house.test.ts. A change here is a change to the public surface: review it as one.',
   ];
   let total = 0;
-  for (const [i, [name]] of entries.entries()) {
-    const mod = modules[i];
+  for (const { spec, module: mod } of entries) {
     const names = mod ? checker.getExportsOfModule(mod).map((s) => `${s.name} (${kindOf(checker, s)})`) : [];
     names.sort((a, b) => a.localeCompare(b, 'en'));
     total += names.length;
-    lines.push(
-      '',
-      `## ${name === '.' ? manifest.name : `${manifest.name}/${name.slice(2)}`} (${names.length})`,
-      '',
-      ...names.map((n) => `- ${n}`),
-    );
+    lines.push('', `## ${spec} (${names.length})`, '', ...names.map((n) => `- ${n}`));
   }
-  const hidden = unexported(checker, modules, dir);
+  const hidden = unexported(
+    checker,
+    entries.map((e) => e.module),
+    dir,
+  );
   lines.push('', `## Named in a public signature, not exported (${hidden.length})`, '', ...hidden.map((n) => `- ${n}`));
   lines.splice(4, 0, '', `${entries.length} entries, ${total} names.`);
   return `${lines.join('\n')}\n`;
 }
 
-function load(files) {
-  const program = ts.createProgram(files, {
-    noEmit: true,
-    skipLibCheck: true,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-  });
-  const checker = program.getTypeChecker();
-  const modules = files.map((f) => {
-    const source = program.getSourceFile(f);
-    return source && checker.getSymbolAtLocation(source);
-  });
-  return { program, checker, modules };
-}
-
 /** The declared types under `dir` that the exports of `files` name but do not export. */
 export function hiddenTypes(files, dir) {
-  const { checker, modules } = load(files);
+  const { checker, modules } = loadDeclarations(files);
   return unexported(checker, modules, dir);
 }
 
@@ -89,7 +68,7 @@ function unexported(checker, modules, dir) {
   const ours = (decl) => decl.getSourceFile().fileName.startsWith(dir) && !decl.getSourceFile().fileName.includes('node_modules');
   const visit = (node, owner) => {
     if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) return;
-    if (ts.isPrivateIdentifier(node.name ?? node)) return;
+    if (node.name && ts.isPrivateIdentifier(node.name)) return;
     const ref = ts.isTypeReferenceNode(node)
       ? node.typeName
       : ts.isExpressionWithTypeArguments(node)
